@@ -1,0 +1,86 @@
+// raypick geometry: the one result type of every ray cast, and the picking helper built on it.
+#pragma once
+
+#include <optional>
+
+#include "geometry/Math.h"
+#include "geometry/Ray.h"
+
+namespace raypick {
+
+/// The line's passage through a convex shape.
+///
+/// Convention (the same for every shape): t_near and t_far are where the *line* origin + t*direction
+/// enters and leaves the shape, NOT clipped to the ray's range. When the origin is inside,
+/// t_near < 0 < t_far: the entry lies behind the origin and the first surface point ahead of the ray
+/// is the exit (see first_surface()). A cast returns a RayHit only when [t_near, t_far] overlaps the
+/// ray's range [t_min, t_max], so a hit that is entirely behind the origin is a miss.
+///
+///   - t_near <= t_far always; t_near == t_far for a tangent ray or a flat shape crossed once.
+///   - n_near, n_far: outward unit normals of the surface at t_near and t_far. For a tangent ray
+///     both are the tangent point's normal. Where the surface has no unique normal (a zero-radius
+///     sphere or capsule) they are -unit(direction) at entry and +unit(direction) at exit.
+///   - origin_inside: the ray's origin (t = 0) is strictly inside (t_near < 0 < t_far).
+///   - No field is ever NaN or infinite.
+template <typename T> struct RayHit {
+    T t_near = T(0);
+    T t_far = T(0);
+    Vec3<T> n_near{T(0)};
+    Vec3<T> n_far{T(0)};
+    bool origin_inside = false;
+};
+
+/// One point on a surface: what picking needs.
+template <typename T> struct SurfaceHit {
+    T t = T(0);
+    Vec3<T> point{T(0)};
+    Vec3<T> normal{T(0)};  ///< outward unit normal at `point`
+    bool is_exit = false;  ///< true when the ray starts inside the shape and this is where it leaves
+};
+
+/// First surface point of `hit` with t in [t_min, t_max]: the entry if it lies in the range, else
+/// the exit (the origin is inside, or t_min is past the entry). Empty when the whole range lies
+/// inside the shape, so no surface is crossed.
+template <typename T>
+std::optional<SurfaceHit<T>> first_surface(const Ray<T>& ray, const RayHit<T>& hit, T t_min = T(0),
+                                           T t_max = infinity<T>()) {
+    SurfaceHit<T> s;
+    if (hit.t_near >= t_min) {
+        s.t = hit.t_near;
+        s.normal = hit.n_near;
+    } else {
+        s.t = hit.t_far;
+        s.normal = hit.n_far;
+        s.is_exit = true;
+    }
+    if (s.t < t_min || s.t > t_max) return std::nullopt;
+    s.point = ray.at(s.t);
+    return s;
+}
+
+namespace detail {
+
+/// Common tail of every cast: turn a line passage into the public result, or a miss.
+/// Rejects passages that do not overlap [t_min, t_max] and anything non-finite, so that no result
+/// ever carries a NaN whatever the input.
+template <typename T>
+std::optional<RayHit<T>> finish(T t_near, T t_far, const Vec3<T>& n_near, const Vec3<T>& n_far,
+                                T t_min, T t_max) {
+    if (!(t_near <= t_far)) return std::nullopt;  // also false for NaN
+    if (t_far < t_min || t_near > t_max) return std::nullopt;
+    if (!is_finite(t_near) || !is_finite(t_far) || !is_finite(n_near) || !is_finite(n_far))
+        return std::nullopt;
+    RayHit<T> h;
+    h.t_near = t_near;
+    h.t_far = t_far;
+    h.n_near = n_near;
+    h.n_far = n_far;
+    h.origin_inside = t_near < T(0) && T(0) < t_far;
+    return h;
+}
+
+/// A valid ray range: t_min <= t_max, neither NaN (infinities allowed).
+template <typename T> inline bool valid_range(T t_min, T t_max) { return t_min <= t_max; }
+
+}  // namespace detail
+}  // namespace raypick

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages raypick needs, only those that are missing. Safe to re-run.
+set -euo pipefail
+PACKAGES=(
+  cmake g++ make pkg-config python3-glad
+  libglm-dev libglfw3-dev libimgui-dev libstb-dev nlohmann-json3-dev
+  libgtest-dev libbenchmark-dev
+  libgl1-mesa-dri libgl1-mesa-dev xvfb xauth
+)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "raypick: installing ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The README's test command: install what is missing, build, run every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/deps.sh
+bash scripts/build.sh
+BUILD_DIR="${RAYPICK_BUILD_DIR:-build}"
+# Windowed tests need a display: run the whole suite under a virtual X server (Mesa llvmpipe).
+export LIBGL_ALWAYS_SOFTWARE=1
+xvfb-run -a -s "-screen 0 1280x720x24" ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)"
