@@ -1,0 +1,155 @@
+// Named cases of cast(Ray, Capsule): the blog post's cases and its comment thread's bug (seed 004),
+// and every degenerate input.
+#include <cmath>
+#include <limits>
+
+#include "TestUtil.h"
+#include "geometry/RayCapsule.h"
+#include "geometry/Shape.h"
+#include "geometry/textbook/TextbookCapsule.h"
+
+namespace raypick {
+namespace {
+using test::tol;
+
+template <typename T> class RayCapsule : public ::testing::Test {};
+TYPED_TEST_SUITE(RayCapsule, test::Scalars);
+
+// Vertical capsule: axis from (0,0,0) to (0,4,0), radius 1.
+template <typename T> Capsule<T> pill() { return {{0, 0, 0}, {0, 4, 0}, 1}; }
+
+// Seed 004, "general case": both points on the cylinder, normals = unit(KP).
+TYPED_TEST(RayCapsule, GeneralCaseBothOnTheCylinder) {
+    using T = TypeParam;
+    const auto h = cast(Ray<T>{{-5, 2, 0}, {1, 0, 0}}, pill<T>());
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->t_near, T(4));
+    EXPECT_EQ(h->t_far, T(6));
+    EXPECT_VEC_NEAR(h->n_near, Vec3<T>(-1, 0, 0), tol<T>());
+    EXPECT_VEC_NEAR(h->n_far, Vec3<T>(1, 0, 0), tol<T>());
+}
+
+// Seed 004, "negative t'": the infinite cylinder is hit below A, the capsule on sphere (A, r).
+TYPED_TEST(RayCapsule, NegativeAxialParameterFallsBackToTheEndSphere) {
+    using T = TypeParam;
+    // Slanted ray entering below A's rim: enters on the A cap, leaves through the cylinder.
+    const Ray<T> ray{{-3, T(-2.5), 0}, {1, 1, 0}};
+    const auto h = cast(ray, pill<T>());
+    ASSERT_TRUE(h);
+    const Vec3<T> p = ray.at(h->t_near);
+    EXPECT_LT(p.y, T(0));                                     // on the bottom cap
+    EXPECT_NEAR(glm::length(p), T(1), tol<T>() * T(10));      // on sphere (A, r)
+    EXPECT_VEC_NEAR(h->n_near, p, tol<T>() * T(10));          // normal = unit(AP)
+    const Vec3<T> q = ray.at(h->t_far);
+    EXPECT_NEAR(std::hypot(q.x, q.z), T(1), tol<T>() * T(10));  // exit on the cylinder
+    EXPECT_VEC_NEAR(h->n_far, Vec3<T>(1, 0, 0), tol<T>() * T(10));
+}
+
+// Seed 004's special case: ray parallel to AB enters and leaves through the end spheres.
+TYPED_TEST(RayCapsule, ParallelToTheAxisThroughBothCaps) {
+    using T = TypeParam;
+    const auto h = cast(Ray<T>{{T(0.6), -5, 0}, {0, 2, 0}}, pill<T>());
+    ASSERT_TRUE(h);
+    const T cap = std::sqrt(T(1) - T(0.36));  // 0.8
+    EXPECT_NEAR(h->t_near, (T(5) - cap) / 2, tol<T>());
+    EXPECT_NEAR(h->t_far, (T(9) + cap) / 2, tol<T>());
+    EXPECT_VEC_NEAR(h->n_near, Vec3<T>(T(0.6), -cap, 0), T(10) * tol<T>());
+    EXPECT_VEC_NEAR(h->n_far, Vec3<T>(T(0.6), cap, 0), T(10) * tol<T>());
+    EXPECT_FALSE(cast(Ray<T>{{T(1.01), -5, 0}, {0, 1, 0}}, pill<T>()));
+}
+
+TYPED_TEST(RayCapsule, ParallelToTheAxisOnTheSurfaceLine) {
+    using T = TypeParam;
+    // Grazing the cylinder along a generator: touches the whole side, enters/leaves at the rims.
+    const auto h = cast(Ray<T>{{1, -5, 0}, {0, 1, 0}}, pill<T>());
+    ASSERT_TRUE(h);
+    EXPECT_NEAR(h->t_near, T(5), T(10) * tol<T>());
+    EXPECT_NEAR(h->t_far, T(9), T(10) * tol<T>());
+}
+
+// Seed 004's comment thread: hits entirely behind the origin must be rejected.
+TYPED_TEST(RayCapsule, EntirelyBehindIsAMissUnlikeThePublishedTest) {
+    using T = TypeParam;
+    const Ray<T> ray{{5, 2, 0}, {1, 0, 0}};
+    EXPECT_FALSE(cast(ray, pill<T>()));
+    const auto published = textbook::capsule_published(ray, pill<T>());
+    ASSERT_TRUE(published) << "the published test reports this capsule behind the ray as a hit";
+    EXPECT_LT(published->t2, T(0));
+}
+
+// Seed 004: "origin inside ... one of them would be behind the ray's origin".
+TYPED_TEST(RayCapsule, OriginInsideGivesEntryBehindAndPicksTheExit) {
+    using T = TypeParam;
+    const Ray<T> ray{{0, 1, 0}, {0, 0, 1}};
+    const auto h = cast(ray, pill<T>());
+    ASSERT_TRUE(h);
+    EXPECT_TRUE(h->origin_inside);
+    EXPECT_EQ(h->t_near, T(-1));
+    EXPECT_EQ(h->t_far, T(1));
+    const auto s = first_surface(ray, *h);
+    ASSERT_TRUE(s);
+    EXPECT_TRUE(s->is_exit);
+    EXPECT_VEC_NEAR(s->normal, Vec3<T>(0, 0, 1), tol<T>());
+}
+
+TYPED_TEST(RayCapsule, CoincidentEndsBehaveExactlyAsTheSphere) {
+    using T = TypeParam;
+    const Capsule<T> c{{1, 2, 3}, {1, 2, 3}, T(1.5)};
+    const Sphere<T> s{{1, 2, 3}, T(1.5)};
+    for (const Ray<T>& ray : {Ray<T>{{-4, 2, 3}, {1, 0, 0}}, Ray<T>{{1, 2, 3}, {T(0.3), T(-2), 1}},
+                              Ray<T>{{-4, T(3.5), 3}, {1, 0, 0}}, Ray<T>{{-4, 9, 3}, {1, 0, 0}}}) {
+        const auto a = cast(ray, c);
+        const auto b = cast(ray, s);
+        ASSERT_EQ(a.has_value(), b.has_value());
+        if (!a) continue;
+        EXPECT_EQ(a->t_near, b->t_near);
+        EXPECT_EQ(a->t_far, b->t_far);
+        EXPECT_EQ(a->n_near, b->n_near);
+        EXPECT_EQ(a->n_far, b->n_far);
+        EXPECT_EQ(a->origin_inside, b->origin_inside);
+    }
+    // The published test divides by |AB|^2 = 0 here.
+    const auto published = textbook::capsule_published(Ray<T>{{-4, 2, 3}, {1, 0, 0}}, c);
+    EXPECT_TRUE(!published || !is_finite(published->p1));
+}
+
+TYPED_TEST(RayCapsule, TangentToTheCylinder) {
+    using T = TypeParam;
+    const auto h = cast(Ray<T>{{-5, 2, 1}, {1, 0, 0}}, pill<T>());
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->t_near, h->t_far);
+    EXPECT_EQ(h->t_near, T(5));
+    EXPECT_VEC_NEAR(h->n_near, Vec3<T>(0, 0, 1), tol<T>());
+}
+
+TYPED_TEST(RayCapsule, ZeroRadiusIsASegment) {
+    using T = TypeParam;
+    const Capsule<T> seg{{0, 0, 0}, {0, 4, 0}, 0};
+    const auto h = cast(Ray<T>{{-3, 1, 0}, {1, 0, 0}}, seg);
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->t_near, T(3));
+    EXPECT_EQ(h->t_far, T(3));
+    EXPECT_VEC_NEAR(h->n_near, Vec3<T>(-1, 0, 0), tol<T>());
+    EXPECT_FALSE(cast(Ray<T>{{-3, 5, 0}, {1, 0, 0}}, seg));
+}
+
+TYPED_TEST(RayCapsule, UnnormalisedDirection) {
+    using T = TypeParam;
+    const auto h = cast(Ray<T>{{-5, 2, 0}, {T(0.25), 0, 0}}, pill<T>());
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->t_near, T(16));
+    EXPECT_EQ(h->t_far, T(24));
+}
+
+TYPED_TEST(RayCapsule, InvalidInputIsAMiss) {
+    using T = TypeParam;
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    EXPECT_FALSE(cast(Ray<T>{{-5, 2, 0}, {1, 0, 0}}, Capsule<T>{{0, 0, 0}, {0, 4, 0}, -1}));
+    EXPECT_FALSE(cast(Ray<T>{{-5, 2, 0}, {1, 0, 0}}, Capsule<T>{{0, nan, 0}, {0, 4, 0}, 1}));
+    EXPECT_FALSE(cast(Ray<T>{{-5, 2, 0}, {0, 0, 0}}, pill<T>()));
+    ASSERT_TRUE(validate(Capsule<T>{{0, 0, 0}, {0, 4, 0}, -1}));
+    EXPECT_EQ(validate(Capsule<T>{{0, 0, 0}, {0, 4, 0}, -1})->field, "radius");
+}
+
+}  // namespace
+}  // namespace raypick

@@ -1,0 +1,154 @@
+// Named cases of cast(Ray, Sphere): the dev log's four cases (seed 000) and every degenerate input.
+#include <cmath>
+#include <limits>
+
+#include "TestUtil.h"
+#include "geometry/RaySphere.h"
+#include "geometry/Shape.h"
+
+namespace raypick {
+namespace {
+using test::tol;
+
+template <typename T> class RaySphere : public ::testing::Test {};
+TYPED_TEST_SUITE(RaySphere, test::Scalars);
+
+// Dev log case 1: discriminant < 0, the line misses.
+TYPED_TEST(RaySphere, Miss) {
+    using T = TypeParam;
+    EXPECT_FALSE(cast(Ray<T>{{0, 3, -5}, {0, 0, 1}}, Sphere<T>{{0, 0, 0}, 2}));
+}
+
+// Dev log case 2: discriminant == 0, one touching point.
+TYPED_TEST(RaySphere, TangentGivesOnePointWithItsNormal) {
+    using T = TypeParam;
+    const auto h = cast(Ray<T>{{0, 2, -5}, {0, 0, 1}}, Sphere<T>{{0, 0, 0}, 2});
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->t_near, T(5));
+    EXPECT_EQ(h->t_far, T(5));
+    EXPECT_VEC_NEAR(h->n_near, Vec3<T>(0, 1, 0), tol<T>());
+    EXPECT_VEC_NEAR(h->n_far, Vec3<T>(0, 1, 0), tol<T>());
+    EXPECT_FALSE(h->origin_inside);
+}
+
+// Dev log case 3: two hits.
+TYPED_TEST(RaySphere, TwoHitsWithOutwardNormals) {
+    using T = TypeParam;
+    const auto h = cast(Ray<T>{{0, 0, -5}, {0, 0, 1}}, Sphere<T>{{0, 0, 0}, 2});
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->t_near, T(3));
+    EXPECT_EQ(h->t_far, T(7));
+    EXPECT_VEC_NEAR(h->n_near, Vec3<T>(0, 0, -1), tol<T>());
+    EXPECT_VEC_NEAR(h->n_far, Vec3<T>(0, 0, 1), tol<T>());
+}
+
+// Dev log case 4: origin inside; entry behind (t_near < 0), pick gives the exit.
+TYPED_TEST(RaySphere, OriginInsideReportsEntryBehindAndPicksExit) {
+    using T = TypeParam;
+    const Ray<T> ray{{0, 0, 1}, {0, 0, 1}};
+    const auto h = cast(ray, Sphere<T>{{0, 0, 0}, 2});
+    ASSERT_TRUE(h);
+    EXPECT_TRUE(h->origin_inside);
+    EXPECT_EQ(h->t_near, T(-3));
+    EXPECT_EQ(h->t_far, T(1));
+    const auto s = pick(ray, Sphere<T>{{0, 0, 0}, 2});
+    ASSERT_TRUE(s);
+    EXPECT_TRUE(s->is_exit);
+    EXPECT_EQ(s->t, T(1));
+    EXPECT_VEC_NEAR(s->normal, Vec3<T>(0, 0, 1), tol<T>());
+}
+
+TYPED_TEST(RaySphere, SphereEntirelyBehindIsAMiss) {
+    using T = TypeParam;
+    EXPECT_FALSE(cast(Ray<T>{{0, 0, 5}, {0, 0, 1}}, Sphere<T>{{0, 0, 0}, 2}));
+    // ... but the whole line does pass through it.
+    EXPECT_TRUE(cast(Ray<T>{{0, 0, 5}, {0, 0, 1}}, Sphere<T>{{0, 0, 0}, 2}, -infinity<T>(), infinity<T>()));
+}
+
+TYPED_TEST(RaySphere, OriginOnSurfaceLeaving) {
+    using T = TypeParam;
+    const auto h = cast(Ray<T>{{0, 0, 2}, {0, 0, 1}}, Sphere<T>{{0, 0, 0}, 2});
+    ASSERT_TRUE(h);  // touches at t = 0: closed surfaces count
+    EXPECT_EQ(h->t_far, T(0));
+    EXPECT_FALSE(h->origin_inside);
+}
+
+TYPED_TEST(RaySphere, OriginOnSurfaceEntering) {
+    using T = TypeParam;
+    const auto h = cast(Ray<T>{{0, 0, -2}, {0, 0, 1}}, Sphere<T>{{0, 0, 0}, 2});
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->t_near, T(0));
+    EXPECT_EQ(h->t_far, T(4));
+    EXPECT_FALSE(h->origin_inside);
+}
+
+TYPED_TEST(RaySphere, UnnormalisedDirectionScalesT) {
+    using T = TypeParam;
+    const auto h1 = cast(Ray<T>{{0, 0, -5}, {0, 0, 1}}, Sphere<T>{{0, 0, 0}, 2});
+    const auto h4 = cast(Ray<T>{{0, 0, -5}, {0, 0, 4}}, Sphere<T>{{0, 0, 0}, 2});
+    const auto hs = cast(Ray<T>{{0, 0, -5}, {0, 0, T(0.001)}}, Sphere<T>{{0, 0, 0}, 2});
+    ASSERT_TRUE(h1 && h4 && hs);
+    EXPECT_NEAR(h4->t_near * 4, h1->t_near, tol<T>());
+    EXPECT_NEAR(hs->t_near * T(0.001), h1->t_near, T(10) * tol<T>());
+    EXPECT_VEC_NEAR(h4->n_near, h1->n_near, tol<T>());
+}
+
+TYPED_TEST(RaySphere, ZeroRadiusIsAPoint) {
+    using T = TypeParam;
+    const auto h = cast(Ray<T>{{1, 2, -5}, {0, 0, 2}}, Sphere<T>{{1, 2, 3}, 0});
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->t_near, T(4));
+    EXPECT_EQ(h->t_far, T(4));
+    EXPECT_VEC_NEAR(h->n_near, Vec3<T>(0, 0, -1), tol<T>());  // documented fallback: -unit(dir)
+    EXPECT_VEC_NEAR(h->n_far, Vec3<T>(0, 0, 1), tol<T>());
+    EXPECT_FALSE(cast(Ray<T>{{1, T(2.001), -5}, {0, 0, 1}}, Sphere<T>{{1, 2, 3}, 0}));
+}
+
+TYPED_TEST(RaySphere, RangeClipsButKeepsThePassage) {
+    using T = TypeParam;
+    const Ray<T> ray{{0, 0, -5}, {0, 0, 1}};
+    const Sphere<T> s{{0, 0, 0}, 2};
+    EXPECT_FALSE(cast(ray, s, T(0), T(2.5)));  // ends before the sphere
+    EXPECT_FALSE(cast(ray, s, T(8), T(9)));    // starts after it
+    const auto h = cast(ray, s, T(4), T(5));   // range wholly inside the sphere
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->t_near, T(3));
+    EXPECT_FALSE(first_surface(ray, *h, T(4), T(5)));  // no surface crossed in [4, 5]
+    EXPECT_FALSE(cast(ray, s, T(5), T(4)));            // t_min > t_max
+}
+
+TYPED_TEST(RaySphere, InvalidInputIsAMissNeverNaN) {
+    using T = TypeParam;
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    const T inf = infinity<T>();
+    const Sphere<T> s{{0, 0, 0}, 1};
+    EXPECT_FALSE(cast(Ray<T>{{0, 0, -5}, {0, 0, 0}}, s));  // zero direction
+    EXPECT_FALSE(cast(Ray<T>{{0, 0, -5}, {0, 0, nan}}, s));
+    EXPECT_FALSE(cast(Ray<T>{{0, 0, -5}, {0, 0, inf}}, s));
+    EXPECT_FALSE(cast(Ray<T>{{nan, 0, -5}, {0, 0, 1}}, s));
+    EXPECT_FALSE(cast(Ray<T>{{0, 0, -5}, {0, 0, 1}}, Sphere<T>{{0, 0, 0}, -1}));  // negative radius
+    EXPECT_FALSE(cast(Ray<T>{{0, 0, -5}, {0, 0, 1}}, Sphere<T>{{0, 0, 0}, nan}));
+    EXPECT_FALSE(cast(Ray<T>{{0, 0, -5}, {0, 0, 1}}, Sphere<T>{{0, nan, 0}, 1}));
+    EXPECT_FALSE(cast(Ray<T>{{0, 0, -5}, {0, 0, 1}}, s, nan, T(1)));
+    // A direction whose squared length underflows is "zero".
+    const T tiny = std::numeric_limits<T>::denorm_min();
+    EXPECT_FALSE(cast(Ray<T>{{0, 0, -5}, {0, 0, tiny}}, s));
+    ASSERT_TRUE(validate(Ray<T>{{0, 0, -5}, {0, 0, 0}}));
+    EXPECT_EQ(validate(Ray<T>{{0, 0, -5}, {0, 0, 0}})->field, "direction");
+    ASSERT_TRUE(validate(Sphere<T>{{0, 0, 0}, -1}));
+    EXPECT_EQ(validate(Sphere<T>{{0, 0, 0}, -1})->field, "radius");
+    EXPECT_NE(validate(Sphere<T>{{0, 0, 0}, -1})->message.find("-1"), std::string::npos);
+}
+
+TYPED_TEST(RaySphere, HugeInputsDoNotProduceNaN) {
+    using T = TypeParam;
+    const T big = std::numeric_limits<T>::max() / T(4);
+    const auto h = cast(Ray<T>{{-big, 0, 0}, {1, 0, 0}}, Sphere<T>{{big, 0, 0}, big});
+    if (h) {
+        EXPECT_TRUE(is_finite(h->t_near) && is_finite(h->t_far));
+        EXPECT_TRUE(is_finite(h->n_near) && is_finite(h->n_far));
+    }
+}
+
+}  // namespace
+}  // namespace raypick
