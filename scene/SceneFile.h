@@ -1,0 +1,51 @@
+// raypick scene files: load, parse, validate and save the JSON scene/case format (scene/FORMAT.md).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "scene/Scene.h"
+
+namespace raypick {
+
+/// Why a scene file could not be loaded: one message naming the file, the place and what was
+/// expected.
+struct SceneLoadError {
+    std::string file;     ///< the path or label given to the loader
+    std::string where;    ///< "line 12, column 5 (/shapes/3/radius)"; empty when not about a place
+    std::string message;  ///< what is wrong and what was expected
+    std::string pointer;  ///< JSON pointer of the offending value ("/shapes/3/radius"), may be empty
+    int line = 0;         ///< 1-based line of the offending value or syntax error, 0 if unknown
+    int column = 0;       ///< 1-based column (in bytes), 0 if unknown
+
+    /// One readable line: "FILE: WHERE: MESSAGE" (or "FILE: MESSAGE" without a place).
+    std::string what() const;
+};
+
+/// Reads and parses `path`. On failure nothing is partially returned.
+std::variant<Scene, SceneLoadError> load_scene_file(const std::string& path);
+
+/// Parses JSON text; `file_label` is used as SceneLoadError::file.
+std::variant<Scene, SceneLoadError> parse_scene(const std::string& text, const std::string& file_label);
+
+/// Checks a scene built in code (e.g. edited in the demo) with the same rules as the loader: valid
+/// shapes and rays, unique non-empty names, expectations referring to existing rays and shapes.
+/// The error's `pointer` is the JSON path the value would have in a saved file; file/line are empty.
+std::optional<SceneLoadError> validate_scene(const Scene& scene);
+
+/// The scene as JSON text in the documented format; numbers round-trip exactly. Expects a scene
+/// that passes validate_scene() (non-finite values other than t_min/t_max cannot be written).
+std::string scene_to_json(const Scene& scene);
+
+/// Writes the scene atomically: to a temporary file in the same directory, flushed to disk, then
+/// renamed over `path`, so `path` is either the old file or the complete new one. Returns an error
+/// message, or nullopt on success. Refuses (and writes nothing) when validate_scene() fails.
+std::optional<std::string> save_scene_file(const std::string& path, const Scene& scene);
+
+/// OBB rotation from "euler_degrees" [x, y, z]: R = Rz(z) * Ry(y) * Rx(x), i.e. rotate about the
+/// world X axis first, then Y, then Z (right-handed, counter-clockwise looking down the axis).
+/// Exact for multiples of 90 degrees.
+Mat3<double> rotation_from_euler_degrees(const Vec3<double>& degrees);
+
+}  // namespace raypick
