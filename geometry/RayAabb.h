@@ -50,6 +50,7 @@ inline bool slab_passage(const Vec3<T>& o, const Vec3<T>& d, const Vec3<T>& lo, 
             p.far_axis = i;
             p.far_sign = pos ? T(1) : T(-1);
         }
+        if (p.t_near > p.t_far) return false;  // early out: the slabs do not overlap
     }
     // A valid ray has a non-zero component, so both axes are set unless a bound overflowed to inf.
     return p.near_axis >= 0 && p.far_axis >= 0 && p.t_near <= p.t_far;

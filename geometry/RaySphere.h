@@ -43,9 +43,8 @@ template <typename T> inline bool sphere_roots(const Vec3<T>& f, const Vec3<T>& 
 /// (-unit(d) at entry, +unit(d) at exit) when the radius is 0 and no normal exists.
 template <typename T>
 inline Vec3<T> sphere_normal(const Vec3<T>& f, const Vec3<T>& d, T r, T t, bool exit) {
-    const Vec3<T> fallback = normalize_or(exit ? d : -d, Vec3<T>(T(0), T(0), T(1)));
-    if (r == T(0)) return fallback;
-    return normalize_or(f + t * d, fallback);
+    if (r == T(0)) return normalize_or(exit ? d : -d, Vec3<T>(T(0), T(0), T(1)));
+    return normalize_or_dir(f + t * d, exit ? d : -d);
 }
 
 }  // namespace detail

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -33,7 +34,7 @@ template <typename T> std::string str(T v) {
     os << v;
     return os.str();
 }
-template <typename T> bool nonneg_finite(T v) { return std::isfinite(v) && v >= T(0); }
+template <typename T> bool nonneg_finite(T v) { return v >= T(0) && v <= std::numeric_limits<T>::max(); }
 template <typename T> bool nonneg_finite(const Vec3<T>& v) {
     return nonneg_finite(v.x) && nonneg_finite(v.y) && nonneg_finite(v.z);
 }
@@ -56,7 +57,7 @@ template <typename T> inline bool is_valid(const Aabb<T>& b) {
 template <typename T> inline bool is_valid(const Obb<T>& b) {
     return is_finite(b.center) && detail::nonneg_finite(b.half_extents) && is_finite(b.rotation) &&
            orthonormality_error(b.rotation) <= orthonormality_tolerance<T>() &&
-           glm::determinant(b.rotation) > T(0);
+           glm::dot(glm::cross(b.rotation[0], b.rotation[1]), b.rotation[2]) > T(0);
 }
 template <typename T> inline bool is_valid(const Capsule<T>& c) {
     return is_finite(c.a) && is_finite(c.b) && detail::nonneg_finite(c.radius);
@@ -108,7 +109,7 @@ template <typename T> std::optional<InputError> validate(const Obb<T>& b) {
         return InputError{"rotation", "rotation axes must be orthonormal (unit length, mutually "
                                       "perpendicular); they are off by " + str(err) +
                                       ", tolerance " + str(orthonormality_tolerance<T>())};
-    if (!(glm::determinant(b.rotation) > T(0)))
+    if (!(glm::dot(glm::cross(b.rotation[0], b.rotation[1]), b.rotation[2]) > T(0)))
         return InputError{"rotation", "rotation must be a proper rotation (determinant +1), got a "
                                       "reflection (determinant -1)"};
     return std::nullopt;

@@ -1,0 +1,83 @@
+// Throughput of each ray/shape kernel: the robust default against the textbook variant it
+// replaces, on the same random rays and shapes. Reports items/s = ray/shape tests per second.
+//
+//   bash scripts/build.sh && build/bench/raypick_bench_kernels --benchmark_min_time=0.5
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <vector>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "geometry/Shape.h"
+#include "geometry/textbook/TextbookAabb.h"
+#include "geometry/textbook/TextbookCapsule.h"
+#include "geometry/textbook/TextbookObb.h"
+#include "geometry/textbook/TextbookSphere.h"
+
+namespace {
+using namespace raypick;
+constexpr int kCount = 4096;  // rays and shapes per table (fits in L1/L2)
+
+struct Data {
+    std::vector<Ray<float>> rays;
+    std::vector<Sphere<float>> spheres;
+    std::vector<Aabb<float>> boxes;
+    std::vector<Obb<float>> obbs;
+    std::vector<Capsule<float>> capsules;
+    Data() {
+        std::mt19937 rng(12345);
+        std::uniform_real_distribution<float> pos(-10.f, 10.f), size(0.2f, 2.f), ang(0.f, 6.2831853f);
+        auto v3 = [&] { return Vec3<float>(pos(rng), pos(rng), pos(rng)); };
+        for (int i = 0; i < kCount; ++i) {
+            // Rays from a shell towards the middle region, so roughly half of the tests hit.
+            const Vec3<float> o = glm::normalize(v3()) * 30.f;
+            rays.push_back({o, Vec3<float>(pos(rng), pos(rng), pos(rng)) * 0.3f - o});
+            const Vec3<float> c = v3() * 0.3f;
+            spheres.push_back({c, size(rng)});
+            const Vec3<float> h(size(rng), size(rng), size(rng));
+            boxes.push_back({c - h, c + h});
+            const glm::mat4 r4 = glm::rotate(glm::mat4(1.f), ang(rng), glm::normalize(v3()));
+            obbs.push_back({c, Mat3<float>(r4), h});
+            capsules.push_back({c - h, c + Vec3<float>(h.z, h.x, h.y), size(rng) * 0.5f});
+        }
+    }
+};
+const Data& data() {
+    static const Data d;
+    return d;
+}
+
+template <typename Shapes, typename Fn> void run(benchmark::State& state, const Shapes& shapes, Fn fn) {
+    const auto& rays = data().rays;
+    size_t i = 0;
+    int hits = 0;
+    for (auto _ : state) {
+        for (int k = 0; k < 64; ++k, ++i) hits += fn(rays[i % kCount], shapes[(i * 7) % kCount]) ? 1 : 0;
+    }
+    benchmark::DoNotOptimize(hits);
+    state.SetItemsProcessed(int64_t(state.iterations()) * 64);
+}
+
+void Sphere_Default(benchmark::State& s) { run(s, data().spheres, [](auto& r, auto& x) { return cast(r, x).has_value(); }); }
+void Sphere_TextbookAlgebraic(benchmark::State& s) { run(s, data().spheres, [](auto& r, auto& x) { return textbook::sphere_algebraic(r, x).has_value(); }); }
+void Sphere_TextbookGeometric(benchmark::State& s) { run(s, data().spheres, [](auto& r, auto& x) { return textbook::sphere_geometric(r, x).has_value(); }); }
+void Aabb_Default(benchmark::State& s) { run(s, data().boxes, [](auto& r, auto& x) { return cast(r, x).has_value(); }); }
+void Aabb_TextbookEpsilon(benchmark::State& s) { run(s, data().boxes, [](auto& r, auto& x) { return textbook::aabb_slab_epsilon(r, x).has_value(); }); }
+void Obb_Default(benchmark::State& s) { run(s, data().obbs, [](auto& r, auto& x) { return cast(r, x).has_value(); }); }
+void Obb_TextbookAxisLoop(benchmark::State& s) { run(s, data().obbs, [](auto& r, auto& x) { return textbook::obb_axis_loop(r, x).has_value(); }); }
+void Capsule_Default(benchmark::State& s) { run(s, data().capsules, [](auto& r, auto& x) { return cast(r, x).has_value(); }); }
+void Capsule_TextbookPublished(benchmark::State& s) { run(s, data().capsules, [](auto& r, auto& x) { return textbook::capsule_published(r, x).has_value(); }); }
+
+BENCHMARK(Sphere_Default);
+BENCHMARK(Sphere_TextbookAlgebraic);
+BENCHMARK(Sphere_TextbookGeometric);
+BENCHMARK(Aabb_Default);
+BENCHMARK(Aabb_TextbookEpsilon);
+BENCHMARK(Obb_Default);
+BENCHMARK(Obb_TextbookAxisLoop);
+BENCHMARK(Capsule_Default);
+BENCHMARK(Capsule_TextbookPublished);
+}  // namespace
+
+BENCHMARK_MAIN();
