@@ -1,0 +1,180 @@
+// The hierarchy must pick exactly what brute force picks: same shape, same t, for random mixed
+// scenes with degenerate shapes, axis-parallel rays and origins lying on node slab planes, before
+// and after refits. Seeds are printed on failure; RAYPICK_SEED=<n> reruns one.
+#include <cstdlib>
+#include <random>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "TestUtil.h"
+#include "geometry/Bvh.h"
+
+namespace raypick {
+namespace {
+
+std::uint32_t base_seed() {
+    const char* s = std::getenv("RAYPICK_SEED");
+    return s ? std::uint32_t(std::strtoul(s, nullptr, 10)) : 20261121u;
+}
+
+template <typename T> struct Gen {
+    std::mt19937 rng;
+    explicit Gen(std::uint32_t seed) : rng(seed) {}
+    T uni(T a, T b) { return std::uniform_real_distribution<T>(a, b)(rng); }
+    int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng); }
+    Vec3<T> v(T a, T b) { return {uni(a, b), uni(a, b), uni(a, b)}; }
+    // Snap to a coarse grid half of the time so that shapes share slab planes with rays.
+    T snap(T x) { return pick(2) ? std::round(x) : x; }
+    Vec3<T> p(T a, T b) { return {snap(uni(a, b)), snap(uni(a, b)), snap(uni(a, b))}; }
+
+    Shape<T> shape(T extent) {
+        const Vec3<T> c = p(-extent, extent);
+        const int degenerate = pick(6);  // 0: zero size
+        const T s = degenerate == 0 ? T(0) : uni(T(0.1), T(2));
+        switch (pick(4)) {
+            case 0: return Sphere<T>{c, s};
+            case 1: {
+                Vec3<T> h(snap(uni(0, 2)), snap(uni(0, 2)), snap(uni(0, 2)));
+                if (degenerate == 0) h[pick(3)] = 0;
+                return Aabb<T>{c - h, c + h};
+            }
+            case 2: {
+                const glm::mat4 r = glm::rotate(glm::mat4(1.f), float(uni(0, 6.3)),
+                                                glm::normalize(glm::vec3(v(-1, 1)) + glm::vec3(1e-3f)));
+                Vec3<T> h(uni(0, 2), uni(0, 2), uni(0, 2));
+                if (degenerate == 0) h[pick(3)] = 0;
+                Obb<T> b{c, Mat3<T>(glm::mat3(r)), h};
+                if (pick(3) == 0) b.rotation = Mat3<T>(T(1));
+                return b;
+            }
+            default: {
+                const Vec3<T> b = degenerate == 0 ? c : c + p(-2, 2);
+                return Capsule<T>{c, b, uni(0, 1)};
+            }
+        }
+    }
+    Ray<T> ray(T extent) {
+        Ray<T> r{p(-extent * T(1.5), extent * T(1.5)), v(-1, 1)};
+        const int kind = pick(4);
+        if (kind == 0) {  // axis-parallel: two exact zero components
+            const int axis = pick(3);
+            r.direction = Vec3<T>(0);
+            r.direction[axis] = pick(2) ? T(1) : T(-1);
+        } else if (kind == 1) {  // one zero component
+            r.direction[pick(3)] = 0;
+        }
+        if (glm::dot(r.direction, r.direction) == T(0)) r.direction = {1, 0, 0};
+        return r;
+    }
+};
+
+template <typename T> class BvhPick : public ::testing::Test {};
+TYPED_TEST_SUITE(BvhPick, test::Scalars);
+
+template <typename T>
+void expect_same(const std::optional<PickResult<T>>& a, const std::optional<PickResult<T>>& b,
+                 std::uint32_t seed, int i) {
+    ASSERT_EQ(a.has_value(), b.has_value()) << "seed " << seed << " ray " << i;
+    if (!a) return;
+    EXPECT_EQ(a->shape, b->shape) << "seed " << seed << " ray " << i;
+    EXPECT_EQ(a->surface.t, b->surface.t) << "seed " << seed << " ray " << i;
+    EXPECT_EQ(a->surface.normal, b->surface.normal) << "seed " << seed << " ray " << i;
+}
+
+template <typename T> void random_scenes_match_brute_force(BvhOptions options) {
+    for (std::uint32_t scene = 0; scene < 6; ++scene) {
+        const std::uint32_t seed = base_seed() + scene;
+        Gen<T> g(seed);
+        const int n = scene < 2 ? 1 + g.pick(8) : 400 + g.pick(800);
+        std::vector<Shape<T>> shapes;
+        for (int i = 0; i < n; ++i) shapes.push_back(g.shape(T(8)));
+        const Bvh<T> bvh(shapes, options);
+        ASSERT_EQ(bvh.size(), shapes.size());
+        int hits = 0;
+        for (int i = 0; i < 3000; ++i) {
+            const Ray<T> ray = g.ray(T(8));
+            const auto a = bvh.pick(ray);
+            const auto b = pick_nearest(shapes, ray);
+            expect_same(a, b, seed, i);
+            hits += b ? 1 : 0;
+            if (::testing::Test::HasFailure()) return;
+        }
+        if (n > 100) { EXPECT_GT(hits, 300) << "seed " << seed << ": the scene should be hit often"; }
+    }
+}
+
+TYPED_TEST(BvhPick, MatchesBruteForceOnRandomMixedScenes) { random_scenes_match_brute_force<TypeParam>({}); }
+
+// Shapes on a grid share slab planes with the rays' origins; without padding, node planes are
+// exactly those planes, so parallel rays hit the 0 * inf = NaN case of the node test.
+TYPED_TEST(BvhPick, UnpaddedNodesStillLoseNothing) {
+    BvhOptions options;
+    options.pad_bounds = false;
+    random_scenes_match_brute_force<TypeParam>(options);
+}
+
+TYPED_TEST(BvhPick, RefitAfterMovesMatchesBruteForce) {
+    using T = TypeParam;
+    const std::uint32_t seed = base_seed() + 100;
+    Gen<T> g(seed);
+    std::vector<Shape<T>> shapes;
+    for (int i = 0; i < 500; ++i) shapes.push_back(g.shape(T(8)));
+    Bvh<T> bvh(shapes);
+    for (int round = 0; round < 20; ++round) {
+        for (int k = 0; k < 10; ++k) {
+            const auto idx = std::uint32_t(g.pick(int(shapes.size())));
+            shapes[idx] = g.shape(T(12));  // a move, a resize, possibly a change of type
+            bvh.update(idx, shapes[idx]);
+            EXPECT_EQ(bvh.shape(idx).index(), shapes[idx].index());
+        }
+        for (int i = 0; i < 300; ++i) {
+            const Ray<T> ray = g.ray(T(12));
+            expect_same(bvh.pick(ray), pick_nearest(shapes, ray), seed, round * 1000 + i);
+            if (::testing::Test::HasFailure()) return;
+        }
+    }
+}
+
+TYPED_TEST(BvhPick, RangeAndInsideOriginFollowThePickContract) {
+    using T = TypeParam;
+    std::vector<Shape<T>> shapes{Sphere<T>{{0, 0, 0}, 2}, Aabb<T>{{4, -1, -1}, {6, 1, 1}}};
+    const Bvh<T> bvh(shapes);
+    // Origin inside the sphere: the pick is the sphere's exit, before the box.
+    const auto in = bvh.pick(Ray<T>{{0, 0, 0}, {1, 0, 0}});
+    ASSERT_TRUE(in);
+    EXPECT_EQ(in->shape, 0u);
+    EXPECT_TRUE(in->surface.is_exit);
+    EXPECT_EQ(in->surface.t, T(2));
+    // With t_min past the sphere, the box.
+    const auto later = bvh.pick(Ray<T>{{0, 0, 0}, {1, 0, 0}}, T(3));
+    ASSERT_TRUE(later);
+    EXPECT_EQ(later->shape, 1u);
+    EXPECT_EQ(later->surface.t, T(4));
+    // t_max before the box and past the sphere's exit... starting at 3: nothing.
+    EXPECT_FALSE(bvh.pick(Ray<T>{{0, 0, 0}, {1, 0, 0}}, T(3), T(3.5)));
+}
+
+TYPED_TEST(BvhPick, EmptyInvalidAndCoincidentShapes) {
+    using T = TypeParam;
+    EXPECT_FALSE(Bvh<T>().pick(Ray<T>{{0, 0, 0}, {1, 0, 0}}));
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    std::vector<Shape<T>> shapes{Sphere<T>{{5, 0, 0}, -1}, Sphere<T>{{nan, 0, 0}, 1}};
+    for (int i = 0; i < 50; ++i) shapes.push_back(Sphere<T>{{5, 0, 0}, 1});  // all at one centroid
+    const Bvh<T> bvh(shapes);
+    const auto p = bvh.pick(Ray<T>{{0, 0, 0}, {1, 0, 0}});
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->shape, 2u);  // ties go to the lowest index; invalid shapes are never picked
+    EXPECT_FALSE(bvh.pick(Ray<T>{{0, 0, 0}, {0, 0, 0}}));  // invalid ray
+}
+
+TEST(BvhBuild, LargeSceneHasBoundedDepthAndFewNodes) {
+    Gen<float> g(base_seed() + 7);
+    std::vector<Shape<float>> shapes;
+    for (int i = 0; i < 20000; ++i) shapes.push_back(g.shape(100.f));
+    const Bvh<float> bvh(shapes);
+    EXPECT_LT(bvh.depth(), 48);
+    EXPECT_LT(bvh.node_count(), shapes.size());
+}
+
+}  // namespace
+}  // namespace raypick
