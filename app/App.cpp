@@ -1,0 +1,287 @@
+#include "app/App.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include "app/SceneEdit.h"
+#include "app/ShaderFiles.h"
+#include "app/Showcase.h"
+
+#if RAYPICK_HAVE_SCENE_FILE
+#include "scene/SceneFile.h"
+#endif
+
+namespace raypick::app {
+
+namespace {
+glm::dvec3 to_d(const Vec3<double>& v) { return v; }
+}  // namespace
+
+App::App(const CommandLine& options, GLFWwindow* window) : window_(window) {
+    glfwGetWindowSize(window_, &state_.window_width, &state_.window_height);
+    if (options.generated_shapes >= 0) {
+        state_.scene = generated_scene(static_cast<std::size_t>(options.generated_shapes));
+    } else if (!options.scene_file.empty()) {
+#if RAYPICK_HAVE_SCENE_FILE
+        auto loaded = load_scene_file(options.scene_file);
+        if (auto* err = std::get_if<SceneLoadError>(&loaded)) throw StartupError(err->what());
+        state_.scene = std::move(std::get<Scene>(loaded));
+        state_.scene_path = options.scene_file;
+#else
+        throw StartupError("--scene: this build has no scene file support");
+#endif
+    } else {
+        state_.scene = default_scene(state_.scene_path);
+    }
+    reset_camera(state_);
+    if (options.ray) {
+        state_.ray.ray = *options.ray;
+        state_.ray.valid = true;
+        state_.ray.frozen = true;
+    }
+    state_.view.solid = options.solid;
+    state_.view.show_ui = !options.no_ui;
+    if (options.compare) state_.view.compare.enabled.fill(true);
+    last_frame_ = std::chrono::steady_clock::now();
+}
+
+void App::handle_keys() {
+    ImGuiIO& io = ImGui::GetIO();
+    if (io.WantCaptureKeyboard) return;
+    const bool ctrl = io.KeyCtrl, shift = io.KeyShift;
+    auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
+    AppState& s = state_;
+    if (ctrl && pressed(GLFW_KEY_Z)) {
+        if (shift) redo(s);
+        else undo(s);
+        interaction_.cancel();
+    } else if (ctrl && pressed(GLFW_KEY_Y)) {
+        redo(s);
+        interaction_.cancel();
+    } else if (ctrl && pressed(GLFW_KEY_D)) {
+        if (s.sel.selected) {
+            const Scene before = s.scene;
+            if (auto i = duplicate_shape(s.scene, *s.sel.selected, Vec3d(0.5, 0.0, 0.5))) {
+                s.history.record(before);
+                s.sel.selected = *i;
+            }
+        }
+    } else if (ctrl && pressed(GLFW_KEY_S)) {
+        if (!s.scene_path.empty()) save_scene(s, s.scene_path);
+        else ui_.request_save_as();
+    } else if (ctrl && pressed(GLFW_KEY_O)) {
+        ui_.request_open();
+    } else if (!ctrl && pressed(GLFW_KEY_DELETE)) {
+        if (s.sel.selected && !interaction_.busy()) {
+            const Scene before = s.scene;
+            if (delete_shape(s.scene, *s.sel.selected)) s.history.record(before);
+            s.sel.selected.reset();
+        }
+    } else if (!ctrl && pressed(GLFW_KEY_SPACE)) {
+        set_frozen(s, !s.ray.frozen);
+    } else if (!ctrl && pressed(GLFW_KEY_F)) {
+        frame_selection(s);
+    } else if (!ctrl && (pressed(GLFW_KEY_HOME) || pressed(GLFW_KEY_R))) {
+        reset_camera(s);
+    } else if (!ctrl && pressed(GLFW_KEY_ESCAPE)) {
+        s.sel.selected.reset();
+    } else if (!ctrl && pressed(GLFW_KEY_W)) {
+        s.view.solid = !s.view.solid;
+    } else if (!ctrl && pressed(GLFW_KEY_F1)) {
+        s.view.show_ui = !s.view.show_ui;
+    } else if (!ctrl && (pressed(GLFW_KEY_F12) || pressed(GLFW_KEY_P))) {
+        char name[64];
+        const std::time_t now = std::time(nullptr);
+        std::strftime(name, sizeof name, "raypick-%Y%m%d-%H%M%S.png", std::localtime(&now));
+        s.screenshot_path = name;
+        s.screenshot_requested = true;
+    }
+}
+
+void App::cast_ray() {
+    const ImGuiIO& io = ImGui::GetIO();
+    AppState& s = state_;
+    if (!s.ray.frozen) {
+        // The mouse ray goes through the core every frame, unless ImGui owns the mouse.
+        if (io.WantCaptureMouse && s.ray.valid) return;
+        const bool inside = io.MousePos.x >= 0 && io.MousePos.y >= 0;
+        const double x = inside ? io.MousePos.x : s.window_width * 0.5;
+        const double y = inside ? io.MousePos.y : s.window_height * 0.5;
+        s.ray.ray = s.camera.ray_from_pixel(x, y, s.window_width, s.window_height);
+        s.ray.valid = true;
+    }
+    s.result = cast_all(s.scene, s.ray.ray, s.view.compare);
+    s.stats.pick_us = s.result.micros;
+}
+
+void App::update() {
+    AppState& s = state_;
+    const auto now = std::chrono::steady_clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - last_frame_).count();
+    last_frame_ = now;
+    if (!first_frame_) {
+        s.stats.frame_ms = ms;
+        s.stats.frame_ms_avg = s.stats.frames <= 1 ? ms : s.stats.frame_ms_avg * 0.95 + ms * 0.05;
+    }
+    first_frame_ = false;
+    ++s.stats.frames;
+    glfwGetWindowSize(window_, &s.window_width, &s.window_height);
+
+    handle_keys();
+
+    const ImGuiIO& io = ImGui::GetIO();
+    InputState in;
+    in.mouse_x = io.MousePos.x;
+    in.mouse_y = io.MousePos.y;
+    in.width = std::max(1, s.window_width);
+    in.height = std::max(1, s.window_height);
+    in.left_down = io.MouseDown[0];
+    in.right_down = io.MouseDown[1];
+    in.middle_down = io.MouseDown[2];
+    in.left_pressed = ImGui::IsMouseClicked(0);
+    in.right_pressed = ImGui::IsMouseClicked(1);
+    in.middle_pressed = ImGui::IsMouseClicked(2);
+    in.left_released = ImGui::IsMouseReleased(0);
+    in.wheel = io.MouseWheel;
+    in.shift = io.KeyShift;
+    const bool keys_free = !io.WantCaptureKeyboard;
+    in.key_x = keys_free && ImGui::IsKeyDown(GLFW_KEY_X);
+    in.key_y = keys_free && ImGui::IsKeyDown(GLFW_KEY_Y) && !io.KeyCtrl;
+    in.key_z = keys_free && ImGui::IsKeyDown(GLFW_KEY_Z) && !io.KeyCtrl;
+    in.ui_wants_mouse = io.WantCaptureMouse;
+    const bool mouse_in_window = io.MousePos.x >= 0 && io.MousePos.y >= 0;
+    if (mouse_in_window || interaction_.busy()) interaction_.update(in, s.scene, s.sel, s.camera, s.history);
+    if (interaction_.busy()) s.status = interaction_.status(s.scene);
+
+    cast_ray();
+    if (s.view.show_ui) ui_.draw(s, renderer_.scene_line_vertices());
+    s.sel.clamp(s.scene.shapes.size());
+    // A slider or text field edit ends when no item is active any more: one undo step per edit.
+    if (s.history.in_gesture() && !interaction_.busy() && !ImGui::IsAnyItemActive()) s.history.end(s.scene);
+    if (s.view.show_scene_rays) draw_case_labels();
+}
+
+void App::draw_case_labels() {
+    // Failed expectations: the expected-versus-got numbers beside the ray's first hit (or origin).
+    const AppState& s = state_;
+    const auto& failures = ui_.case_failures();
+    if (failures.empty()) return;
+    ImDrawList* dl = ImGui::GetBackgroundDrawList();
+    for (const CaseLabel& f : failures) {
+        const auto p = s.camera.project(f.anchor, s.window_width, s.window_height);
+        if (!p) continue;
+        const ImVec2 at(static_cast<float>(p->x) + 8.0f, static_cast<float>(p->y) - 6.0f);
+        const ImVec2 size = ImGui::CalcTextSize(f.text.c_str());
+        dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + size.x + 2, at.y + size.y + 1),
+                          IM_COL32(0, 0, 0, 180));
+        dl->AddText(at, IM_COL32(255, 140, 0, 255), f.text.c_str());
+    }
+}
+
+void App::build_overlay() {
+    const AppState& s = state_;
+    const ViewOptions& v = s.view;
+    overlay_.clear();
+    MarkerBatch variant_markers{14.0f, {}};
+    MarkerBatch exits{10.0f, {}};
+    MarkerBatch entries{10.0f, {}};
+    MarkerBatch handle_markers{8.0f, {}};
+    MarkerBatch hot_handle{12.0f, {}};
+
+    // Highlights: hovered, then selected (the selected colour wins where they coincide).
+    if (s.sel.hovered && *s.sel.hovered < s.scene.shapes.size() && s.sel.hovered != s.sel.selected)
+        append_wireframe(overlay_.highlight, s.scene.shapes[*s.sel.hovered].shape, palette::hovered);
+    if (s.sel.selected && *s.sel.selected < s.scene.shapes.size()) {
+        const Shape<double>& shape = s.scene.shapes[*s.sel.selected].shape;
+        append_wireframe(overlay_.highlight, shape, palette::selected);
+        if (v.show_handles)
+            for (const Handle& h : handles(shape))
+                (h.id == s.sel.hovered_handle ? hot_handle : handle_markers)
+                    .points.push_back({glm::vec3(h.position), palette::handle});
+    }
+
+    // The scene's own rays (test cases): green, first hits blue, failing rays in their own colour.
+    if (v.show_scene_rays) {
+        const auto& failing = ui_.failing_rays();
+        const std::size_t n = std::min<std::size_t>(s.scene.rays.size(), 2000);
+        for (std::size_t i = 0; i < n; ++i) {
+            const SceneRay& r = s.scene.rays[i];
+            if (!is_valid(r.ray)) continue;
+            const bool failed = i < failing.size() && failing[i];
+            const Color col = failed ? Color(1.0f, 0.55f, 0.0f, 1.0f) : palette::ray;
+            double t0 = std::max(r.t_min, 0.0), t1 = r.t_max;
+            std::optional<SurfaceHit<double>> best;
+            for (const SceneShape& sh : s.scene.shapes) {
+                const auto h = pick(r.ray, sh.shape, r.t_min, r.t_max);
+                if (h && (!best || h->t < best->t)) best = h;
+            }
+            if (!std::isfinite(t1)) t1 = (best ? best->t : t0) + 20.0 / glm::length(r.ray.direction);
+            if (!std::isfinite(t0)) t0 = 0.0;
+            overlay_.annotations.line(r.ray.at(t0), r.ray.at(t1), col);
+            overlay_.markers.push_back({6.0f, {{glm::vec3(r.ray.origin), col}}});
+            if (best) entries.points.push_back({glm::vec3(best->point), palette::entry});
+        }
+    }
+
+    // The current ray and its results.
+    if (s.ray.valid) {
+        const Ray<double>& ray = s.ray.ray;
+        const double dlen = glm::length(ray.direction);
+        double t_end = 0.0;
+        for (std::size_t i = 0; i < s.result.shapes.size() && i < s.scene.shapes.size(); ++i) {
+            const ShapeResult& r = s.result.shapes[i];
+            if (r.hit) {
+                t_end = std::max(t_end, r.hit->t_far);
+                const Vec3d pn = ray.at(r.hit->t_near), pf = ray.at(r.hit->t_far);
+                if (v.show_entry) entries.points.push_back({glm::vec3(pn), palette::entry});
+                if (v.show_exit) exits.points.push_back({glm::vec3(pf), palette::exit});
+                if (v.show_normals) {
+                    if (v.show_entry) overlay_.annotations.arrow(pn, to_d(r.hit->n_near) * double(v.normal_length), palette::normal);
+                    if (v.show_exit) overlay_.annotations.arrow(pf, to_d(r.hit->n_far) * double(v.normal_length), palette::normal);
+                }
+            }
+            if (r.variant && r.variant->hit) {
+                const VariantResult& vr = *r.variant;
+                auto show = [&](double t, const Vec3d& p, const Vec3d& n) {
+                    if (!std::isfinite(t) || !std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return;
+                    variant_markers.points.push_back({glm::vec3(p), palette::variant});
+                    if (v.show_normals && std::isfinite(n.x) && std::isfinite(n.y) && std::isfinite(n.z))
+                        overlay_.annotations.arrow(p, n * double(v.normal_length) * 0.8, palette::variant);
+                    t_end = std::max(t_end, t);
+                };
+                show(vr.t, vr.point, vr.normal);
+                if (vr.has_second) show(vr.t2, vr.point2, vr.normal2);
+            }
+        }
+        const bool any_hit = s.result.hit_count > 0;
+        if (v.show_ray && (any_hit || v.show_misses || s.ray.frozen)) {
+            const double len = std::max(t_end * dlen * 1.25, 30.0) / dlen;
+            overlay_.annotations.line(ray.origin, ray.at(len), any_hit ? palette::ray : palette::ray_miss);
+            if (s.ray.frozen) overlay_.markers.push_back({8.0f, {{glm::vec3(ray.origin), palette::ray}}});
+        }
+    }
+    overlay_.markers.push_back(std::move(handle_markers));
+    overlay_.markers.push_back(std::move(hot_handle));
+    overlay_.markers.push_back(std::move(variant_markers));
+    overlay_.markers.push_back(std::move(exits));
+    overlay_.markers.push_back(std::move(entries));
+}
+
+void App::render(int fb_width, int fb_height) {
+    AppState& s = state_;
+    renderer_.sync_scene(s.scene);
+    build_overlay();
+    const double aspect = double(std::max(1, s.window_width)) / std::max(1, s.window_height);
+    const glm::dmat4 vp = s.camera.projection(aspect) * s.camera.view();
+    DrawSettings settings;
+    settings.solid = s.view.solid;
+    settings.grid = s.view.show_grid;
+    renderer_.draw(vp, fb_width, fb_height, overlay_, settings);
+}
+
+}  // namespace raypick::app

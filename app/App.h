@@ -1,0 +1,47 @@
+// raypick demo: the application — owns the state, the renderer, the panels and the interaction,
+// and runs one frame at a time for main.cpp's loop.
+#pragma once
+
+#include <chrono>
+#include <memory>
+
+#include "app/AppState.h"
+#include "app/CommandLine.h"
+#include "app/Renderer.h"
+#include "app/Ui.h"
+
+struct GLFWwindow;
+
+namespace raypick::app {
+
+class App {
+public:
+    /// Sets up the state from the command line (scene file, frozen ray, options) and creates the
+    /// renderer. Throws StartupError (shader missing or not compiling, unreadable --scene file).
+    App(const CommandLine& options, GLFWwindow* window);
+
+    /// Input, interaction, picking and panels. Call between ImGui::NewFrame() and ImGui::Render().
+    void update();
+    /// Draws the 3D view into the current framebuffer. Call before rendering ImGui's draw data.
+    void render(int fb_width, int fb_height);
+
+    AppState& state() { return state_; }
+    const Renderer& renderer() const { return renderer_; }
+
+private:
+    void handle_keys();
+    void cast_ray();
+    void build_overlay();
+    void draw_case_labels();
+
+    GLFWwindow* window_;
+    AppState state_;
+    Renderer renderer_;
+    Ui ui_;
+    Interaction interaction_;
+    Overlay overlay_;
+    std::chrono::steady_clock::time_point last_frame_;
+    bool first_frame_ = true;
+};
+
+}  // namespace raypick::app

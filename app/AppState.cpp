@@ -1,0 +1,169 @@
+#include "app/AppState.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <variant>
+
+#include "app/SceneEdit.h"
+#include "app/Showcase.h"
+
+#if RAYPICK_HAVE_SCENE_FILE
+#include "scene/SceneFile.h"
+#endif
+#if RAYPICK_HAVE_CASE_CHECK
+#include "scene/CaseCheck.h"
+#endif
+
+namespace raypick::app {
+
+namespace fs = std::filesystem;
+
+Aabb<double> scene_bounds(const Scene& scene) {
+    if (scene.shapes.empty()) return {Vec3d(-1.0), Vec3d(1.0)};
+    Aabb<double> b = bounds(scene.shapes.front().shape);
+    for (const SceneShape& s : scene.shapes) b = merge(b, bounds(s.shape));
+    return b;
+}
+
+void reset_camera(AppState& s) {
+    Camera c;
+    if (s.scene.camera) {
+        c.fov_y_degrees = s.scene.camera->fov_y_degrees;
+        c.look_at(s.scene.camera->eye, s.scene.camera->target);
+    } else {
+        c.frame(scene_bounds(s.scene), double(s.window_width) / std::max(1, s.window_height));
+    }
+    s.camera = c;
+}
+
+void frame_selection(AppState& s) {
+    const double aspect = double(s.window_width) / std::max(1, s.window_height);
+    if (s.sel.selected && *s.sel.selected < s.scene.shapes.size())
+        s.camera.frame(bounds(s.scene.shapes[*s.sel.selected].shape), aspect);
+    else
+        s.camera.frame(scene_bounds(s.scene), aspect);
+}
+
+void replace_scene(AppState& s, Scene scene, const std::string& path, bool record_history) {
+    if (record_history) s.history.record(s.scene);
+    s.scene = std::move(scene);
+    s.scene_path = path;
+    s.sel = Selection{};
+    reset_camera(s);
+}
+
+bool open_scene(AppState& s, const std::string& path) {
+#if RAYPICK_HAVE_SCENE_FILE
+    auto loaded = load_scene_file(path);
+    if (auto* err = std::get_if<SceneLoadError>(&loaded)) {
+        s.error_title = "Could not open the scene";
+        s.error_message = err->what() + "\n\nThe current scene is unchanged.";
+        return false;
+    }
+    replace_scene(s, std::move(std::get<Scene>(loaded)), path, true);
+    s.status = "opened " + path;
+    return true;
+#else
+    s.error_title = "Could not open the scene";
+    s.error_message = "this build has no scene file support (scene/SceneFile.h): " + path;
+    return false;
+#endif
+}
+
+bool save_scene(AppState& s, const std::string& path) {
+#if RAYPICK_HAVE_SCENE_FILE
+    if (auto err = save_scene_file(path, s.scene)) {
+        s.error_title = "Could not save the scene";
+        s.error_message = *err;
+        return false;
+    }
+    s.scene_path = path;
+    s.status = "saved " + path;
+    return true;
+#else
+    s.error_title = "Could not save the scene";
+    s.error_message = "this build has no scene file support (scene/SceneFile.h): " + path;
+    return false;
+#endif
+}
+
+bool undo(AppState& s) {
+    const bool ok = s.history.undo(s.scene);
+    s.sel.clamp(s.scene.shapes.size());
+    s.status = ok ? "undo" : "nothing to undo";
+    return ok;
+}
+
+bool redo(AppState& s) {
+    const bool ok = s.history.redo(s.scene);
+    s.sel.clamp(s.scene.shapes.size());
+    s.status = ok ? "redo" : "nothing to redo";
+    return ok;
+}
+
+void set_frozen(AppState& s, bool frozen) {
+    s.ray.frozen = frozen && s.ray.valid;
+    s.status = s.ray.frozen ? "ray frozen: orbit around it; edit it in the Ray panel" : "ray follows the mouse";
+}
+
+std::vector<std::string> asset_dirs() {
+    std::vector<std::string> dirs;
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) dirs.push_back((exe.parent_path() / ".." / "share" / "raypick" / "assets").lexically_normal().string());
+    dirs.emplace_back("assets");
+    dirs.emplace_back(RAYPICK_SOURCE_ASSETS_DIR);
+    return dirs;
+}
+
+Scene default_scene(std::string& path_out) {
+    path_out.clear();
+#if RAYPICK_HAVE_SCENE_FILE
+    for (const std::string& dir : asset_dirs()) {
+        const fs::path p = fs::path(dir) / "showcase.json";
+        std::error_code ec;
+        if (!fs::exists(p, ec)) continue;
+        auto loaded = load_scene_file(p.string());
+        if (auto* scene = std::get_if<Scene>(&loaded)) {
+            path_out = p.string();
+            return std::move(*scene);
+        }
+    }
+#endif
+    return showcase_scene();
+}
+
+void scan_case_files(AppState& s) {
+    s.case_files.clear();
+    s.case_files_scanned = true;
+#if RAYPICK_HAVE_SCENE_FILE
+    for (const std::string& dir : asset_dirs()) {
+        std::error_code ec;
+        if (!fs::is_directory(dir, ec)) continue;
+        std::vector<fs::path> files;
+        for (const auto& e : fs::recursive_directory_iterator(dir, ec))
+            if (e.path().extension() == ".json") files.push_back(e.path());
+        std::sort(files.begin(), files.end());
+        for (const fs::path& p : files) {
+            CaseFile c;
+            c.path = p.string();
+            c.name = fs::relative(p, dir, ec).string();
+            auto loaded = load_scene_file(c.path);
+            if (auto* err = std::get_if<SceneLoadError>(&loaded)) {
+                c.error = err->what();
+            } else {
+                const Scene& scene = std::get<Scene>(loaded);
+                c.expectations = scene.expectations.size();
+#if RAYPICK_HAVE_CASE_CHECK
+                c.failed_float = check_case(scene, Precision::Float).failed;
+                c.failed_double = check_case(scene, Precision::Double).failed;
+#endif
+            }
+            s.case_files.push_back(std::move(c));
+        }
+        if (!files.empty()) break;  // the first directory that has case files
+    }
+#endif
+}
+
+}  // namespace raypick::app

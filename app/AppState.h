@@ -1,0 +1,103 @@
+// raypick demo: the application's state (no GL) and the actions the UI and the keyboard share:
+// open/save/replace the scene, undo/redo, camera reset/framing, freezing the ray.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/Camera.h"
+#include "app/History.h"
+#include "app/Interaction.h"
+#include "app/Picking.h"
+
+namespace raypick::app {
+
+struct ViewOptions {
+    bool show_entry = true;
+    bool show_exit = true;
+    bool show_normals = true;
+    bool show_ray = true;
+    bool show_misses = false;  ///< list missed shapes in the Ray panel; draw the ray even on a miss
+    bool show_scene_rays = true;  ///< the scene file's own rays (test cases), green with blue hits
+    bool show_handles = true;
+    bool show_grid = true;
+    bool solid = false;
+    bool show_ui = true;
+    float normal_length = 0.6f;
+    CompareOptions compare;
+};
+
+/// The ray whose results are shown: the mouse ray every frame, or a frozen one.
+struct RayState {
+    bool frozen = false;
+    Ray<double> ray;
+    bool valid = false;  ///< a ray has been cast at least once
+};
+
+struct Stats {
+    double frame_ms = 0.0;      ///< last frame, CPU time between frames
+    double frame_ms_avg = 0.0;  ///< exponential average
+    double pick_us = 0.0;       ///< last cast of the ray against every shape
+    std::size_t frames = 0;
+};
+
+/// One case file of assets/ for the Test cases panel.
+struct CaseFile {
+    std::string path;
+    std::string name;
+    std::string error;  ///< load error, empty when loaded
+    std::size_t expectations = 0;
+    std::size_t failed_float = 0, failed_double = 0;
+};
+
+struct AppState {
+    Scene scene;
+    std::string scene_path;  ///< where the scene came from / is saved to; empty: built in
+    Selection sel;
+    Camera camera;
+    History history;
+    ViewOptions view;
+    RayState ray;
+    PickResult result;
+    Stats stats;
+    int window_width = 1280, window_height = 720;
+
+    std::string error_title;    ///< shown in a modal when non-empty
+    std::string error_message;
+    std::string status;         ///< one line in the status bar
+
+    bool screenshot_requested = false;
+    std::string screenshot_path;
+    bool quit_requested = false;
+
+    std::vector<CaseFile> case_files;
+    bool case_files_scanned = false;
+};
+
+/// Replaces the scene (keeps the old one undoable), resets selection, camera and gestures.
+void replace_scene(AppState& s, Scene scene, const std::string& path, bool record_history);
+/// Loads `path`; on failure keeps the current scene and sets the error message. True on success.
+bool open_scene(AppState& s, const std::string& path);
+/// Saves to `path` (atomically); sets the status or the error message. True on success.
+bool save_scene(AppState& s, const std::string& path);
+bool undo(AppState& s);
+bool redo(AppState& s);
+/// Camera from the scene file's camera, or framing the whole scene.
+void reset_camera(AppState& s);
+/// Frames the selected shape (or the whole scene when nothing is selected).
+void frame_selection(AppState& s);
+/// Freezes the current ray (or unfreezes).
+void set_frozen(AppState& s, bool frozen);
+/// Bounds of every shape (a unit box around the origin for an empty scene).
+Aabb<double> scene_bounds(const Scene& scene);
+
+/// Where the demo looks for the assets/ directory (case files, showcase.json).
+std::vector<std::string> asset_dirs();
+/// The default scene: assets/showcase.json if found and valid, else the built-in showcase.
+Scene default_scene(std::string& path_out);
+/// Scans the asset directory for case files and checks them (Test cases panel).
+void scan_case_files(AppState& s);
+
+}  // namespace raypick::app

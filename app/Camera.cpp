@@ -1,0 +1,90 @@
+#include "app/Camera.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace raypick::app {
+namespace {
+constexpr double kMaxPitch = 1.55;  // just under 90 degrees: the view never flips
+}
+
+void Camera::look_at(const Vec3d& new_eye, const Vec3d& new_target) {
+    target = new_target;
+    const Vec3d d = new_eye - new_target;
+    const double len = glm::length(d);
+    if (!(len > 0.0) || !std::isfinite(len)) return;
+    distance = len;
+    pitch = std::clamp(std::asin(std::clamp(d.y / len, -1.0, 1.0)), -kMaxPitch, kMaxPitch);
+    yaw = std::atan2(d.x, d.z);
+}
+
+Vec3d Camera::eye() const {
+    const Vec3d offset(std::cos(pitch) * std::sin(yaw), std::sin(pitch), std::cos(pitch) * std::cos(yaw));
+    return target + distance * offset;
+}
+
+Vec3d Camera::forward() const { return glm::normalize(target - eye()); }
+Vec3d Camera::right() const { return glm::normalize(glm::cross(forward(), Vec3d(0, 1, 0))); }
+Vec3d Camera::up() const { return glm::cross(right(), forward()); }
+double Camera::near_plane() const { return std::max(1e-4, distance * 0.01); }
+double Camera::far_plane() const { return distance * 100.0 + 1000.0; }
+
+glm::dmat4 Camera::view() const { return glm::lookAt(eye(), target, up()); }
+
+glm::dmat4 Camera::projection(double aspect) const {
+    return glm::perspective(glm::radians(fov_y_degrees), aspect > 0.0 ? aspect : 1.0, near_plane(),
+                            far_plane());
+}
+
+Ray<double> Camera::ray_from_pixel(double x, double y, double width, double height) const {
+    const double w = width > 0.0 ? width : 1.0, h = height > 0.0 ? height : 1.0;
+    const double ndc_x = 2.0 * x / w - 1.0;
+    const double ndc_y = 1.0 - 2.0 * y / h;
+    const double tan_half = std::tan(glm::radians(fov_y_degrees) * 0.5);
+    const Vec3d dir = forward() + ndc_x * tan_half * (w / h) * right() + ndc_y * tan_half * up();
+    Ray<double> r;
+    r.origin = eye();
+    r.direction = glm::normalize(dir);
+    return r;
+}
+
+std::optional<ScreenPoint> Camera::project(const Vec3d& p, double width, double height) const {
+    const glm::dvec4 clip = projection(width / height) * view() * glm::dvec4(p, 1.0);
+    if (!(clip.w > 0.0)) return std::nullopt;
+    const Vec3d ndc = Vec3d(clip) / clip.w;
+    ScreenPoint s;
+    s.x = (ndc.x + 1.0) * 0.5 * width;
+    s.y = (1.0 - ndc.y) * 0.5 * height;
+    s.depth = ndc.z * 0.5 + 0.5;
+    return s;
+}
+
+void Camera::orbit(double dx, double dy) {
+    yaw -= dx * 0.008;
+    pitch = std::clamp(pitch + dy * 0.008, -kMaxPitch, kMaxPitch);
+}
+
+void Camera::pan(double dx, double dy, double height) {
+    // One pixel moves the target by the size of a pixel at the target's distance.
+    const double per_pixel = 2.0 * distance * std::tan(glm::radians(fov_y_degrees) * 0.5) /
+                             (height > 0.0 ? height : 1.0);
+    target += (-dx * per_pixel) * right() + (dy * per_pixel) * up();
+}
+
+void Camera::zoom(double steps) { distance = std::clamp(distance * std::pow(0.88, steps), 1e-3, 1e6); }
+
+void Camera::frame(const Aabb<double>& box, double aspect) {
+    const Vec3d c = (box.min + box.max) * 0.5;
+    double radius = glm::length(box.max - box.min) * 0.5;
+    if (!std::isfinite(radius) || !std::isfinite(c.x) || !std::isfinite(c.y) || !std::isfinite(c.z))
+        return;
+    radius = std::max(radius, 0.05);
+    const double half_fov = glm::radians(fov_y_degrees) * 0.5;
+    const double half_fov_x = std::atan(std::tan(half_fov) * (aspect > 0.0 ? aspect : 1.0));
+    target = c;
+    distance = radius / std::sin(std::min(half_fov, half_fov_x)) * 1.1;
+}
+
+}  // namespace raypick::app

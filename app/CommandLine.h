@@ -1,0 +1,36 @@
+// raypick demo: command-line options. No GL.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "geometry/Ray.h"
+#include "geometry/Validate.h"
+
+namespace raypick::app {
+
+struct CommandLine {
+    std::string scene_file;        ///< --scene FILE
+    std::string screenshot_file;   ///< --screenshot OUT.png: render, write, exit
+    int width = 1280, height = 720;
+    std::optional<Ray<double>> ray;  ///< --ray ox oy oz dx dy dz: a frozen ray
+    int frames = 0;                ///< --frames N: exit after N frames (0: run until closed)
+    int bench_frames = 0;          ///< --bench-frames N: run N frames, print frame times, exit
+    int generated_shapes = -1;     ///< --shapes N: a generated scene of N shapes instead of a file
+    bool no_ui = false;            ///< --no-ui: hide the panels
+    bool solid = false;            ///< --solid: start in solid mode
+    bool compare = false;          ///< --compare: compare every shape type with its textbook variant
+    bool help = false;
+};
+
+/// Parses argv; returns the options or a message naming the bad argument.
+struct ParseResult {
+    CommandLine options;
+    std::string error;  ///< empty on success
+};
+ParseResult parse_command_line(const std::vector<std::string>& args);
+
+const char* usage();
+
+}  // namespace raypick::app

@@ -1,0 +1,163 @@
+#include "app/Interaction.h"
+
+#include <cmath>
+
+#include "app/Picking.h"
+
+namespace raypick::app {
+
+void Selection::clamp(std::size_t n) {
+    if (selected && *selected >= n) selected.reset();
+    if (hovered && *hovered >= n) hovered.reset();
+    if (!selected) hovered_handle = -1;
+}
+
+Vec3d closest_on_line(const Ray<double>& ray, const Vec3d& p, const Vec3d& axis) {
+    const Vec3d w0 = p - ray.origin;
+    const double a = glm::dot(axis, axis), b = glm::dot(axis, ray.direction), c = glm::dot(ray.direction, ray.direction);
+    const double d = glm::dot(axis, w0), e = glm::dot(ray.direction, w0);
+    const double denom = a * c - b * b;
+    if (!(std::abs(denom) > 1e-12 * a * c)) return p;
+    const double s = (b * e - c * d) / denom;
+    return std::isfinite(s) ? p + s * axis : p;
+}
+
+std::optional<Vec3d> hit_plane(const Ray<double>& ray, const Vec3d& p, const Vec3d& n) {
+    const double denom = glm::dot(ray.direction, n);
+    if (!(std::abs(denom) > 1e-12)) return std::nullopt;
+    const double t = glm::dot(p - ray.origin, n) / denom;
+    if (!(t >= 0.0) || !std::isfinite(t)) return std::nullopt;
+    return ray.at(t);
+}
+
+Vec3d Interaction::drag_target(const Ray<double>& ray, Axis axis) const {
+    switch (axis) {
+        case Axis::X: return closest_on_line(ray, grab_, Vec3d(1, 0, 0));
+        case Axis::Y: return closest_on_line(ray, grab_, Vec3d(0, 1, 0));
+        case Axis::Z: return closest_on_line(ray, grab_, Vec3d(0, 0, 1));
+        case Axis::Free: break;
+    }
+    const auto p = hit_plane(ray, grab_, plane_normal_);
+    return p ? *p : last_point_;
+}
+
+void Interaction::update(const InputState& in, Scene& scene, Selection& sel, Camera& camera, History& history) {
+    sel.clamp(scene.shapes.size());
+    const Ray<double> ray = camera.ray_from_pixel(in.mouse_x, in.mouse_y, in.width, in.height);
+    const double dx = in.mouse_x - last_x_, dy = in.mouse_y - last_y_;
+    last_x_ = in.mouse_x;
+    last_y_ = in.mouse_y;
+    axis_ = in.key_x ? Axis::X : in.key_y ? Axis::Y : in.key_z ? Axis::Z : Axis::Free;
+
+    if (mode_ == Mode::DragShape || mode_ == Mode::DragHandle) {
+        if (target_ >= scene.shapes.size()) {  // the shape vanished (undo during a drag)
+            history.end(scene);
+            mode_ = Mode::Idle;
+            return;
+        }
+        const Vec3d p = drag_target(ray, axis_);
+        last_point_ = p;
+        const Vec3d delta = p - grab_;
+        if (mode_ == Mode::DragShape) {
+            scene.shapes[target_].shape = translated(start_shape_, delta);
+        } else {
+            for (const Handle& h : handles(start_shape_))
+                if (h.id == handle_) scene.shapes[target_].shape = move_handle(start_shape_, handle_, h.position + delta);
+        }
+        if (!in.left_down) {
+            history.end(scene);
+            mode_ = Mode::Idle;
+        }
+        return;
+    }
+    if (mode_ == Mode::PressedEmpty) {
+        if (!in.left_down) {  // a click on nothing clears the selection
+            sel.selected.reset();
+            mode_ = Mode::Idle;
+        } else if (std::abs(in.mouse_x - press_x_) + std::abs(in.mouse_y - press_y_) > 3.0) {
+            mode_ = Mode::Orbit;
+        }
+        return;
+    }
+    if (mode_ == Mode::Orbit) {
+        camera.orbit(dx, dy);
+        if (!in.left_down && !in.right_down) mode_ = Mode::Idle;
+        return;
+    }
+    if (mode_ == Mode::Pan) {
+        camera.pan(dx, dy, in.height);
+        if (!in.middle_down && !in.right_down) mode_ = Mode::Idle;
+        return;
+    }
+
+    // Idle.
+    if (in.ui_wants_mouse) {
+        sel.hovered.reset();
+        sel.hovered_handle = -1;
+        return;
+    }
+    sel.hovered = pick_nearest(scene, ray);
+    sel.hovered_handle = -1;
+    if (sel.selected) {
+        double best = kHandlePickRadius;
+        for (const Handle& h : handles(scene.shapes[*sel.selected].shape)) {
+            const auto s = camera.project(h.position, in.width, in.height);
+            if (!s) continue;
+            const double d = std::hypot(s->x - in.mouse_x, s->y - in.mouse_y);
+            if (d <= best) {
+                best = d;
+                sel.hovered_handle = h.id;
+            }
+        }
+    }
+    if (in.wheel != 0.0) camera.zoom(in.wheel);
+
+    if (in.left_pressed) {
+        press_x_ = in.mouse_x;
+        press_y_ = in.mouse_y;
+        plane_normal_ = camera.forward();
+        if (sel.selected && sel.hovered_handle >= 0) {
+            target_ = *sel.selected;
+            start_shape_ = scene.shapes[target_].shape;
+            handle_ = sel.hovered_handle;
+            for (const Handle& h : handles(start_shape_))
+                if (h.id == handle_) grab_ = h.position;
+            last_point_ = grab_;
+            history.begin(scene);
+            mode_ = Mode::DragHandle;
+        } else if (sel.hovered) {
+            sel.selected = sel.hovered;
+            target_ = *sel.hovered;
+            start_shape_ = scene.shapes[target_].shape;
+            const auto s = pick(ray, start_shape_);
+            grab_ = s ? s->point : shape_center(start_shape_);
+            last_point_ = grab_;
+            history.begin(scene);
+            mode_ = Mode::DragShape;
+        } else {
+            mode_ = Mode::PressedEmpty;
+        }
+    } else if (in.right_pressed) {
+        mode_ = in.shift ? Mode::Pan : Mode::Orbit;
+    } else if (in.middle_pressed) {
+        mode_ = Mode::Pan;
+    }
+}
+
+std::string Interaction::status(const Scene& scene) const {
+    const char* axis = axis_ == Axis::X ? " along X" : axis_ == Axis::Y ? " along Y" : axis_ == Axis::Z ? " along Z" : "";
+    switch (mode_) {
+        case Mode::DragShape:
+            if (target_ < scene.shapes.size()) return "moving " + scene.shapes[target_].name + axis;
+            break;
+        case Mode::DragHandle:
+            if (target_ < scene.shapes.size()) return "dragging a handle of " + scene.shapes[target_].name + axis;
+            break;
+        case Mode::Orbit: return "orbit";
+        case Mode::Pan: return "pan";
+        default: break;
+    }
+    return "";
+}
+
+}  // namespace raypick::app

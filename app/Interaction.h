@@ -1,0 +1,73 @@
+// raypick demo: mouse interaction — hover, click to pick, camera gestures, dragging shapes and
+// their handles (with X/Y/Z axis constraints). No GL, no ImGui: it reads a plain InputState.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+#include "app/Camera.h"
+#include "app/History.h"
+#include "app/SceneEdit.h"
+
+namespace raypick::app {
+
+/// One frame of input, in window coordinates.
+struct InputState {
+    double mouse_x = 0.0, mouse_y = 0.0;
+    double width = 1.0, height = 1.0;  ///< window size
+    bool left_down = false, left_pressed = false, left_released = false;
+    bool right_down = false, right_pressed = false;
+    bool middle_down = false, middle_pressed = false;
+    double wheel = 0.0;
+    bool shift = false;
+    bool key_x = false, key_y = false, key_z = false;  ///< held: constrain a drag to that axis
+    bool ui_wants_mouse = false;                       ///< ImGui owns the mouse this frame
+};
+
+struct Selection {
+    std::optional<std::size_t> selected;
+    std::optional<std::size_t> hovered;
+    int hovered_handle = -1;  ///< a handle of the selected shape under the cursor
+    /// Drops indices that no longer exist (after delete, undo, load).
+    void clamp(std::size_t shape_count);
+};
+
+class Interaction {
+public:
+    /// Processes one frame. `mouse_ray` is the camera's ray through the cursor.
+    void update(const InputState& in, Scene& scene, Selection& sel, Camera& camera, History& history);
+
+    bool dragging() const { return mode_ == Mode::DragShape || mode_ == Mode::DragHandle; }
+    bool busy() const { return mode_ != Mode::Idle; }
+    /// What the current gesture does ("" when idle), for the status line.
+    std::string status(const Scene& scene) const;
+    /// Cancels a gesture (e.g. when the scene is replaced).
+    void cancel() { mode_ = Mode::Idle; }
+
+    /// Pixel radius within which a handle is grabbed.
+    static constexpr double kHandlePickRadius = 9.0;
+
+private:
+    enum class Mode { Idle, PressedEmpty, Orbit, Pan, DragShape, DragHandle };
+    enum class Axis { Free, X, Y, Z };
+
+    Vec3d drag_target(const Ray<double>& ray, Axis axis) const;
+
+    Mode mode_ = Mode::Idle;
+    double press_x_ = 0.0, press_y_ = 0.0, last_x_ = 0.0, last_y_ = 0.0;
+    std::size_t target_ = 0;
+    int handle_ = -1;
+    Vec3d grab_{0.0};
+    Vec3d plane_normal_{0.0, 0.0, 1.0};
+    Vec3d last_point_{0.0};
+    Shape<double> start_shape_;
+    Axis axis_ = Axis::Free;
+};
+
+/// Closest point to `ray` on the line through `p` along `axis` (p itself if they are parallel).
+Vec3d closest_on_line(const Ray<double>& ray, const Vec3d& p, const Vec3d& axis);
+/// Where `ray` meets the plane through `p` with normal `n`, if it does (t >= 0).
+std::optional<Vec3d> hit_plane(const Ray<double>& ray, const Vec3d& p, const Vec3d& n);
+
+}  // namespace raypick::app

@@ -1,0 +1,191 @@
+#include "app/Picking.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <type_traits>
+
+#include "geometry/textbook/TextbookAabb.h"
+#include "geometry/textbook/TextbookCapsule.h"
+#include "geometry/textbook/TextbookObb.h"
+#include "geometry/textbook/TextbookSphere.h"
+
+namespace raypick::app {
+
+std::string full(double v) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+std::string full(const Vec3<double>& v) { return "(" + full(v.x) + ", " + full(v.y) + ", " + full(v.z) + ")"; }
+
+namespace {
+
+bool finite3(const Vec3<double>& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+// Relative closeness for the difference flags: the variants are compared at a tolerance far above
+// double rounding, so only real disagreements are marked.
+bool close(double a, double b) {
+    if (!std::isfinite(a) || !std::isfinite(b)) return false;
+    return std::abs(a - b) <= 1e-9 * std::max({1.0, std::abs(a), std::abs(b)});
+}
+bool close(const Vec3<double>& a, const Vec3<double>& b) {
+    return close(a.x, b.x) && close(a.y, b.y) && close(a.z, b.z);
+}
+
+void compare_single(VariantResult& v, const std::optional<SurfaceHit<double>>& s) {
+    if (!v.hit && !s) return;
+    if (v.hit != s.has_value()) {
+        v.differs = true;
+        v.difference = v.hit ? "variant hits, core misses" : "variant misses, core hits";
+        return;
+    }
+    std::string d;
+    if (!close(v.t, s->t)) d += "t ";
+    if (!finite3(v.point) || !close(v.point, s->point)) d += "point ";
+    if (!finite3(v.normal) || !close(v.normal, s->normal)) d += "normal ";
+    if (!d.empty()) {
+        v.differs = true;
+        v.difference = "differs in: " + d;
+        v.difference.pop_back();
+    }
+}
+
+template <typename T> VariantResult from_surface(const char* name, const std::optional<SurfaceHit<T>>& h) {
+    VariantResult v;
+    v.name = name;
+    if (h) {
+        v.hit = true;
+        v.t = h->t;
+        v.point = h->point;
+        v.normal = h->normal;
+    }
+    return v;
+}
+
+VariantResult run_variant(const Ray<double>& ray, const Shape<double>& shape, const ShapeResult& core,
+                          const CompareOptions& opt) {
+    return std::visit(
+        [&](const auto& s) -> VariantResult {
+            using S = std::decay_t<decltype(s)>;
+            VariantResult v;
+            if constexpr (std::is_same_v<S, Sphere<double>>) {
+                v = opt.sphere_geometric ? from_surface("textbook geometric", textbook::sphere_geometric(ray, s))
+                                         : from_surface("textbook algebraic", textbook::sphere_algebraic(ray, s));
+                compare_single(v, core.surface);
+            } else if constexpr (std::is_same_v<S, Aabb<double>>) {
+                v = from_surface("textbook slab + epsilon", textbook::aabb_slab_epsilon(ray, s));
+                compare_single(v, core.surface);
+            } else if constexpr (std::is_same_v<S, Obb<double>>) {
+                v = from_surface("textbook axis loop", textbook::obb_axis_loop(ray, s));
+                compare_single(v, core.surface);
+            } else {
+                v.name = "published capsule";
+                const auto p = textbook::capsule_published(ray, s);
+                if (p) {
+                    v.hit = true;
+                    v.t = p->t1;
+                    v.point = p->p1;
+                    v.normal = p->n1;
+                    v.has_second = true;
+                    v.t2 = p->t2;
+                    v.point2 = p->p2;
+                    v.normal2 = p->n2;
+                }
+                // The published test reports the line's entry and exit: compare with the passage.
+                if (v.hit != core.hit.has_value()) {
+                    v.differs = true;
+                    v.difference = v.hit ? "variant hits, core misses" : "variant misses, core hits";
+                } else if (v.hit) {
+                    std::string d;
+                    if (!close(v.t, core.hit->t_near)) d += "t1 ";
+                    if (!close(v.t2, core.hit->t_far)) d += "t2 ";
+                    if (!finite3(v.normal) || !close(v.normal, core.hit->n_near)) d += "n1 ";
+                    if (!finite3(v.normal2) || !close(v.normal2, core.hit->n_far)) d += "n2 ";
+                    if (!d.empty()) {
+                        v.differs = true;
+                        v.difference = "differs in: " + d;
+                        v.difference.pop_back();
+                    }
+                }
+            }
+            return v;
+        },
+        shape);
+}
+
+}  // namespace
+
+PickResult cast_all(const Scene& scene, const Ray<double>& ray, const CompareOptions& compare) {
+    PickResult r;
+    r.ray = ray;
+    r.shapes.resize(scene.shapes.size());
+    double best = infinity<double>();
+    const auto start = std::chrono::steady_clock::now();
+    for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
+        ShapeResult& sr = r.shapes[i];
+        sr.hit = cast(ray, scene.shapes[i].shape);
+        if (!sr.hit) continue;
+        ++r.hit_count;
+        sr.surface = first_surface(ray, *sr.hit);
+        if (sr.surface && sr.surface->t < best) {
+            best = sr.surface->t;
+            r.nearest = i;
+        }
+    }
+    const auto stop = std::chrono::steady_clock::now();
+    r.micros = std::chrono::duration<double, std::micro>(stop - start).count();
+    for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
+        const Shape<double>& s = scene.shapes[i].shape;
+        if (compare.enabled[static_cast<std::size_t>(s.index())])
+            r.shapes[i].variant = run_variant(ray, s, r.shapes[i], compare);
+    }
+    return r;
+}
+
+std::optional<std::size_t> pick_nearest(const Scene& scene, const Ray<double>& ray) {
+    std::optional<std::size_t> nearest;
+    double best = infinity<double>();
+    for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
+        const auto s = pick(ray, scene.shapes[i].shape);
+        if (s && s->t < best) {
+            best = s->t;
+            nearest = i;
+        }
+    }
+    return nearest;
+}
+
+std::string format_result(const Scene& scene, const PickResult& r, bool include_misses) {
+    std::string out;
+    out += "ray origin " + full(r.ray.origin) + " direction " + full(r.ray.direction) + "\n";
+    out += "picked: " + (r.nearest && *r.nearest < scene.shapes.size() ? scene.shapes[*r.nearest].name
+                                                                       : std::string("none")) + "\n";
+    for (std::size_t i = 0; i < r.shapes.size() && i < scene.shapes.size(); ++i) {
+        const ShapeResult& s = r.shapes[i];
+        const std::string head = "[" + std::to_string(i) + "] " + scene.shapes[i].name + " (" +
+                                 shape_type_name(type_of(scene.shapes[i].shape)) + "): ";
+        if (!s.hit) {
+            if (include_misses) out += head + "miss\n";
+        } else {
+            out += head + "hit\n";
+            out += "  t_near " + full(s.hit->t_near) + "  t_far " + full(s.hit->t_far) + "\n";
+            out += "  p_near " + full(r.ray.at(s.hit->t_near)) + "  n_near " + full(s.hit->n_near) + "\n";
+            out += "  p_far  " + full(r.ray.at(s.hit->t_far)) + "  n_far  " + full(s.hit->n_far) + "\n";
+            out += std::string("  inside ") + (s.hit->origin_inside ? "true" : "false") + "\n";
+        }
+        if (s.variant && (s.hit || s.variant->hit || include_misses)) {
+            const VariantResult& v = *s.variant;
+            out += std::string("  variant ") + v.name + ": " + (v.hit ? "hit" : "miss");
+            if (v.hit) {
+                out += " t " + full(v.t) + " point " + full(v.point) + " normal " + full(v.normal);
+                if (v.has_second)
+                    out += " | t2 " + full(v.t2) + " point2 " + full(v.point2) + " normal2 " + full(v.normal2);
+            }
+            out += v.differs ? "  DIFFERS: " + v.difference + "\n" : "  (agrees)\n";
+        }
+    }
+    return out;
+}
+
+}  // namespace raypick::app

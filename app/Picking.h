@@ -1,0 +1,65 @@
+// raypick demo: the ray against every shape through the double-precision core, the nearest pick,
+// and the textbook variants for comparison. No GL.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "geometry/RayHit.h"
+#include "scene/Scene.h"
+
+namespace raypick::app {
+
+/// Which textbook variant to compare with, per shape type (index = ShapeType).
+struct CompareOptions {
+    std::array<bool, kShapeTypeCount> enabled{};
+    bool sphere_geometric = false;  ///< spheres: the tutorial's geometric test instead of the algebraic one
+};
+
+/// A textbook variant's answer for one shape. Capsules report two points (the published test's
+/// P1 and P2); the others report one surface point.
+struct VariantResult {
+    const char* name = "";
+    bool hit = false;
+    double t = 0.0;
+    Vec3<double> point{0.0};
+    Vec3<double> normal{0.0};
+    bool has_second = false;
+    double t2 = 0.0;
+    Vec3<double> point2{0.0};
+    Vec3<double> normal2{0.0};
+    bool differs = false;     ///< disagrees with the robust core (hit/miss, t, point or normal)
+    std::string difference;   ///< what differs, readable
+};
+
+struct ShapeResult {
+    std::optional<RayHit<double>> hit;          ///< the core's line passage
+    std::optional<SurfaceHit<double>> surface;  ///< first_surface(): what picking uses
+    std::optional<VariantResult> variant;       ///< when comparison is on for this type
+};
+
+struct PickResult {
+    Ray<double> ray;
+    std::vector<ShapeResult> shapes;  ///< one per scene shape, same order
+    std::optional<std::size_t> nearest;
+    double micros = 0.0;              ///< time of the casts (core only) in microseconds
+    std::size_t hit_count = 0;
+};
+
+/// Casts `ray` (range [0, inf)) against every shape; picks the nearest first surface point.
+PickResult cast_all(const Scene& scene, const Ray<double>& ray, const CompareOptions& compare);
+
+/// The nearest shape along the ray (the one a click selects), or empty.
+std::optional<std::size_t> pick_nearest(const Scene& scene, const Ray<double>& ray);
+
+/// Plain-text report of a result in full precision (%.17g), for "copy as text".
+std::string format_result(const Scene& scene, const PickResult& result, bool include_misses);
+
+/// %.17g of a double / "(x, y, z)".
+std::string full(double v);
+std::string full(const Vec3<double>& v);
+
+}  // namespace raypick::app

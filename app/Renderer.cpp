@@ -1,0 +1,149 @@
+#include "app/Renderer.h"
+
+#include <cstddef>
+
+#include <glm/gtc/type_ptr.hpp>
+
+#include "app/History.h"
+#include "app/ShaderFiles.h"
+
+namespace raypick::app {
+
+namespace {
+
+void setup_line_layout(gl::Mesh& m) {
+    glBindVertexArray(m.vao.id());
+    glBindBuffer(GL_ARRAY_BUFFER, m.vbo.id());
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(LineVertex),
+                          reinterpret_cast<const void*>(offsetof(LineVertex, position)));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(LineVertex),
+                          reinterpret_cast<const void*>(offsetof(LineVertex, color)));
+    glBindVertexArray(0);
+}
+
+void setup_solid_layout(gl::Mesh& m) {
+    glBindVertexArray(m.vao.id());
+    glBindBuffer(GL_ARRAY_BUFFER, m.vbo.id());
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(SolidVertex),
+                          reinterpret_cast<const void*>(offsetof(SolidVertex, position)));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(SolidVertex),
+                          reinterpret_cast<const void*>(offsetof(SolidVertex, normal)));
+    glBindVertexArray(0);
+}
+
+template <typename V> void upload(gl::Mesh& m, const std::vector<V>& v, GLenum usage) {
+    glBindBuffer(GL_ARRAY_BUFFER, m.vbo.id());
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(v.size() * sizeof(V)), v.empty() ? nullptr : v.data(),
+                 usage);
+    m.count = static_cast<GLsizei>(v.size());
+}
+
+void set_matrix(const gl::Program& p, const glm::mat4& m) {
+    glUniformMatrix4fv(glGetUniformLocation(p.id(), "u_view_projection"), 1, GL_FALSE, glm::value_ptr(m));
+}
+
+}  // namespace
+
+Renderer::Renderer()
+    : lines_(load_program("lines.vert", "lines.frag")),
+      markers_(load_program("markers.vert", "markers.frag")),
+      solid_(load_program("solid.vert", "solid.frag")) {
+    setup_line_layout(wire_);
+    setup_solid_layout(solid_mesh_);
+    setup_line_layout(grid_);
+    setup_line_layout(dynamic_lines_);
+    setup_line_layout(dynamic_points_);
+    LineList grid;
+    append_grid(grid, 20.0, 1.0);
+    upload(grid_, grid.vertices, GL_STATIC_DRAW);
+}
+
+void Renderer::sync_scene(const Scene& scene) {
+    bool same = have_cache_ && cached_.size() == scene.shapes.size();
+    for (std::size_t i = 0; same && i < cached_.size(); ++i) same = same_shape(cached_[i], scene.shapes[i].shape);
+    if (same) return;
+    cached_.clear();
+    cached_.reserve(scene.shapes.size());
+    LineList lines;
+    lines.vertices.reserve(scene.shapes.size() * 200);
+    for (const SceneShape& s : scene.shapes) {
+        cached_.push_back(s.shape);
+        append_wireframe(lines, s.shape, palette::shape);
+    }
+    upload(wire_, lines.vertices, GL_DYNAMIC_DRAW);
+    have_cache_ = true;
+    solid_dirty_ = true;
+    ++rebuilds_;
+}
+
+void Renderer::rebuild_solid(const std::vector<Shape<double>>& shapes) {
+    std::vector<SolidVertex> tris;
+    for (const auto& s : shapes) append_solid(tris, s, 24);
+    upload(solid_mesh_, tris, GL_DYNAMIC_DRAW);
+    solid_dirty_ = false;
+}
+
+void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_height, const Overlay& overlay,
+                    const DrawSettings& settings) {
+    const glm::mat4 vp(view_projection);
+    glViewport(0, 0, fb_width, fb_height);
+    glClearColor(settings.background.r, settings.background.g, settings.background.b, settings.background.a);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_BLEND);
+
+    if (settings.solid) {
+        if (solid_dirty_) rebuild_solid(cached_);
+        glUseProgram(solid_.id());
+        set_matrix(solid_, vp);
+        // Push the surfaces back a little so their own wireframe stays visible on top.
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glPolygonOffset(1.0f, 1.0f);
+        glBindVertexArray(solid_mesh_.vao.id());
+        glDrawArrays(GL_TRIANGLES, 0, solid_mesh_.count);
+        glDisable(GL_POLYGON_OFFSET_FILL);
+    }
+
+    glUseProgram(lines_.id());
+    set_matrix(lines_, vp);
+    if (settings.grid) {
+        glBindVertexArray(grid_.vao.id());
+        glDrawArrays(GL_LINES, 0, grid_.count);
+    }
+    glBindVertexArray(wire_.vao.id());
+    glDrawArrays(GL_LINES, 0, wire_.count);
+
+    glBindVertexArray(dynamic_lines_.vao.id());
+    if (!overlay.highlight.vertices.empty()) {
+        upload(dynamic_lines_, overlay.highlight.vertices, GL_STREAM_DRAW);
+        glDrawArrays(GL_LINES, 0, dynamic_lines_.count);
+    }
+    glDisable(GL_DEPTH_TEST);
+    if (!overlay.annotations.vertices.empty()) {
+        upload(dynamic_lines_, overlay.annotations.vertices, GL_STREAM_DRAW);
+        glDrawArrays(GL_LINES, 0, dynamic_lines_.count);
+    }
+
+    glUseProgram(markers_.id());
+    set_matrix(markers_, vp);
+    glEnable(GL_PROGRAM_POINT_SIZE);
+    glBindVertexArray(dynamic_points_.vao.id());
+    const GLint size_loc = glGetUniformLocation(markers_.id(), "u_point_size");
+    for (const MarkerBatch& batch : overlay.markers) {
+        if (batch.points.empty()) continue;
+        glUniform1f(size_loc, batch.size);
+        upload(dynamic_points_, batch.points, GL_STREAM_DRAW);
+        glDrawArrays(GL_POINTS, 0, dynamic_points_.count);
+    }
+    glDisable(GL_PROGRAM_POINT_SIZE);
+    glBindVertexArray(0);
+    glUseProgram(0);
+}
+
+}  // namespace raypick::app

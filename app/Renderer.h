@@ -1,0 +1,73 @@
+// raypick demo: everything drawn with OpenGL — the batched scene wireframe (one vertex buffer,
+// rebuilt only when the shapes change), the solid mode, grid and axes, and per-frame overlays
+// (highlights, the ray, normal arrows, entry/exit markers, handles).
+#pragma once
+
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "app/GlResources.h"
+#include "app/Wireframe.h"
+#include "scene/Scene.h"
+
+namespace raypick::app {
+
+/// Square screen-space markers of one pixel size, drawn in order, always on top.
+struct MarkerBatch {
+    float size = 10.0f;
+    std::vector<LineVertex> points;
+};
+
+/// What a frame draws besides the scene itself; rebuilt by the app every frame.
+struct Overlay {
+    LineList highlight;    ///< hovered / selected wireframes (depth-tested, drawn over the scene)
+    LineList annotations;  ///< rays, normal arrows, variant results (always visible)
+    std::vector<MarkerBatch> markers;
+    void clear() {
+        highlight.clear();
+        annotations.clear();
+        markers.clear();
+    }
+};
+
+struct DrawSettings {
+    bool solid = false;
+    bool grid = true;
+    glm::vec4 background = palette::background;
+};
+
+class Renderer {
+public:
+    /// Loads and compiles the shaders (throws StartupError) and creates the buffers.
+    Renderer();
+
+    /// Rebuilds the scene's vertex buffers if the shapes changed since the last call.
+    void sync_scene(const Scene& scene);
+
+    /// Draws the frame into the current framebuffer (fb_width x fb_height pixels).
+    void draw(const glm::dmat4& view_projection, int fb_width, int fb_height, const Overlay& overlay,
+              const DrawSettings& settings);
+
+    std::size_t scene_line_vertices() const { return static_cast<std::size_t>(wire_.count); }
+    std::size_t scene_rebuilds() const { return rebuilds_; }
+
+private:
+    gl::Program lines_;
+    gl::Program markers_;
+    gl::Program solid_;
+    gl::Mesh wire_;        // all shapes, palette::shape
+    gl::Mesh solid_mesh_;  // all shapes, triangles with normals
+    gl::Mesh grid_;
+    gl::Mesh dynamic_lines_;
+    gl::Mesh dynamic_points_;
+    std::vector<Shape<double>> cached_;
+    bool have_cache_ = false;
+    bool solid_dirty_ = true;
+    std::size_t rebuilds_ = 0;
+    const Scene* last_scene_ = nullptr;
+
+    void rebuild_solid(const std::vector<Shape<double>>& shapes);
+};
+
+}  // namespace raypick::app

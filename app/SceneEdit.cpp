@@ -1,0 +1,233 @@
+#include "app/SceneEdit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace raypick::app {
+
+Shape<double> make_shape(ShapeType type, const Vec3d& at) {
+    switch (type) {
+        case ShapeType::Sphere: {
+            Sphere<double> s;
+            s.center = at;
+            return s;
+        }
+        case ShapeType::Aabb: {
+            Aabb<double> b;
+            b.min = at - Vec3d(0.75);
+            b.max = at + Vec3d(0.75);
+            return b;
+        }
+        case ShapeType::Obb: {
+            Obb<double> b;
+            b.center = at;
+            b.rotation = rotation_from_euler_degrees(Vec3d(0.0, 30.0, 0.0));
+            b.half_extents = Vec3d(1.0, 0.6, 0.4);
+            return b;
+        }
+        case ShapeType::Capsule: {
+            Capsule<double> c;
+            c.a = at + Vec3d(0.0, -0.8, 0.0);
+            c.b = at + Vec3d(0.0, 0.8, 0.0);
+            c.radius = 0.5;
+            return c;
+        }
+    }
+    return Sphere<double>{};
+}
+
+std::string unique_name(const Scene& scene, const std::string& base) {
+    for (int n = 1;; ++n) {
+        const std::string candidate = base + " " + std::to_string(n);
+        const bool used = std::any_of(scene.shapes.begin(), scene.shapes.end(),
+                                      [&](const SceneShape& s) { return s.name == candidate; });
+        if (!used) return candidate;
+    }
+}
+
+std::size_t add_shape(Scene& scene, ShapeType type, const Vec3d& at) {
+    SceneShape s;
+    s.name = unique_name(scene, shape_type_name(type));
+    s.shape = make_shape(type, at);
+    scene.shapes.push_back(std::move(s));
+    return scene.shapes.size() - 1;
+}
+
+std::optional<std::size_t> duplicate_shape(Scene& scene, std::size_t i, const Vec3d& offset) {
+    if (i >= scene.shapes.size()) return std::nullopt;
+    SceneShape copy = scene.shapes[i];
+    copy.name = unique_name(scene, scene.shapes[i].name + " copy");
+    copy.shape = translated(copy.shape, offset);
+    scene.shapes.push_back(std::move(copy));
+    return scene.shapes.size() - 1;
+}
+
+bool delete_shape(Scene& scene, std::size_t i) {
+    if (i >= scene.shapes.size()) return false;
+    scene.shapes.erase(scene.shapes.begin() + static_cast<std::ptrdiff_t>(i));
+    return true;
+}
+
+bool rename_shape(Scene& scene, std::size_t i, const std::string& name) {
+    if (i >= scene.shapes.size() || name.empty()) return false;
+    scene.shapes[i].name = name;
+    return true;
+}
+
+std::optional<std::string> apply_shape_edit(Scene& scene, std::size_t i, const Shape<double>& candidate) {
+    if (i >= scene.shapes.size()) return std::string("no such shape");
+    if (const auto err = validate(candidate)) return err->message;
+    scene.shapes[i].shape = candidate;
+    return std::nullopt;
+}
+
+namespace {
+const char* axis_name(int i) { return i == 0 ? "x" : i == 1 ? "y" : "z"; }
+}
+
+std::vector<std::string> degeneracies(const Shape<double>& shape) {
+    std::vector<std::string> notes;
+    std::visit(
+        [&](const auto& s) {
+            using S = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<S, Sphere<double>>) {
+                if (s.radius == 0.0) notes.push_back("radius 0: the sphere is a point");
+            } else if constexpr (std::is_same_v<S, Aabb<double>>) {
+                int flat = 0;
+                for (int k = 0; k < 3; ++k)
+                    if (s.min[k] == s.max[k]) {
+                        ++flat;
+                        notes.push_back(std::string("min == max on ") + axis_name(k) + ": flat box");
+                    }
+                if (flat == 3) notes.push_back("min == max: the box is a point");
+            } else if constexpr (std::is_same_v<S, Obb<double>>) {
+                for (int k = 0; k < 3; ++k)
+                    if (s.half_extents[k] == 0.0)
+                        notes.push_back(std::string("half extent ") + axis_name(k) + " is 0: flat box");
+            } else {
+                if (s.a == s.b) notes.push_back("a == b: the capsule is a sphere");
+                if (s.radius == 0.0) notes.push_back("radius 0: the capsule is a segment");
+            }
+        },
+        shape);
+    return notes;
+}
+
+Vec3d shape_center(const Shape<double>& shape) {
+    return std::visit(
+        [](const auto& s) -> Vec3d {
+            using S = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<S, Sphere<double>> || std::is_same_v<S, Obb<double>>) return s.center;
+            else if constexpr (std::is_same_v<S, Aabb<double>>) return (s.min + s.max) * 0.5;
+            else return (s.a + s.b) * 0.5;
+        },
+        shape);
+}
+
+Shape<double> translated(const Shape<double>& shape, const Vec3d& delta) {
+    return std::visit(
+        [&](auto s) -> Shape<double> {
+            using S = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<S, Sphere<double>> || std::is_same_v<S, Obb<double>>) {
+                s.center += delta;
+            } else if constexpr (std::is_same_v<S, Aabb<double>>) {
+                s.min += delta;
+                s.max += delta;
+            } else {
+                s.a += delta;
+                s.b += delta;
+            }
+            return s;
+        },
+        shape);
+}
+
+namespace {
+// Corner k of a box: bit 0 selects x, bit 1 y, bit 2 z (0 = min / -h, 1 = max / +h).
+Vec3d corner_sign(int k) { return Vec3d((k & 1) ? 1.0 : -1.0, (k & 2) ? 1.0 : -1.0, (k & 4) ? 1.0 : -1.0); }
+const char* kCornerLabels[8] = {"corner ---", "corner +--", "corner -+-", "corner ++-",
+                                "corner --+", "corner +-+", "corner -++", "corner +++"};
+}  // namespace
+
+std::vector<Handle> handles(const Shape<double>& shape) {
+    std::vector<Handle> out;
+    std::visit(
+        [&](const auto& s) {
+            using S = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<S, Sphere<double>>) {
+                out.push_back({0, s.center + Vec3d(s.radius, 0.0, 0.0), "radius"});
+            } else if constexpr (std::is_same_v<S, Aabb<double>>) {
+                const Vec3d c = (s.min + s.max) * 0.5, h = (s.max - s.min) * 0.5;
+                for (int k = 0; k < 8; ++k) out.push_back({k, c + corner_sign(k) * h, kCornerLabels[k]});
+            } else if constexpr (std::is_same_v<S, Obb<double>>) {
+                for (int k = 0; k < 8; ++k)
+                    out.push_back({k, s.center + s.rotation * (corner_sign(k) * s.half_extents), kCornerLabels[k]});
+            } else {
+                out.push_back({0, s.a, "end a"});
+                out.push_back({1, s.b, "end b"});
+            }
+        },
+        shape);
+    return out;
+}
+
+Shape<double> move_handle(const Shape<double>& shape, int id, const Vec3d& p) {
+    const bool finite = std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z);
+    if (!finite) return shape;
+    return std::visit(
+        [&](auto s) -> Shape<double> {
+            using S = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<S, Sphere<double>>) {
+                s.radius = glm::length(p - s.center);
+            } else if constexpr (std::is_same_v<S, Aabb<double>>) {
+                if (id < 0 || id > 7) return s;
+                const Vec3d c = (s.min + s.max) * 0.5, h = (s.max - s.min) * 0.5;
+                const Vec3d fixed = c - corner_sign(id) * h;  // the opposite corner
+                s.min = glm::min(fixed, p);
+                s.max = glm::max(fixed, p);
+            } else if constexpr (std::is_same_v<S, Obb<double>>) {
+                if (id < 0 || id > 7) return s;
+                const Vec3d fixed = s.center - s.rotation * (corner_sign(id) * s.half_extents);
+                s.center = (fixed + p) * 0.5;
+                s.half_extents = glm::abs(glm::transpose(s.rotation) * (p - fixed)) * 0.5;
+            } else {
+                if (id == 0) s.a = p;
+                else if (id == 1) s.b = p;
+            }
+            return s;
+        },
+        shape);
+}
+
+Mat3<double> rotation_from_euler_degrees(const Vec3d& deg) {
+    const Vec3d r = glm::radians(deg);
+    const double cx = std::cos(r.x), sx = std::sin(r.x);
+    const double cy = std::cos(r.y), sy = std::sin(r.y);
+    const double cz = std::cos(r.z), sz = std::sin(r.z);
+    // glm is column-major: m[col][row].
+    const Mat3<double> rx(1, 0, 0, 0, cx, sx, 0, -sx, cx);
+    const Mat3<double> ry(cy, 0, -sy, 0, 1, 0, sy, 0, cy);
+    const Mat3<double> rz(cz, sz, 0, -sz, cz, 0, 0, 0, 1);
+    return rz * ry * rx;
+}
+
+Vec3d euler_degrees_from_rotation(const Mat3<double>& m) {
+    // R = Rz Ry Rx (row, col): R[2][0] = -sin(y), R[2][1] = cos(y) sin(x), R[2][2] = cos(y) cos(x),
+    // R[1][0] = cos(y) sin(z), R[0][0] = cos(y) cos(z). glm indexes m[col][row].
+    const double sy = std::clamp(-m[0][2], -1.0, 1.0);
+    const double y = std::asin(sy);
+    double x, z;
+    if (std::abs(sy) < 0.9999999) {
+        x = std::atan2(m[1][2], m[2][2]);
+        z = std::atan2(m[0][1], m[0][0]);
+    } else {  // gimbal lock: put everything in x
+        x = std::atan2(-m[2][1], m[1][1]);
+        z = 0.0;
+    }
+    return glm::degrees(Vec3d(x, y, z));
+}
+
+}  // namespace raypick::app

@@ -1,0 +1,54 @@
+// raypick demo: editing the scene — add, duplicate, delete, rename, validated parameter edits,
+// moving shapes and their handles, OBB rotations as Euler angles. No GL.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/Camera.h"
+#include "scene/Scene.h"
+
+namespace raypick::app {
+
+/// A new shape of `type` centred at `at`, with the core's default parameters.
+Shape<double> make_shape(ShapeType type, const Vec3d& at);
+/// "sphere 3": `base` followed by the first number that no shape of the scene uses yet.
+std::string unique_name(const Scene& scene, const std::string& base);
+
+/// Appends a shape; returns its index.
+std::size_t add_shape(Scene& scene, ShapeType type, const Vec3d& at);
+/// Appends a copy of shape i, shifted by `offset`, with a new name; returns its index.
+std::optional<std::size_t> duplicate_shape(Scene& scene, std::size_t i, const Vec3d& offset);
+bool delete_shape(Scene& scene, std::size_t i);
+/// Renames shape i; empty names are refused (returns false).
+bool rename_shape(Scene& scene, std::size_t i, const std::string& name);
+
+/// Replaces shape i by `candidate` if raypick::validate() accepts it. Returns the refusal message
+/// (e.g. "radius must be finite and >= 0, got -1") and leaves the shape unchanged otherwise.
+std::optional<std::string> apply_shape_edit(Scene& scene, std::size_t i, const Shape<double>& candidate);
+
+/// Valid but degenerate features of a shape, as readable notes ("radius 0: a point", ...).
+std::vector<std::string> degeneracies(const Shape<double>& shape);
+
+Vec3d shape_center(const Shape<double>& shape);
+Shape<double> translated(const Shape<double>& shape, const Vec3d& delta);
+
+/// Drag handles: capsule end points (a, b), box corners (8), the sphere's radius point (+x).
+struct Handle {
+    int id = 0;
+    Vec3d position{0.0};
+    const char* label = "";
+};
+std::vector<Handle> handles(const Shape<double>& shape);
+/// The shape with handle `id` moved to `position` (the opposite corner of a box stays fixed; a
+/// box can be squeezed to zero size, a capsule's end points can meet). Always valid for valid input.
+Shape<double> move_handle(const Shape<double>& shape, int id, const Vec3d& position);
+
+/// OBB rotations as Euler angles in degrees, the scene files' convention ("euler_degrees"):
+/// R = Rz(z) * Ry(y) * Rx(x) — rotate about world X first, then Y, then Z.
+Mat3<double> rotation_from_euler_degrees(const Vec3d& degrees);
+Vec3d euler_degrees_from_rotation(const Mat3<double>& rotation);
+
+}  // namespace raypick::app

@@ -1,0 +1,18 @@
+// raypick demo: the built-in scenes — the showcase (used when no file is given and
+// assets/showcase.json is absent), an empty scene and a generated N-shape scene. No GL.
+#pragma once
+
+#include <cstddef>
+
+#include "scene/Scene.h"
+
+namespace raypick::app {
+
+/// One shape of each type plus the degenerate ones people should look at (a squeezed box, a
+/// capsule with a == b, a zero-radius capsule).
+Scene showcase_scene();
+
+/// `count` shapes of all four types on a square grid in the XZ plane (deterministic).
+Scene generated_scene(std::size_t count);
+
+}  // namespace raypick::app

@@ -1,0 +1,622 @@
+#include "app/Ui.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <type_traits>
+
+#include <imgui.h>
+
+#include "app/SceneEdit.h"
+
+#if RAYPICK_HAVE_CASE_CHECK
+#include "scene/CaseCheck.h"
+#endif
+
+namespace raypick::app {
+
+namespace {
+
+const ImVec4 kRed(1.0f, 0.45f, 0.4f, 1.0f);
+const ImVec4 kYellow(1.0f, 0.85f, 0.3f, 1.0f);
+const ImVec4 kGreen(0.45f, 0.9f, 0.5f, 1.0f);
+const ImVec4 kMagenta(1.0f, 0.45f, 1.0f, 1.0f);
+const ImVec4 kGrey(0.6f, 0.6f, 0.6f, 1.0f);
+
+bool drag3(const char* label, Vec3d& v, float speed = 0.01f) {
+    return ImGui::DragScalarN(label, ImGuiDataType_Double, &v.x, 3, speed, nullptr, nullptr, "%.6g");
+}
+bool drag1(const char* label, double& v, float speed = 0.01f) {
+    return ImGui::DragScalar(label, ImGuiDataType_Double, &v, speed, nullptr, nullptr, "%.6g");
+}
+void text_full(const char* label, double v) { ImGui::Text("%s %.17g", label, v); }
+void text_full(const char* label, const Vec3d& v) { ImGui::Text("%s (%.17g, %.17g, %.17g)", label, v.x, v.y, v.z); }
+
+void place(float x, float y, float w, float h) {
+    ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_FirstUseEver);
+}
+
+}  // namespace
+
+void Ui::draw(AppState& s, std::size_t line_vertices) {
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float right = std::max(display.x - 400.0f, 320.0f);
+    const float mid = 20.0f + (display.y - 60.0f) * 0.45f;
+    menu(s);
+    place(0, 20, 300, mid - 20);
+    scene_panel(s);
+    place(0, mid, 300, display.y - mid - 24);
+    inspector_panel(s);
+    place(right, 20, 400, mid - 20);
+    ray_panel(s);
+    place(right, mid, 400, 200);
+    options_panel(s);
+    place(right, mid + 200, 400, std::max(display.y - mid - 224, 80.0f));
+    stats_panel(s, line_vertices);
+#if RAYPICK_HAVE_CASE_CHECK
+    ImGui::SetNextWindowCollapsed(s.scene.expectations.empty(), ImGuiCond_Appearing);
+    place(310, 20, 560, 260);
+    cases_panel(s);
+#endif
+    popups(s);
+    status_bar(s);
+}
+
+// ---- menu and popups ---------------------------------------------------------------------------
+
+void Ui::menu(AppState& s) {
+    if (!ImGui::BeginMainMenuBar()) return;
+    if (ImGui::BeginMenu("File")) {
+        if (ImGui::MenuItem("New empty scene")) replace_scene(s, Scene{}, "", true);
+        if (ImGui::MenuItem("Open...", "Ctrl+O")) request_open();
+        if (ImGui::MenuItem("Save", "Ctrl+S", false, true)) {
+            if (s.scene_path.empty()) request_save_as();
+            else save_scene(s, s.scene_path);
+        }
+        if (ImGui::MenuItem("Save as...")) request_save_as();
+        ImGui::Separator();
+        if (ImGui::MenuItem("Screenshot", "F12 / P")) {
+            s.screenshot_path = "raypick-screenshot.png";
+            s.screenshot_requested = true;
+        }
+        if (ImGui::MenuItem("Quit")) s.quit_requested = true;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Edit")) {
+        if (ImGui::MenuItem("Undo", "Ctrl+Z", false, s.history.can_undo())) undo(s);
+        if (ImGui::MenuItem("Redo", "Ctrl+Shift+Z", false, s.history.can_redo())) redo(s);
+        ImGui::Separator();
+        const bool sel = s.sel.selected.has_value();
+        if (ImGui::MenuItem("Duplicate", "Ctrl+D", false, sel)) {
+            const Scene before = s.scene;
+            if (auto i = duplicate_shape(s.scene, *s.sel.selected, Vec3d(0.5, 0.0, 0.5))) {
+                s.history.record(before);
+                s.sel.selected = *i;
+            }
+        }
+        if (ImGui::MenuItem("Delete", "Del", false, sel)) {
+            const Scene before = s.scene;
+            if (delete_shape(s.scene, *s.sel.selected)) s.history.record(before);
+            s.sel.selected.reset();
+        }
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("View")) {
+        if (ImGui::MenuItem("Frame selection", "F")) frame_selection(s);
+        if (ImGui::MenuItem("Reset camera", "Home / R")) reset_camera(s);
+        ImGui::MenuItem("Solid (shaded by normal)", "W", &s.view.solid);
+        ImGui::MenuItem("Panels", "F1", &s.view.show_ui);
+        if (ImGui::MenuItem("Freeze ray", "Space", s.ray.frozen)) set_frozen(s, !s.ray.frozen);
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Presets")) {
+        if (!s.case_files_scanned) scan_case_files(s);
+        if (ImGui::MenuItem("Built-in showcase")) {
+            std::string p;
+            replace_scene(s, default_scene(p), p, true);
+        }
+        if (s.case_files.empty()) ImGui::TextDisabled("no case files found in assets/");
+        for (const CaseFile& c : s.case_files)
+            if (ImGui::MenuItem(c.name.c_str())) open_scene(s, c.path);
+        ImGui::EndMenu();
+    }
+    ImGui::TextDisabled("| %s", s.scene_path.empty() ? "(built-in scene)" : s.scene_path.c_str());
+    ImGui::EndMainMenuBar();
+}
+
+void Ui::popups(AppState& s) {
+    if (open_popup_ != Popup::None) {
+        const std::string init = s.scene_path.empty() ? std::string("scene.json") : s.scene_path;
+        std::snprintf(path_buf_, sizeof path_buf_, "%s", init.c_str());
+        ImGui::OpenPopup(open_popup_ == Popup::Open ? "Open scene" : "Save scene as");
+        open_popup_ = Popup::None;
+    }
+    for (const char* title : {"Open scene", "Save scene as"}) {
+        if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) continue;
+        const bool open = std::strcmp(title, "Open scene") == 0;
+        ImGui::Text("%s", open ? "Scene file to open (JSON):" : "Save the scene to (JSON):");
+        ImGui::SetNextItemWidth(480);
+        if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+        const bool enter = ImGui::InputText("##path", path_buf_, sizeof path_buf_, ImGuiInputTextFlags_EnterReturnsTrue);
+        if (ImGui::Button(open ? "Open" : "Save") || enter) {
+            if (open) open_scene(s, path_buf_);
+            else save_scene(s, path_buf_);
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+    }
+    if (!s.error_title.empty()) ImGui::OpenPopup("Error");
+    if (ImGui::BeginPopupModal("Error", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+        ImGui::TextColored(kRed, "%s", s.error_title.c_str());
+        ImGui::PushTextWrapPos(640.0f);
+        ImGui::TextUnformatted(s.error_message.c_str());
+        ImGui::PopTextWrapPos();
+        if (ImGui::Button("OK") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter))) {
+            s.error_title.clear();
+            ImGui::CloseCurrentPopup();
+        }
+        ImGui::EndPopup();
+    }
+}
+
+void Ui::status_bar(AppState& s) {
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowPos(ImVec2(0, display.y - 22));
+    ImGui::SetNextWindowSize(ImVec2(display.x, 22));
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6, 3));
+    if (ImGui::Begin("##status", nullptr,
+                     ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoSavedSettings |
+                         ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoBringToFrontOnFocus)) {
+        ImGui::Text("%s ray | %zu shapes | undo %zu / redo %zu | %s", s.ray.frozen ? "frozen" : "mouse",
+                    s.scene.shapes.size(), s.history.undo_count(), s.history.redo_count(), s.status.c_str());
+    }
+    ImGui::End();
+    ImGui::PopStyleVar();
+}
+
+// ---- Scene -------------------------------------------------------------------------------------
+
+void Ui::scene_panel(AppState& s) {
+    if (!ImGui::Begin("Scene")) {
+        ImGui::End();
+        return;
+    }
+    ImGui::TextUnformatted("Add:");
+    for (int t = 0; t < kShapeTypeCount; ++t) {
+        ImGui::SameLine();
+        if (ImGui::SmallButton(shape_type_name(ShapeType(t)))) {
+            const Scene before = s.scene;
+            const Vec3d at = s.camera.target;
+            s.sel.selected = add_shape(s.scene, ShapeType(t), at);
+            s.history.record(before);
+        }
+    }
+    const bool has = s.sel.selected && *s.sel.selected < s.scene.shapes.size();
+    if (!has) ImGui::BeginDisabled();
+    if (ImGui::Button("Duplicate")) {
+        const Scene before = s.scene;
+        if (auto i = duplicate_shape(s.scene, *s.sel.selected, Vec3d(0.5, 0.0, 0.5))) {
+            s.history.record(before);
+            s.sel.selected = *i;
+        }
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Delete")) {
+        const Scene before = s.scene;
+        if (delete_shape(s.scene, *s.sel.selected)) s.history.record(before);
+        s.sel.selected.reset();
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Frame")) frame_selection(s);
+    if (!has) ImGui::EndDisabled();
+
+    const bool sel_ok = s.sel.selected && *s.sel.selected < s.scene.shapes.size();
+    if (sel_ok) {
+        const std::size_t i = *s.sel.selected;
+        if (rename_for_ != i) {
+            std::snprintf(rename_buf_, sizeof rename_buf_, "%s", s.scene.shapes[i].name.c_str());
+            rename_for_ = i;
+        }
+        ImGui::InputText("Name", rename_buf_, sizeof rename_buf_);
+        if (ImGui::IsItemDeactivatedAfterEdit()) {
+            if (rename_buf_[0] == '\0') {
+                s.status = "a shape needs a name: kept the old one";
+                std::snprintf(rename_buf_, sizeof rename_buf_, "%s", s.scene.shapes[i].name.c_str());
+            } else if (s.scene.shapes[i].name != rename_buf_) {
+                const Scene before = s.scene;
+                rename_shape(s.scene, i, rename_buf_);
+                s.history.record(before);
+            }
+        }
+    } else {
+        rename_for_.reset();
+    }
+
+    ImGui::Separator();
+    ImGui::BeginChild("shapes");
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(s.scene.shapes.size()));
+    while (clipper.Step()) {
+        for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+            const std::size_t i = static_cast<std::size_t>(row);
+            const SceneShape& sh = s.scene.shapes[i];
+            const bool hit = i < s.result.shapes.size() && s.result.shapes[i].hit.has_value();
+            char label[320];
+            std::snprintf(label, sizeof label, "%s %s##%zu", hit ? "*" : " ", sh.name.c_str(), i);
+            if (ImGui::Selectable(label, s.sel.selected == i)) s.sel.selected = i;
+            if (ImGui::IsItemHovered()) s.sel.hovered = i;
+            ImGui::SameLine(220);
+            ImGui::TextDisabled("%s", shape_type_name(type_of(sh.shape)));
+        }
+    }
+    ImGui::EndChild();
+    ImGui::End();
+}
+
+// ---- Inspector ---------------------------------------------------------------------------------
+
+void Ui::apply_edit(AppState& s, std::size_t index, const Shape<double>& candidate) {
+    if (same_shape(candidate, s.scene.shapes[index].shape)) return;
+    s.history.begin(s.scene);  // no-op while the same gesture goes on
+    if (auto err = apply_shape_edit(s.scene, index, candidate)) {
+        refusal_ = "refused: " + *err + "; kept the last valid value";
+        refusal_for_ = index;
+    } else if (refusal_for_ == index) {
+        refusal_.clear();
+    }
+}
+
+void Ui::inspector_panel(AppState& s) {
+    if (!ImGui::Begin("Inspector")) {
+        ImGui::End();
+        return;
+    }
+    if (!s.sel.selected || *s.sel.selected >= s.scene.shapes.size()) {
+        ImGui::TextDisabled("Click a shape (or pick one in the Scene list).");
+        ImGui::End();
+        return;
+    }
+    const std::size_t i = *s.sel.selected;
+    if (refusal_for_ && refusal_for_ != i) refusal_.clear();
+    ImGui::Text("%s  (%s)", s.scene.shapes[i].name.c_str(), shape_type_name(type_of(s.scene.shapes[i].shape)));
+    Shape<double> edit = s.scene.shapes[i].shape;
+    std::visit(
+        [&](auto& x) {
+            using S = std::decay_t<decltype(x)>;
+            if constexpr (std::is_same_v<S, Sphere<double>>) {
+                drag3("center", x.center);
+                drag1("radius", x.radius);
+            } else if constexpr (std::is_same_v<S, Aabb<double>>) {
+                drag3("min", x.min);
+                drag3("max", x.max);
+                Vec3d c = (x.min + x.max) * 0.5, size = x.max - x.min;
+                if (drag3("center##aabb", c)) {
+                    x.min = c - size * 0.5;
+                    x.max = c + size * 0.5;
+                }
+                ImGui::TextDisabled("size (%.6g, %.6g, %.6g)", size.x, size.y, size.z);
+            } else if constexpr (std::is_same_v<S, Obb<double>>) {
+                drag3("center", x.center);
+                drag3("half extents", x.half_extents);
+                if (euler_for_ != i || euler_rotation_ != x.rotation) {
+                    euler_ = euler_degrees_from_rotation(x.rotation);
+                    euler_for_ = i;
+                }
+                Vec3d e = euler_;
+                if (drag3("rotation (deg)", e, 0.5f)) {
+                    const bool finite = std::isfinite(e.x) && std::isfinite(e.y) && std::isfinite(e.z);
+                    if (finite) {
+                        euler_ = e;
+                        x.rotation = rotation_from_euler_degrees(e);
+                        euler_rotation_ = x.rotation;
+                    } else {
+                        refusal_ = "refused: Euler angles must be finite; kept the last valid value";
+                        refusal_for_ = i;
+                    }
+                }
+                ImGui::TextDisabled("R = Rz * Ry * Rx (about world X, then Y, then Z)");
+                if (ImGui::TreeNode("rotation matrix (columns = box axes)")) {
+                    for (int r = 0; r < 3; ++r)
+                        ImGui::Text("% .9f % .9f % .9f", x.rotation[0][r], x.rotation[1][r], x.rotation[2][r]);
+                    ImGui::Text("orthonormality error %.3g", orthonormality_error(x.rotation));
+                    ImGui::TreePop();
+                }
+            } else {
+                drag3("a", x.a);
+                drag3("b", x.b);
+                drag1("radius", x.radius);
+                ImGui::TextDisabled("length |b - a| = %.6g", glm::length(x.b - x.a));
+            }
+        },
+        edit);
+    apply_edit(s, i, edit);
+    euler_rotation_ = std::holds_alternative<Obb<double>>(s.scene.shapes[i].shape)
+                          ? std::get<Obb<double>>(s.scene.shapes[i].shape).rotation
+                          : euler_rotation_;
+
+    if (!refusal_.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(kRed, "%s", refusal_.c_str());
+        ImGui::PopTextWrapPos();
+    }
+    const auto notes = degeneracies(s.scene.shapes[i].shape);
+    for (const std::string& n : notes) ImGui::TextColored(kYellow, "degenerate: %s", n.c_str());
+    if (notes.empty()) ImGui::TextColored(kGreen, "valid, not degenerate");
+
+    ImGui::Separator();
+    ImGui::TextDisabled("Handles (drag the white squares in the view):");
+    for (const Handle& h : handles(s.scene.shapes[i].shape))
+        ImGui::TextDisabled("  %s (%.4g, %.4g, %.4g)", h.label, h.position.x, h.position.y, h.position.z);
+    ImGui::End();
+}
+
+// ---- Ray ---------------------------------------------------------------------------------------
+
+void Ui::ray_panel(AppState& s) {
+    if (!ImGui::Begin("Ray")) {
+        ImGui::End();
+        return;
+    }
+    bool frozen = s.ray.frozen;
+    if (ImGui::Checkbox("Freeze ray (Space)", &frozen)) set_frozen(s, frozen);
+    ImGui::SameLine();
+    if (ImGui::Button("Look at ray")) {
+        const double t = s.result.nearest ? s.result.shapes[*s.result.nearest].surface->t : 5.0;
+        s.camera.target = s.ray.ray.at(t);
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Copy as text"))
+        ImGui::SetClipboardText(format_result(s.scene, s.result, s.view.show_misses).c_str());
+
+    Ray<double> r = s.ray.ray;
+    if (!s.ray.frozen) ImGui::BeginDisabled();
+    bool changed = ImGui::InputScalarN("origin", ImGuiDataType_Double, &r.origin.x, 3, nullptr, nullptr, "%.17g");
+    changed |= ImGui::InputScalarN("direction", ImGuiDataType_Double, &r.direction.x, 3, nullptr, nullptr, "%.17g");
+    if (!s.ray.frozen) ImGui::EndDisabled();
+    if (changed && s.ray.frozen) {
+        if (auto err = validate(r)) {
+            ray_refusal_ = "refused: " + err->message + "; kept the last valid ray";
+        } else {
+            s.ray.ray = r;
+            ray_refusal_.clear();
+        }
+    }
+    if (!ray_refusal_.empty()) ImGui::TextColored(kRed, "%s", ray_refusal_.c_str());
+    if (!s.ray.frozen) ImGui::TextDisabled("The ray through the mouse. Freeze it to edit it and orbit around it.");
+
+    const PickResult& res = s.result;
+    if (res.nearest && *res.nearest < s.scene.shapes.size())
+        ImGui::TextColored(kGreen, "picked: %s at t = %.17g", s.scene.shapes[*res.nearest].name.c_str(),
+                           res.shapes[*res.nearest].surface->t);
+    else
+        ImGui::TextDisabled("picked: nothing");
+    ImGui::Text("%zu of %zu shapes hit", res.hit_count, s.scene.shapes.size());
+
+    // One row per shape that is hit (every shape with "show misses"); details below for one shape.
+    std::vector<std::size_t> rows;
+    for (std::size_t i = 0; i < res.shapes.size() && i < s.scene.shapes.size(); ++i) {
+        const ShapeResult& sr = res.shapes[i];
+        if (sr.hit || s.view.show_misses || (sr.variant && sr.variant->hit)) rows.push_back(i);
+    }
+    const bool compare = std::any_of(s.view.compare.enabled.begin(), s.view.compare.enabled.end(), [](bool b) { return b; });
+    const int columns = compare ? 6 : 5;
+    const float table_h = std::min(ImGui::GetTextLineHeightWithSpacing() * (rows.size() + 1.5f), 170.0f);
+    if (ImGui::BeginTable("hits", columns,
+                          ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
+                              ImGuiTableFlags_Resizable,
+                          ImVec2(0, table_h))) {
+        ImGui::TableSetupScrollFreeze(0, 1);
+        ImGui::TableSetupColumn("shape");
+        ImGui::TableSetupColumn("hit");
+        ImGui::TableSetupColumn("t_near");
+        ImGui::TableSetupColumn("t_far");
+        ImGui::TableSetupColumn("inside");
+        if (compare) ImGui::TableSetupColumn("textbook");
+        ImGui::TableHeadersRow();
+        ImGuiListClipper clipper;
+        clipper.Begin(static_cast<int>(rows.size()));
+        while (clipper.Step())
+            for (int k = clipper.DisplayStart; k < clipper.DisplayEnd; ++k) {
+                const std::size_t i = rows[static_cast<std::size_t>(k)];
+                const ShapeResult& sr = res.shapes[i];
+                ImGui::TableNextRow();
+                ImGui::TableNextColumn();
+                char label[300];
+                std::snprintf(label, sizeof label, "%s##hit%zu", s.scene.shapes[i].name.c_str(), i);
+                if (ImGui::Selectable(label, s.sel.selected == i, ImGuiSelectableFlags_SpanAllColumns))
+                    s.sel.selected = i;
+                ImGui::TableNextColumn();
+                ImGui::TextColored(sr.hit ? kGreen : kGrey, "%s", sr.hit ? "hit" : "miss");
+                ImGui::TableNextColumn();
+                if (sr.hit) ImGui::Text("%.17g", sr.hit->t_near);
+                ImGui::TableNextColumn();
+                if (sr.hit) ImGui::Text("%.17g", sr.hit->t_far);
+                ImGui::TableNextColumn();
+                if (sr.hit) ImGui::TextUnformatted(sr.hit->origin_inside ? "inside" : "-");
+                if (compare) {
+                    ImGui::TableNextColumn();
+                    if (sr.variant) {
+                        if (sr.variant->differs) ImGui::TextColored(kMagenta, "DIFFERS");
+                        else ImGui::TextColored(kGrey, "agrees");
+                    }
+                }
+            }
+        ImGui::EndTable();
+    }
+
+    // Details: the selected shape if it is in the list, else the picked one.
+    std::optional<std::size_t> detail;
+    if (s.sel.selected && *s.sel.selected < res.shapes.size()) detail = s.sel.selected;
+    else if (res.nearest) detail = res.nearest;
+    if (detail) {
+        const std::size_t i = *detail;
+        const ShapeResult& sr = res.shapes[i];
+        ImGui::Separator();
+        ImGui::Text("%s:", s.scene.shapes[i].name.c_str());
+        ImGui::BeginChild("detail");
+        if (sr.variant) ImGui::Columns(2, "cmp", true);
+        ImGui::TextColored(kGreen, "raypick core (double)");
+        if (!sr.hit) {
+            ImGui::TextUnformatted("miss");
+        } else {
+            text_full("t_near", sr.hit->t_near);
+            text_full("t_far ", sr.hit->t_far);
+            text_full("p_near", s.ray.ray.at(sr.hit->t_near));
+            text_full("p_far ", s.ray.ray.at(sr.hit->t_far));
+            text_full("n_near", sr.hit->n_near);
+            text_full("n_far ", sr.hit->n_far);
+            ImGui::Text("inside %s", sr.hit->origin_inside ? "true" : "false");
+            if (sr.surface) ImGui::Text("first surface: %s at t = %.17g", sr.surface->is_exit ? "exit" : "entry", sr.surface->t);
+        }
+        if (sr.variant) {
+            const VariantResult& v = *sr.variant;
+            ImGui::NextColumn();
+            ImGui::TextColored(kMagenta, "%s", v.name);
+            if (!v.hit) {
+                ImGui::TextUnformatted("miss");
+            } else {
+                text_full(v.has_second ? "t1" : "t ", v.t);
+                text_full(v.has_second ? "p1" : "p ", v.point);
+                text_full(v.has_second ? "n1" : "n ", v.normal);
+                if (v.has_second) {
+                    text_full("t2", v.t2);
+                    text_full("p2", v.point2);
+                    text_full("n2", v.normal2);
+                }
+            }
+            if (v.differs) ImGui::TextColored(kMagenta, "DIFFERS: %s", v.difference.c_str());
+            else ImGui::TextColored(kGrey, "agrees with the core");
+            ImGui::Columns(1);
+        }
+        ImGui::EndChild();
+    }
+    ImGui::End();
+}
+
+// ---- Options and Stats -------------------------------------------------------------------------
+
+void Ui::options_panel(AppState& s) {
+    if (!ImGui::Begin("Options")) {
+        ImGui::End();
+        return;
+    }
+    ViewOptions& v = s.view;
+    ImGui::Checkbox("entry points", &v.show_entry);
+    ImGui::SameLine();
+    ImGui::Checkbox("exit points", &v.show_exit);
+    ImGui::SameLine();
+    ImGui::Checkbox("normals", &v.show_normals);
+    ImGui::Checkbox("ray", &v.show_ray);
+    ImGui::SameLine();
+    ImGui::Checkbox("misses", &v.show_misses);
+    ImGui::SameLine();
+    ImGui::Checkbox("scene rays", &v.show_scene_rays);
+    ImGui::SliderFloat("normal length", &v.normal_length, 0.05f, 5.0f, "%.2f", ImGuiSliderFlags_Logarithmic);
+    int mode = v.solid ? 1 : 0;
+    ImGui::RadioButton("wire", &mode, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("solid (colour = normal)", &mode, 1);
+    v.solid = mode == 1;
+    ImGui::Checkbox("grid", &v.show_grid);
+    ImGui::SameLine();
+    ImGui::Checkbox("handles", &v.show_handles);
+    ImGui::TextUnformatted("Compare with the textbook variant (magenta):");
+    for (int t = 0; t < kShapeTypeCount; ++t) {
+        if (t) ImGui::SameLine();
+        bool on = v.compare.enabled[static_cast<std::size_t>(t)];
+        if (ImGui::Checkbox(shape_type_name(ShapeType(t)), &on)) v.compare.enabled[static_cast<std::size_t>(t)] = on;
+    }
+    if (v.compare.enabled[0]) ImGui::Checkbox("sphere: geometric (tutorial) instead of algebraic", &v.compare.sphere_geometric);
+    ImGui::End();
+}
+
+void Ui::stats_panel(AppState& s, std::size_t line_vertices) {
+    if (!ImGui::Begin("Stats")) {
+        ImGui::End();
+        return;
+    }
+    ImGui::Text("frame %.2f ms (avg %.2f ms, %.0f fps)", s.stats.frame_ms, s.stats.frame_ms_avg,
+                s.stats.frame_ms_avg > 0 ? 1000.0 / s.stats.frame_ms_avg : 0.0);
+    ImGui::Text("last pick %.1f us (%zu shapes, double core)", s.stats.pick_us, s.scene.shapes.size());
+    ImGui::Text("shapes %zu, scene rays %zu, wire vertices %zu", s.scene.shapes.size(), s.scene.rays.size(), line_vertices);
+    ImGui::End();
+}
+
+// ---- Test cases --------------------------------------------------------------------------------
+
+void Ui::update_case_report(const AppState& s) {
+#if RAYPICK_HAVE_CASE_CHECK
+    if (case_valid_ && case_double_used_ == case_double_ && case_scene_ == s.scene) return;
+    case_scene_ = s.scene;
+    case_valid_ = true;
+    case_double_used_ = case_double_;
+    case_labels_.clear();
+    case_lines_.clear();
+    case_line_failed_.clear();
+    failing_rays_.assign(s.scene.rays.size(), false);
+    const CaseReport report = check_case(s.scene, case_double_ ? Precision::Double : Precision::Float);
+    case_passed_ = report.passed;
+    case_failed_ = report.failed;
+    for (const ExpectationResult& r : report.results) {
+        case_lines_.push_back(r.passed ? "pass  " + r.label + ": " + r.got : r.summary());
+        case_line_failed_.push_back(!r.passed);
+        if (r.passed || r.ray >= s.scene.rays.size()) continue;
+        failing_rays_[r.ray] = true;
+        CaseLabel label;
+        const SceneRay& ray = s.scene.rays[r.ray];
+        label.anchor = ray.ray.origin;
+        std::optional<SurfaceHit<double>> best;
+        for (const SceneShape& sh : s.scene.shapes) {
+            const auto h = pick(ray.ray, sh.shape, ray.t_min, ray.t_max);
+            if (h && (!best || h->t < best->t)) best = h;
+        }
+        if (best) label.anchor = best->point;
+        label.text = "#" + std::to_string(r.index) + ":";
+        for (const FieldCheck& f : r.fields)
+            if (!f.passed) label.text += " " + f.field + " expected " + f.expected + ", got " + f.got;
+        case_labels_.push_back(std::move(label));
+    }
+#else
+    (void)s;
+#endif
+}
+
+void Ui::cases_panel(AppState& s) {
+    const bool open = ImGui::Begin("Test cases");
+    update_case_report(s);  // labels in the view even when the panel is collapsed
+    if (!open) {
+        ImGui::End();
+        return;
+    }
+    if (!s.case_files_scanned) scan_case_files(s);
+    if (ImGui::Button("Rescan assets/")) scan_case_files(s);
+    ImGui::SameLine();
+    ImGui::Checkbox("double core (CI checks float)", &case_double_);
+    ImGui::BeginChild("files", ImVec2(0, 100), true);
+    for (const CaseFile& c : s.case_files) {
+        const bool failed = !c.error.empty() || (case_double_ ? c.failed_double : c.failed_float) > 0;
+        ImGui::PushStyleColor(ImGuiCol_Text, failed ? kRed : kGreen);
+        char label[512];
+        std::snprintf(label, sizeof label, "%s %s  (%zu expectations, failed: float %zu, double %zu)##%s",
+                      failed ? "FAIL" : "pass", c.name.c_str(), c.expectations, c.failed_float, c.failed_double,
+                      c.path.c_str());
+        if (ImGui::Selectable(label, s.scene_path == c.path)) open_scene(s, c.path);
+        ImGui::PopStyleColor();
+        if (!c.error.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.error.c_str());
+    }
+    if (s.case_files.empty()) ImGui::TextDisabled("no case files found (assets/*.json)");
+    ImGui::EndChild();
+    ImGui::Text("This scene: %zu expectations, %zu passed, %zu failed (%s core)", case_lines_.size(), case_passed_,
+                case_failed_, case_double_ ? "double" : "float");
+    ImGui::BeginChild("expectations");
+    for (std::size_t k = 0; k < case_lines_.size(); ++k)
+        ImGui::TextColored(case_line_failed_[k] ? ImVec4(1.0f, 0.55f, 0.0f, 1.0f) : kGreen, "%s", case_lines_[k].c_str());
+    ImGui::EndChild();
+    ImGui::End();
+}
+
+}  // namespace raypick::app

@@ -1,0 +1,73 @@
+// raypick demo: the Dear ImGui panels — menu, Scene, Inspector, Ray, Options, Stats, Test cases,
+// error messages and the status bar.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/AppState.h"
+
+namespace raypick::app {
+
+/// Expected-versus-got text of a failed expectation, drawn beside its ray in the 3D view.
+struct CaseLabel {
+    Vec3d anchor{0.0};
+    std::string text;
+};
+
+class Ui {
+public:
+    /// Draws every panel; edits go through `s` (with undo steps). `line_vertices` is for Stats.
+    void draw(AppState& s, std::size_t line_vertices);
+
+    void request_open() { open_popup_ = Popup::Open; }
+    void request_save_as() { open_popup_ = Popup::SaveAs; }
+
+    /// Failed expectations of the current scene (for labels) and which rays have one.
+    const std::vector<CaseLabel>& case_failures() const { return case_labels_; }
+    const std::vector<bool>& failing_rays() const { return failing_rays_; }
+
+private:
+    enum class Popup { None, Open, SaveAs };
+
+    void menu(AppState& s);
+    void scene_panel(AppState& s);
+    void inspector_panel(AppState& s);
+    void ray_panel(AppState& s);
+    void options_panel(AppState& s);
+    void stats_panel(AppState& s, std::size_t line_vertices);
+    void cases_panel(AppState& s);
+    void popups(AppState& s);
+    void status_bar(AppState& s);
+    void update_case_report(const AppState& s);
+    /// Applies an edited copy of the selected shape: validated, one undo step per gesture.
+    void apply_edit(AppState& s, std::size_t index, const Shape<double>& candidate);
+
+    Popup open_popup_ = Popup::None;
+    char path_buf_[1024] = "";
+    char rename_buf_[256] = "";
+    std::optional<std::size_t> rename_for_;
+    std::string refusal_;                 ///< last refused edit ("radius must be ...")
+    std::optional<std::size_t> refusal_for_;
+    std::string ray_refusal_;
+    // Euler angles shown for the selected OBB, kept while they still produce its rotation so that
+    // dragging an angle does not jump between equivalent triples.
+    std::optional<std::size_t> euler_for_;
+    Vec3d euler_{0.0};
+    Mat3<double> euler_rotation_{1.0};
+
+    // Test cases: the current scene's report, recomputed when the scene changes.
+    Scene case_scene_;
+    bool case_valid_ = false;
+    bool case_double_ = false;
+    bool case_double_used_ = false;
+    std::vector<CaseLabel> case_labels_;
+    std::vector<bool> failing_rays_;
+    std::vector<std::string> case_lines_;
+    std::vector<bool> case_line_failed_;
+    std::size_t case_passed_ = 0, case_failed_ = 0;
+};
+
+}  // namespace raypick::app

@@ -1,0 +1,223 @@
+#include "app/Wireframe.h"
+
+#include <cmath>
+#include <type_traits>
+
+#include <glm/gtc/constants.hpp>
+
+namespace raypick::app {
+
+using glm::dvec3;
+
+void LineList::line(const dvec3& a, const dvec3& b, const Color& c) {
+    vertices.push_back({glm::vec3(a), c});
+    vertices.push_back({glm::vec3(b), c});
+}
+
+void LineList::circle(const dvec3& center, const dvec3& u, const dvec3& v, double r, const Color& c, int n) {
+    dvec3 prev = center + r * u;
+    for (int i = 1; i <= n; ++i) {
+        const double a = glm::two_pi<double>() * i / n;
+        const dvec3 p = center + r * (std::cos(a) * u + std::sin(a) * v);
+        line(prev, p, c);
+        prev = p;
+    }
+}
+
+void LineList::arc(const dvec3& center, const dvec3& u, const dvec3& v, double r, const Color& c, int n) {
+    dvec3 prev = center + r * u;
+    for (int i = 1; i <= n; ++i) {
+        const double a = glm::pi<double>() * i / n;
+        const dvec3 p = center + r * (std::cos(a) * u + std::sin(a) * v);
+        line(prev, p, c);
+        prev = p;
+    }
+}
+
+void LineList::arrow(const dvec3& from, const dvec3& dir, const Color& c) {
+    const dvec3 to = from + dir;
+    line(from, to, c);
+    const double len = glm::length(dir);
+    if (!(len > 0.0)) return;
+    dvec3 u, v;
+    perpendicular_frame(dir / len, u, v);
+    const dvec3 back = to - dir * 0.2;
+    line(to, back + u * (len * 0.08), c);
+    line(to, back - u * (len * 0.08), c);
+    line(to, back + v * (len * 0.08), c);
+    line(to, back - v * (len * 0.08), c);
+}
+
+void LineList::cross(const dvec3& at, double s, const Color& c) {
+    line(at - dvec3(s, 0, 0), at + dvec3(s, 0, 0), c);
+    line(at - dvec3(0, s, 0), at + dvec3(0, s, 0), c);
+    line(at - dvec3(0, 0, s), at + dvec3(0, 0, s), c);
+}
+
+void perpendicular_frame(const dvec3& axis, dvec3& u, dvec3& v) {
+    const double len = glm::length(axis);
+    const dvec3 a = len > 0.0 && std::isfinite(len) ? axis / len : dvec3(0, 1, 0);
+    const dvec3 helper = std::abs(a.x) < 0.9 ? dvec3(1, 0, 0) : dvec3(0, 1, 0);
+    u = glm::normalize(glm::cross(a, helper));
+    v = glm::cross(a, u);
+}
+
+namespace {
+
+void box_edges(LineList& out, const dvec3& c, const dvec3 axes[3], const dvec3& h, const Color& col) {
+    auto corner = [&](int k) {
+        return c + axes[0] * ((k & 1) ? h.x : -h.x) + axes[1] * ((k & 2) ? h.y : -h.y) +
+               axes[2] * ((k & 4) ? h.z : -h.z);
+    };
+    for (int k = 0; k < 8; ++k)
+        for (int bit = 1; bit < 8; bit <<= 1)
+            if (!(k & bit)) out.line(corner(k), corner(k | bit), col);
+}
+
+void sphere_lines(LineList& out, const dvec3& c, double r, const Color& col, int n) {
+    const dvec3 x(1, 0, 0), y(0, 1, 0), z(0, 0, 1);
+    out.circle(c, x, y, r, col, n);
+    out.circle(c, y, z, r, col, n);
+    out.circle(c, z, x, r, col, n);
+}
+
+// ---- solids ------------------------------------------------------------------------------------
+
+void tri(std::vector<SolidVertex>& out, const dvec3& a, const dvec3& b, const dvec3& c, const dvec3& na,
+         const dvec3& nb, const dvec3& nc) {
+    out.push_back({glm::vec3(a), glm::vec3(na)});
+    out.push_back({glm::vec3(b), glm::vec3(nb)});
+    out.push_back({glm::vec3(c), glm::vec3(nc)});
+}
+
+// Part of a sphere around c: polar angle from theta0 to theta1 measured from `pole`, u/v span the
+// equator. Normals are the exact outward directions.
+void sphere_zone(std::vector<SolidVertex>& out, const dvec3& c, double r, const dvec3& pole, const dvec3& u,
+                 const dvec3& v, double theta0, double theta1, int n) {
+    const int rings = n / 4 > 1 ? n / 4 : 2;
+    auto dir = [&](double th, double ph) {
+        return std::cos(th) * pole + std::sin(th) * (std::cos(ph) * u + std::sin(ph) * v);
+    };
+    for (int i = 0; i < rings; ++i) {
+        const double t0 = theta0 + (theta1 - theta0) * i / rings;
+        const double t1 = theta0 + (theta1 - theta0) * (i + 1) / rings;
+        for (int j = 0; j < n; ++j) {
+            const double p0 = glm::two_pi<double>() * j / n, p1 = glm::two_pi<double>() * (j + 1) / n;
+            const dvec3 a = dir(t0, p0), b = dir(t1, p0), d = dir(t0, p1), e = dir(t1, p1);
+            tri(out, c + r * a, c + r * b, c + r * e, a, b, e);
+            tri(out, c + r * a, c + r * e, c + r * d, a, e, d);
+        }
+    }
+}
+
+void box_solid(std::vector<SolidVertex>& out, const dvec3& c, const dvec3 axes[3], const dvec3& h) {
+    for (int k = 0; k < 3; ++k)
+        for (int s = -1; s <= 1; s += 2) {
+            const dvec3 n = axes[k] * double(s);
+            const dvec3 fc = c + n * h[k];
+            const dvec3 a = axes[(k + 1) % 3] * h[(k + 1) % 3], b = axes[(k + 2) % 3] * h[(k + 2) % 3];
+            const dvec3 p0 = fc - a - b, p1 = fc + a - b, p2 = fc + a + b, p3 = fc - a + b;
+            tri(out, p0, p1, p2, n, n, n);
+            tri(out, p0, p2, p3, n, n, n);
+        }
+}
+
+}  // namespace
+
+void append_wireframe(LineList& out, const Shape<double>& shape, const Color& col, int n) {
+    std::visit(
+        [&](const auto& s) {
+            using S = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<S, Sphere<double>>) {
+                if (s.radius == 0.0) out.cross(s.center, 0.05, col);
+                else sphere_lines(out, s.center, s.radius, col, n);
+            } else if constexpr (std::is_same_v<S, Aabb<double>>) {
+                const dvec3 axes[3] = {dvec3(1, 0, 0), dvec3(0, 1, 0), dvec3(0, 0, 1)};
+                box_edges(out, (s.min + s.max) * 0.5, axes, (s.max - s.min) * 0.5, col);
+            } else if constexpr (std::is_same_v<S, Obb<double>>) {
+                const dvec3 axes[3] = {s.rotation[0], s.rotation[1], s.rotation[2]};
+                box_edges(out, s.center, axes, s.half_extents, col);
+            } else {
+                const dvec3 ab = s.b - s.a;
+                const double len = glm::length(ab);
+                if (!(len > 0.0)) {  // a == b: exactly the sphere the core casts against
+                    if (s.radius == 0.0) out.cross(s.a, 0.05, col);
+                    else sphere_lines(out, s.a, s.radius, col, n);
+                    return;
+                }
+                if (s.radius == 0.0) {  // a segment
+                    out.line(s.a, s.b, col);
+                    return;
+                }
+                const dvec3 axis = ab / len;
+                dvec3 u, v;
+                perpendicular_frame(axis, u, v);
+                const double r = s.radius;
+                for (const dvec3& off : {u * r, -u * r, v * r, -v * r}) out.line(s.a + off, s.b + off, col);
+                out.circle(s.a, u, v, r, col, n);
+                out.circle(s.b, u, v, r, col, n);
+                // Hemispheres: half circles bulging away from the segment.
+                out.arc(s.a, u, -axis, r, col, n / 2);
+                out.arc(s.a, v, -axis, r, col, n / 2);
+                out.arc(s.b, u, axis, r, col, n / 2);
+                out.arc(s.b, v, axis, r, col, n / 2);
+            }
+        },
+        shape);
+}
+
+void append_solid(std::vector<SolidVertex>& out, const Shape<double>& shape, int n) {
+    std::visit(
+        [&](const auto& s) {
+            using S = std::decay_t<decltype(s)>;
+            const dvec3 x(1, 0, 0), y(0, 1, 0), z(0, 0, 1);
+            if constexpr (std::is_same_v<S, Sphere<double>>) {
+                sphere_zone(out, s.center, s.radius, y, z, x, 0.0, glm::pi<double>(), n);
+            } else if constexpr (std::is_same_v<S, Aabb<double>>) {
+                const dvec3 axes[3] = {x, y, z};
+                box_solid(out, (s.min + s.max) * 0.5, axes, (s.max - s.min) * 0.5);
+            } else if constexpr (std::is_same_v<S, Obb<double>>) {
+                const dvec3 axes[3] = {s.rotation[0], s.rotation[1], s.rotation[2]};
+                box_solid(out, s.center, axes, s.half_extents);
+            } else {
+                const dvec3 ab = s.b - s.a;
+                const double len = glm::length(ab);
+                if (!(len > 0.0)) {
+                    sphere_zone(out, s.a, s.radius, y, z, x, 0.0, glm::pi<double>(), n);
+                    return;
+                }
+                const dvec3 axis = ab / len;
+                dvec3 u, v;
+                perpendicular_frame(axis, u, v);
+                const double r = s.radius;
+                for (int j = 0; j < n; ++j) {
+                    const double p0 = glm::two_pi<double>() * j / n, p1 = glm::two_pi<double>() * (j + 1) / n;
+                    const dvec3 n0 = std::cos(p0) * u + std::sin(p0) * v, n1 = std::cos(p1) * u + std::sin(p1) * v;
+                    tri(out, s.a + r * n0, s.b + r * n0, s.b + r * n1, n0, n0, n1);
+                    tri(out, s.a + r * n0, s.b + r * n1, s.a + r * n1, n0, n1, n1);
+                }
+                sphere_zone(out, s.b, r, axis, u, v, 0.0, glm::half_pi<double>(), n);
+                sphere_zone(out, s.a, r, -axis, v, u, 0.0, glm::half_pi<double>(), n);
+            }
+        },
+        shape);
+}
+
+void append_grid(LineList& out, double half, double step) {
+    const int n = static_cast<int>(half / step);
+    for (int i = -n; i <= n; ++i) {
+        const double p = i * step;
+        if (i != 0) {
+            out.line(dvec3(p, 0, -half), dvec3(p, 0, half), palette::grid);
+            out.line(dvec3(-half, 0, p), dvec3(half, 0, p), palette::grid);
+        } else {
+            out.line(dvec3(-half, 0, 0), dvec3(0, 0, 0), palette::grid);
+            out.line(dvec3(0, 0, -half), dvec3(0, 0, 0), palette::grid);
+        }
+    }
+    out.line(dvec3(0, 0, 0), dvec3(half, 0, 0), palette::axis_x);
+    out.line(dvec3(0, 0, 0), dvec3(0, half * 0.25, 0), palette::axis_y);
+    out.line(dvec3(0, 0, 0), dvec3(0, 0, half), palette::axis_z);
+}
+
+}  // namespace raypick::app
