@@ -1,5 +1,6 @@
 // Throughput of each ray/shape kernel: the robust default against the textbook variant it
-// replaces, on the same random rays and shapes. Reports items/s = ray/shape tests per second.
+// replaces and against the batch (SIMD) cast, on the same random rays and shapes. Reports
+// items/s = ray/shape tests per second.
 //
 //   bash scripts/build.sh && build/bench/raypick_bench_kernels --benchmark_min_time=0.5
 #include <benchmark/benchmark.h>
@@ -9,6 +10,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "geometry/Batch.h"
 #include "geometry/Shape.h"
 #include "geometry/textbook/TextbookAabb.h"
 #include "geometry/textbook/TextbookCapsule.h"
@@ -69,6 +71,38 @@ void Obb_TextbookAxisLoop(benchmark::State& s) { run(s, data().obbs, [](auto& r,
 void Capsule_Default(benchmark::State& s) { run(s, data().capsules, [](auto& r, auto& x) { return cast(r, x).has_value(); }); }
 void Capsule_TextbookPublished(benchmark::State& s) { run(s, data().capsules, [](auto& r, auto& x) { return textbook::capsule_published(r, x).has_value(); }); }
 
+// Batch: one ray against 64 consecutive shapes of one type (structure-of-arrays), per iteration.
+template <typename SoA, typename Shapes> SoA to_soa(const Shapes& shapes) {
+    SoA soa;
+    for (const auto& s : shapes) soa.push_back(s);
+    return soa;
+}
+template <typename SoA, typename Shapes> void run_batch(benchmark::State& state, const Shapes& shapes, BatchIsa isa) {
+    static const SoA soa = to_soa<SoA>(shapes);
+    const auto& rays = data().rays;
+    BatchHits<float> out;
+    out.resize(64);
+    size_t i = 0;
+    int hits = 0;
+    for (auto _ : state) {
+        const size_t first = (i * 64) % (kCount - 64);
+        cast_batch(rays[i % kCount], soa, first, first + 64, 0.f, std::numeric_limits<float>::infinity(), out, isa);
+        hits += out.hit[i % 64];
+        ++i;
+    }
+    benchmark::DoNotOptimize(hits);
+    state.SetItemsProcessed(int64_t(state.iterations()) * 64);
+    state.SetLabel(isa == BatchIsa::Sse2 ? "sse2" : batch_isa());
+}
+void Sphere_Batch(benchmark::State& s) { run_batch<SphereSoA<float>>(s, data().spheres, BatchIsa::Auto); }
+void Sphere_BatchSse2(benchmark::State& s) { run_batch<SphereSoA<float>>(s, data().spheres, BatchIsa::Sse2); }
+void Aabb_Batch(benchmark::State& s) { run_batch<AabbSoA<float>>(s, data().boxes, BatchIsa::Auto); }
+void Aabb_BatchSse2(benchmark::State& s) { run_batch<AabbSoA<float>>(s, data().boxes, BatchIsa::Sse2); }
+void Obb_Batch(benchmark::State& s) { run_batch<ObbSoA<float>>(s, data().obbs, BatchIsa::Auto); }
+void Obb_BatchSse2(benchmark::State& s) { run_batch<ObbSoA<float>>(s, data().obbs, BatchIsa::Sse2); }
+void Capsule_Batch(benchmark::State& s) { run_batch<CapsuleSoA<float>>(s, data().capsules, BatchIsa::Auto); }
+void Capsule_BatchSse2(benchmark::State& s) { run_batch<CapsuleSoA<float>>(s, data().capsules, BatchIsa::Sse2); }
+
 BENCHMARK(Sphere_Default);
 BENCHMARK(Sphere_TextbookAlgebraic);
 BENCHMARK(Sphere_TextbookGeometric);
@@ -78,6 +112,14 @@ BENCHMARK(Obb_Default);
 BENCHMARK(Obb_TextbookAxisLoop);
 BENCHMARK(Capsule_Default);
 BENCHMARK(Capsule_TextbookPublished);
+BENCHMARK(Sphere_Batch);
+BENCHMARK(Sphere_BatchSse2);
+BENCHMARK(Aabb_Batch);
+BENCHMARK(Aabb_BatchSse2);
+BENCHMARK(Obb_Batch);
+BENCHMARK(Obb_BatchSse2);
+BENCHMARK(Capsule_Batch);
+BENCHMARK(Capsule_BatchSse2);
 }  // namespace
 
 BENCHMARK_MAIN();

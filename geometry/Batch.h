@@ -1,0 +1,97 @@
+// raypick geometry: batch casts — one ray against many shapes of one type stored
+// structure-of-arrays. The kernels are written with GCC vector extensions, compiled for AVX2 and
+// for baseline x86-64 (SSE2), and picked at run time, so the default build runs on any x86-64. Results are bit-for-bit those of the scalar cast() (same operations in the same order,
+// no FMA contraction); tests/geometry/BatchTest.cpp checks it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <limits>
+
+#include "geometry/Ray.h"
+#include "geometry/Shapes.h"
+
+namespace raypick {
+
+/// Structure-of-arrays storage. push_back() a shape, get(i) it back.
+template <typename T> struct SphereSoA {
+    std::vector<T> cx, cy, cz, r;
+    void push_back(const Sphere<T>& s) { cx.push_back(s.center.x); cy.push_back(s.center.y); cz.push_back(s.center.z); r.push_back(s.radius); }
+    Sphere<T> get(std::size_t i) const { return {{cx[i], cy[i], cz[i]}, r[i]}; }
+    std::size_t size() const { return r.size(); }
+};
+template <typename T> struct AabbSoA {
+    std::vector<T> lx, ly, lz, hx, hy, hz;
+    void push_back(const Aabb<T>& b) {
+        lx.push_back(b.min.x); ly.push_back(b.min.y); lz.push_back(b.min.z);
+        hx.push_back(b.max.x); hy.push_back(b.max.y); hz.push_back(b.max.z);
+    }
+    Aabb<T> get(std::size_t i) const { return {{lx[i], ly[i], lz[i]}, {hx[i], hy[i], hz[i]}}; }
+    std::size_t size() const { return lx.size(); }
+};
+template <typename T> struct ObbSoA {
+    std::vector<T> cx, cy, cz, hx, hy, hz;
+    std::vector<T> m[9];  ///< rotation, column-major: m[3*col + row]
+    void push_back(const Obb<T>& b) {
+        cx.push_back(b.center.x); cy.push_back(b.center.y); cz.push_back(b.center.z);
+        hx.push_back(b.half_extents.x); hy.push_back(b.half_extents.y); hz.push_back(b.half_extents.z);
+        for (int c = 0; c < 3; ++c)
+            for (int r = 0; r < 3; ++r) m[3 * c + r].push_back(b.rotation[c][r]);
+    }
+    Obb<T> get(std::size_t i) const {
+        Obb<T> b{{cx[i], cy[i], cz[i]}, Mat3<T>(T(1)), {hx[i], hy[i], hz[i]}};
+        for (int c = 0; c < 3; ++c)
+            for (int r = 0; r < 3; ++r) b.rotation[c][r] = m[3 * c + r][i];
+        return b;
+    }
+    std::size_t size() const { return cx.size(); }
+};
+template <typename T> struct CapsuleSoA {
+    std::vector<T> ax, ay, az, bx, by, bz, r;
+    void push_back(const Capsule<T>& c) {
+        ax.push_back(c.a.x); ay.push_back(c.a.y); az.push_back(c.a.z);
+        bx.push_back(c.b.x); by.push_back(c.b.y); bz.push_back(c.b.z); r.push_back(c.radius);
+    }
+    Capsule<T> get(std::size_t i) const { return {{ax[i], ay[i], az[i]}, {bx[i], by[i], bz[i]}, r[i]}; }
+    std::size_t size() const { return r.size(); }
+};
+
+/// Output of a batch cast, one entry per shape: hit[i] != 0 exactly when cast(ray, shape_i, t_min,
+/// t_max) returns a hit, and then t_near[i], t_far[i] are bit-for-bit its t_near, t_far (entries of
+/// misses are unspecified). Normals are not computed: call the scalar cast() for the shapes you
+/// keep (typically one: the nearest).
+template <typename T> struct BatchHits {
+    std::vector<T> t_near, t_far;
+    std::vector<std::uint8_t> hit;
+    void resize(std::size_t n) { t_near.resize(n); t_far.resize(n); hit.resize(n); }
+};
+
+/// Instruction set for the batch kernels: Auto picks AVX2 when the CPU has it, else SSE2 (every
+/// x86-64). Tests force each to check that both give the same bits.
+enum class BatchIsa { Auto, Sse2, Avx2 };
+
+/// Casts `ray` against shapes [begin, end) of `shapes`; writes entries [0, end - begin) of `out`,
+/// which must already hold at least end - begin entries. Same contracts as the scalar cast().
+void cast_batch(const Ray<float>& ray, const SphereSoA<float>& shapes, std::size_t begin, std::size_t end, float t_min, float t_max, BatchHits<float>& out, BatchIsa isa = BatchIsa::Auto);
+void cast_batch(const Ray<double>& ray, const SphereSoA<double>& shapes, std::size_t begin, std::size_t end, double t_min, double t_max, BatchHits<double>& out, BatchIsa isa = BatchIsa::Auto);
+void cast_batch(const Ray<float>& ray, const AabbSoA<float>& shapes, std::size_t begin, std::size_t end, float t_min, float t_max, BatchHits<float>& out, BatchIsa isa = BatchIsa::Auto);
+void cast_batch(const Ray<double>& ray, const AabbSoA<double>& shapes, std::size_t begin, std::size_t end, double t_min, double t_max, BatchHits<double>& out, BatchIsa isa = BatchIsa::Auto);
+void cast_batch(const Ray<float>& ray, const ObbSoA<float>& shapes, std::size_t begin, std::size_t end, float t_min, float t_max, BatchHits<float>& out, BatchIsa isa = BatchIsa::Auto);
+void cast_batch(const Ray<double>& ray, const ObbSoA<double>& shapes, std::size_t begin, std::size_t end, double t_min, double t_max, BatchHits<double>& out, BatchIsa isa = BatchIsa::Auto);
+void cast_batch(const Ray<float>& ray, const CapsuleSoA<float>& shapes, std::size_t begin, std::size_t end, float t_min, float t_max, BatchHits<float>& out, BatchIsa isa = BatchIsa::Auto);
+void cast_batch(const Ray<double>& ray, const CapsuleSoA<double>& shapes, std::size_t begin, std::size_t end, double t_min, double t_max, BatchHits<double>& out, BatchIsa isa = BatchIsa::Auto);
+
+/// Whole-array convenience: resizes `out` to shapes.size() and casts against all of them.
+template <typename T, typename SoA>
+void cast_batch(const Ray<T>& ray, const SoA& shapes, BatchHits<T>& out, T t_min = T(0),
+                T t_max = std::numeric_limits<T>::infinity(), BatchIsa isa = BatchIsa::Auto) {
+    out.resize(shapes.size());
+    cast_batch(ray, shapes, 0, shapes.size(), t_min, t_max, out, isa);
+}
+
+/// Which instruction set BatchIsa::Auto uses on this machine: "avx2" or "sse2".
+const char* batch_isa();
+
+}  // namespace raypick

@@ -1,0 +1,224 @@
+// raypick geometry: the batch kernels, written once with GCC vector extensions and compiled twice
+// by Batch.cpp — in namespace batch_sse2 (4 floats / 2 doubles per vector, any x86-64) and in
+// namespace batch_avx2 under `#pragma GCC target("avx2")` (8 floats / 4 doubles). Before including,
+// Batch.cpp defines kFloatLanes and kDoubleLanes in the enclosing namespace.
+//
+// Every kernel performs the scalar cast()'s arithmetic in the same order, lane by lane, with every
+// branch turned into a select: IEEE add/sub/mul/div/sqrt are correctly rounded in SIMD as in
+// scalar code, so results are bit-for-bit equal. Do not reassociate anything here.
+
+template <typename T> struct Simd;
+template <> struct Simd<float> {
+    static constexpr int W = kFloatLanes;
+    typedef float V __attribute__((vector_size(kFloatLanes * 4)));
+    typedef std::int32_t M __attribute__((vector_size(kFloatLanes * 4)));
+    static constexpr std::int32_t kSign = std::numeric_limits<std::int32_t>::min();
+};
+template <> struct Simd<double> {
+    static constexpr int W = kDoubleLanes;
+    typedef double V __attribute__((vector_size(kDoubleLanes * 8)));
+    typedef std::int64_t M __attribute__((vector_size(kDoubleLanes * 8)));
+    static constexpr std::int64_t kSign = std::numeric_limits<std::int64_t>::min();
+};
+
+template <typename T> using VecT = typename Simd<T>::V;
+template <typename T> using MaskT = typename Simd<T>::M;
+
+template <typename T> inline VecT<T> splat(T x) { return VecT<T>{} + x; }
+
+/// Lanes p[i .. i+W), or for a partial tail, p[i .. i+count) then copies of p[i].
+template <typename T> inline VecT<T> load(const T* p, std::size_t i, std::size_t count) {
+    VecT<T> v;
+    if (count >= std::size_t(Simd<T>::W)) {
+        std::memcpy(&v, p + i, sizeof v);
+    } else {
+        for (int l = 0; l < Simd<T>::W; ++l) v[l] = p[i + (std::size_t(l) < count ? std::size_t(l) : 0)];
+    }
+    return v;
+}
+
+template <typename T> inline VecT<T> vsqrt(VecT<T> x) {
+    if constexpr (std::is_same_v<T, float> && Simd<T>::W == 4) return (VecT<T>)_mm_sqrt_ps((__m128)x);
+    else if constexpr (std::is_same_v<T, double> && Simd<T>::W == 2) return (VecT<T>)_mm_sqrt_pd((__m128d)x);
+    else if constexpr (std::is_same_v<T, float> && Simd<T>::W == 8) return (VecT<T>)_mm256_sqrt_ps((__m256)x);
+    else return (VecT<T>)_mm256_sqrt_pd((__m256d)x);
+}
+template <typename T> inline VecT<T> vabs(VecT<T> x) { return (VecT<T>)((MaskT<T>)x & ~Simd<T>::kSign); }
+template <typename T> inline VecT<T> vcopysign(VecT<T> mag, VecT<T> sgn) {
+    return (VecT<T>)(((MaskT<T>)mag & ~Simd<T>::kSign) | ((MaskT<T>)sgn & Simd<T>::kSign));
+}
+template <typename T> inline VecT<T> sel(MaskT<T> m, VecT<T> a, VecT<T> b) { return m ? a : b; }
+template <typename T> inline MaskT<T> finite3(VecT<T> x, VecT<T> y, VecT<T> z) {
+    return x * T(0) + y * T(0) + z * T(0) == T(0);
+}
+template <typename T> inline MaskT<T> nonneg_finite(VecT<T> v) {
+    return (v >= T(0)) & (v <= std::numeric_limits<T>::max());
+}
+template <typename T> inline MaskT<T> finite1(VecT<T> v) { return v - v == T(0); }
+
+/// detail::sphere_roots, lane-wise: ok, and t0 <= t1 where ok.
+template <typename T>
+inline void roots(VecT<T> fx, VecT<T> fy, VecT<T> fz, VecT<T> dx, VecT<T> dy, VecT<T> dz, VecT<T> r,
+                  MaskT<T>& ok, VecT<T>& t0, VecT<T>& t1) {
+    const VecT<T> a = (dx * dx + dy * dy) + dz * dz;
+    const VecT<T> cx = fy * dz - dy * fz, cy = fz * dx - dz * fx, cz = fx * dy - dx * fy;
+    const VecT<T> disc = a * (r * r) - ((cx * cx + cy * cy) + cz * cz);
+    ok = disc >= T(0);
+    const VecT<T> bp = -((fx * dx + fy * dy) + fz * dz);
+    const VecT<T> q = bp + vcopysign<T>(vsqrt<T>(sel<T>(ok, disc, splat(T(0)))), bp);
+    const VecT<T> c = ((fx * fx + fy * fy) + fz * fz) - r * r;
+    const VecT<T> ta = c / q, tb = q / a;
+    const MaskT<T> qz = q == T(0);
+    t0 = sel<T>(qz, splat(T(0)), sel<T>(tb < ta, tb, ta));
+    t1 = sel<T>(qz, splat(T(0)), sel<T>(ta < tb, tb, ta));
+}
+
+/// detail::finish's acceptance test (the scalar normals are always finite).
+template <typename T> inline MaskT<T> accept(VecT<T> tn, VecT<T> tf, T t_min, T t_max) {
+    return (tn <= tf) & ~(tf < t_min) & ~(tn > t_max) & finite1<T>(tn) & finite1<T>(tf);
+}
+
+template <typename T>
+inline void store(BatchHits<T>& out, std::size_t k, std::size_t count, VecT<T> tn, VecT<T> tf, MaskT<T> hit) {
+    const std::size_t n = count < std::size_t(Simd<T>::W) ? count : std::size_t(Simd<T>::W);
+    for (std::size_t l = 0; l < n; ++l) {
+        out.t_near[k + l] = tn[l];
+        out.t_far[k + l] = tf[l];
+        out.hit[k + l] = hit[l] != 0;
+    }
+}
+
+template <typename T>
+void sphere_kernel(const Ray<T>& ray, const SphereSoA<T>& s, std::size_t begin, std::size_t end, T t_min,
+                   T t_max, BatchHits<T>& out) {
+    const VecT<T> dx = splat(ray.direction.x), dy = splat(ray.direction.y), dz = splat(ray.direction.z);
+    for (std::size_t i = begin; i < end; i += Simd<T>::W) {
+        const std::size_t cnt = end - i;
+        const VecT<T> cx = load(s.cx.data(), i, cnt), cy = load(s.cy.data(), i, cnt), cz = load(s.cz.data(), i, cnt);
+        const VecT<T> r = load(s.r.data(), i, cnt);
+        const MaskT<T> valid = finite3<T>(cx, cy, cz) & nonneg_finite<T>(r);
+        MaskT<T> ok;
+        VecT<T> t0, t1;
+        roots<T>(ray.origin.x - cx, ray.origin.y - cy, ray.origin.z - cz, dx, dy, dz, r, ok, t0, t1);
+        store(out, i - begin, cnt, t0, t1, valid & ok & accept<T>(t0, t1, t_min, t_max));
+    }
+}
+
+template <typename T>
+inline void slab(VecT<T> o, VecT<T> d, VecT<T> lo, VecT<T> hi, MaskT<T>& ok, VecT<T>& tn, VecT<T>& tf) {
+    const MaskT<T> zero = d == T(0);
+    ok = ok & (~zero | ((o >= lo) & (o <= hi)));
+    const VecT<T> t_lo = (lo - o) / d, t_hi = (hi - o) / d;
+    const MaskT<T> pos = d > T(0);
+    const VecT<T> enter = sel<T>(zero, splat(-std::numeric_limits<T>::infinity()), sel<T>(pos, t_lo, t_hi));
+    const VecT<T> leave = sel<T>(zero, splat(std::numeric_limits<T>::infinity()), sel<T>(pos, t_hi, t_lo));
+    tn = sel<T>(enter > tn, enter, tn);
+    tf = sel<T>(leave < tf, leave, tf);
+}
+
+template <typename T> inline MaskT<T> slab_accept(MaskT<T> ok, VecT<T> tn, VecT<T> tf, T t_min, T t_max) {
+    const T inf = std::numeric_limits<T>::infinity();
+    return ok & (tn > -inf) & (tf < inf) & accept<T>(tn, tf, t_min, t_max);
+}
+
+template <typename T>
+void aabb_kernel(const Ray<T>& ray, const AabbSoA<T>& b, std::size_t begin, std::size_t end, T t_min, T t_max,
+                 BatchHits<T>& out) {
+    const VecT<T> ox = splat(ray.origin.x), oy = splat(ray.origin.y), oz = splat(ray.origin.z);
+    const VecT<T> dx = splat(ray.direction.x), dy = splat(ray.direction.y), dz = splat(ray.direction.z);
+    const T inf = std::numeric_limits<T>::infinity();
+    for (std::size_t i = begin; i < end; i += Simd<T>::W) {
+        const std::size_t cnt = end - i;
+        const VecT<T> lx = load(b.lx.data(), i, cnt), ly = load(b.ly.data(), i, cnt), lz = load(b.lz.data(), i, cnt);
+        const VecT<T> hx = load(b.hx.data(), i, cnt), hy = load(b.hy.data(), i, cnt), hz = load(b.hz.data(), i, cnt);
+        MaskT<T> ok = finite3<T>(lx, ly, lz) & finite3<T>(hx, hy, hz) & (lx <= hx) & (ly <= hy) & (lz <= hz);
+        VecT<T> tn = splat(-inf), tf = splat(inf);
+        slab<T>(ox, dx, lx, hx, ok, tn, tf);
+        slab<T>(oy, dy, ly, hy, ok, tn, tf);
+        slab<T>(oz, dz, lz, hz, ok, tn, tf);
+        store(out, i - begin, cnt, tn, tf, slab_accept<T>(ok, tn, tf, t_min, t_max));
+    }
+}
+
+template <typename T> inline VecT<T> vmax(VecT<T> x, VecT<T> y) { return sel<T>(x < y, y, x); }  // glm::max
+
+template <typename T>
+void obb_kernel(const Ray<T>& ray, const ObbSoA<T>& b, std::size_t begin, std::size_t end, T t_min, T t_max,
+                BatchHits<T>& out) {
+    const VecT<T> dx = splat(ray.direction.x), dy = splat(ray.direction.y), dz = splat(ray.direction.z);
+    const T inf = std::numeric_limits<T>::infinity();
+    for (std::size_t i = begin; i < end; i += Simd<T>::W) {
+        const std::size_t cnt = end - i;
+        // Columns (box axes): u = m[0..2], v = m[3..5], w = m[6..8].
+        const VecT<T> ux = load(b.m[0].data(), i, cnt), uy = load(b.m[1].data(), i, cnt), uz = load(b.m[2].data(), i, cnt);
+        const VecT<T> vx = load(b.m[3].data(), i, cnt), vy = load(b.m[4].data(), i, cnt), vz = load(b.m[5].data(), i, cnt);
+        const VecT<T> wx = load(b.m[6].data(), i, cnt), wy = load(b.m[7].data(), i, cnt), wz = load(b.m[8].data(), i, cnt);
+        const VecT<T> hx = load(b.hx.data(), i, cnt), hy = load(b.hy.data(), i, cnt), hz = load(b.hz.data(), i, cnt);
+        const VecT<T> cx = load(b.cx.data(), i, cnt), cy = load(b.cy.data(), i, cnt), cz = load(b.cz.data(), i, cnt);
+        // is_valid(Obb), as orthonormality_error() computes it.
+        const VecT<T> e0 = vabs<T>(((ux * ux + uy * uy) + uz * uz) - T(1));
+        const VecT<T> e1 = vabs<T>(((vx * vx + vy * vy) + vz * vz) - T(1));
+        const VecT<T> e2 = vabs<T>(((wx * wx + wy * wy) + wz * wz) - T(1));
+        const VecT<T> e3 = vabs<T>((ux * vx + uy * vy) + uz * vz);
+        const VecT<T> e4 = vabs<T>((ux * wx + uy * wy) + uz * wz);
+        const VecT<T> e5 = vabs<T>((vx * wx + vy * wy) + vz * wz);
+        VecT<T> err = vmax<T>(vmax<T>(vmax<T>(e0, e1), vmax<T>(e2, e3)), vmax<T>(e4, e5));
+        err = sel<T>(err == err, err, splat(inf));
+        const VecT<T> kx = uy * vz - vy * uz, ky = uz * vx - vz * ux, kz = ux * vy - vx * uy;  // cross(u, v)
+        const VecT<T> det = (kx * wx + ky * wy) + kz * wz;
+        MaskT<T> ok = finite3<T>(cx, cy, cz) & nonneg_finite<T>(hx) & nonneg_finite<T>(hy) & nonneg_finite<T>(hz) &
+                      finite3<T>(ux, uy, uz) & finite3<T>(vx, vy, vz) & finite3<T>(wx, wy, wz) &
+                      (err <= orthonormality_tolerance<T>()) & (det > T(0));
+        // Into the box frame: rotation^T * (origin - centre), rotation^T * direction.
+        const VecT<T> px = ray.origin.x - cx, py = ray.origin.y - cy, pz = ray.origin.z - cz;
+        const VecT<T> lox = (ux * px + uy * py) + uz * pz, loy = (vx * px + vy * py) + vz * pz, loz = (wx * px + wy * py) + wz * pz;
+        const VecT<T> ldx = (ux * dx + uy * dy) + uz * dz, ldy = (vx * dx + vy * dy) + vz * dz, ldz = (wx * dx + wy * dy) + wz * dz;
+        VecT<T> tn = splat(-inf), tf = splat(inf);
+        slab<T>(lox, ldx, -hx, hx, ok, tn, tf);
+        slab<T>(loy, ldy, -hy, hy, ok, tn, tf);
+        slab<T>(loz, ldz, -hz, hz, ok, tn, tf);
+        store(out, i - begin, cnt, tn, tf, slab_accept<T>(ok, tn, tf, t_min, t_max));
+    }
+}
+
+template <typename T>
+void capsule_kernel(const Ray<T>& ray, const CapsuleSoA<T>& c, std::size_t begin, std::size_t end, T t_min,
+                    T t_max, BatchHits<T>& out) {
+    const VecT<T> dx = splat(ray.direction.x), dy = splat(ray.direction.y), dz = splat(ray.direction.z);
+    const T inf = std::numeric_limits<T>::infinity();
+    for (std::size_t i = begin; i < end; i += Simd<T>::W) {
+        const std::size_t cnt = end - i;
+        const VecT<T> ax = load(c.ax.data(), i, cnt), ay = load(c.ay.data(), i, cnt), az = load(c.az.data(), i, cnt);
+        const VecT<T> bx = load(c.bx.data(), i, cnt), by = load(c.by.data(), i, cnt), bz = load(c.bz.data(), i, cnt);
+        const VecT<T> r = load(c.r.data(), i, cnt);
+        const MaskT<T> valid = finite3<T>(ax, ay, az) & finite3<T>(bx, by, bz) & nonneg_finite<T>(r);
+        const VecT<T> abx = bx - ax, aby = by - ay, abz = bz - az;
+        const VecT<T> abab = (abx * abx + aby * aby) + abz * abz;
+        const MaskT<T> segment = abab > T(0);  // otherwise exactly the sphere (a, r)
+        const VecT<T> fax = ray.origin.x - ax, fay = ray.origin.y - ay, faz = ray.origin.z - az;
+        VecT<T> tn = splat(inf), tf = splat(-inf), t0, t1;
+        MaskT<T> ok;
+        roots<T>(fax, fay, faz, dx, dy, dz, r, ok, t0, t1);
+        tn = sel<T>(ok & (t0 < tn), t0, tn);
+        tf = sel<T>(ok & (t1 > tf), t1, tf);
+        roots<T>(ray.origin.x - bx, ray.origin.y - by, ray.origin.z - bz, dx, dy, dz, r, ok, t0, t1);
+        ok &= segment;
+        tn = sel<T>(ok & (t0 < tn), t0, tn);
+        tf = sel<T>(ok & (t1 > tf), t1, tf);
+        // Lateral surface (see cast(Ray, Capsule)).
+        const VecT<T> fa_ab = (fax * abx + fay * aby) + faz * abz;
+        const VecT<T> d_ab = (dx * abx + dy * aby) + dz * abz;
+        const VecT<T> kf = fa_ab / abab, kd = d_ab / abab;
+        const VecT<T> fpx = fax - kf * abx, fpy = fay - kf * aby, fpz = faz - kf * abz;
+        const VecT<T> dpx = dx - kd * abx, dpy = dy - kd * aby, dpz = dz - kd * abz;
+        roots<T>(fpx, fpy, fpz, dpx, dpy, dpz, r, ok, t0, t1);
+        ok &= segment & (((dpx * dpx + dpy * dpy) + dpz * dpz) > T(0));
+        const VecT<T> s0 = (fa_ab + t0 * d_ab) / abab, s1 = (fa_ab + t1 * d_ab) / abab;
+        const MaskT<T> in0 = ok & (s0 >= T(0)) & (s0 <= T(1));
+        const MaskT<T> in1 = ok & (s1 >= T(0)) & (s1 <= T(1));
+        const VecT<T> c0 = sel<T>(in0, t0, splat(inf)), c1 = sel<T>(in1, t1, splat(-inf));
+        tn = sel<T>(c0 < tn, c0, tn);
+        tf = sel<T>(c1 > tf, c1, tf);
+        store(out, i - begin, cnt, tn, tf, valid & accept<T>(tn, tf, t_min, t_max));
+    }
+}
