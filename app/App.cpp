@@ -47,6 +47,7 @@ App::App(const CommandLine& options, GLFWwindow* window) : window_(window) {
     state_.view.solid = options.solid;
     state_.view.show_ui = !options.no_ui;
     if (options.compare) state_.view.compare.enabled.fill(true);
+    ignore_mouse_ = !options.screenshot_file.empty();
     last_frame_ = std::chrono::steady_clock::now();
 }
 
@@ -109,7 +110,7 @@ void App::cast_ray() {
     if (!s.ray.frozen) {
         // The mouse ray goes through the core every frame, unless ImGui owns the mouse.
         if (io.WantCaptureMouse && s.ray.valid) return;
-        const bool inside = io.MousePos.x >= 0 && io.MousePos.y >= 0;
+        const bool inside = io.MousePos.x >= 0 && io.MousePos.y >= 0 && !ignore_mouse_;
         const double x = inside ? io.MousePos.x : s.window_width * 0.5;
         const double y = inside ? io.MousePos.y : s.window_height * 0.5;
         s.ray.ray = s.camera.ray_from_pixel(x, y, s.window_width, s.window_height);
@@ -154,7 +155,7 @@ void App::update() {
     in.key_y = keys_free && ImGui::IsKeyDown(GLFW_KEY_Y) && !io.KeyCtrl;
     in.key_z = keys_free && ImGui::IsKeyDown(GLFW_KEY_Z) && !io.KeyCtrl;
     in.ui_wants_mouse = io.WantCaptureMouse;
-    const bool mouse_in_window = io.MousePos.x >= 0 && io.MousePos.y >= 0;
+    const bool mouse_in_window = io.MousePos.x >= 0 && io.MousePos.y >= 0 && !ignore_mouse_;
     if (mouse_in_window || interaction_.busy()) interaction_.update(in, s.scene, s.sel, s.camera, s.history);
     if (interaction_.busy()) s.status = interaction_.status(s.scene);
 

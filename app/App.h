@@ -42,6 +42,7 @@ private:
     Overlay overlay_;
     std::chrono::steady_clock::time_point last_frame_;
     bool first_frame_ = true;
+    bool ignore_mouse_ = false;  ///< screenshot mode: the picture must not depend on the cursor
 };
 
 }  // namespace raypick::app

@@ -120,8 +120,13 @@ void Interaction::update(const InputState& in, Scene& scene, Selection& sel, Cam
             target_ = *sel.selected;
             start_shape_ = scene.shapes[target_].shape;
             handle_ = sel.hovered_handle;
+            // Grab where the mouse ray meets the camera-facing plane through the handle, so the
+            // handle keeps its offset from the cursor (no jump on the first motion).
             for (const Handle& h : handles(start_shape_))
-                if (h.id == handle_) grab_ = h.position;
+                if (h.id == handle_) {
+                    const auto p = hit_plane(ray, h.position, plane_normal_);
+                    grab_ = p ? *p : h.position;
+                }
             last_point_ = grab_;
             history.begin(scene);
             mode_ = Mode::DragHandle;

@@ -1,0 +1,139 @@
+// Mouse interaction without a window: hover, click-select, drag (one undo step), axis
+// constraints, handle drags that make a capsule's end points meet.
+#include <gtest/gtest.h>
+
+#include "app/Interaction.h"
+
+using namespace raypick;
+using namespace raypick::app;
+
+namespace {
+
+constexpr double W = 800.0, H = 600.0;
+
+struct Fixture {
+    Scene scene;
+    Selection sel;
+    Camera camera;
+    History history;
+    Interaction ia;
+
+    Fixture() {
+        camera.look_at(Vec3d(0, 0, 10), Vec3d(0, 0, 0));
+        SceneShape s;
+        s.name = "ball";
+        s.shape = Sphere<double>{Vec3d(0.0), 1.0};
+        scene.shapes.push_back(s);
+        SceneShape c;
+        c.name = "pill";
+        Capsule<double> cap;
+        cap.a = Vec3d(2.5, -1, 0);
+        cap.b = Vec3d(2.5, 1, 0);
+        cap.radius = 0.3;
+        c.shape = cap;
+        scene.shapes.push_back(c);
+    }
+    ScreenPoint at(const Vec3d& p) const { return *camera.project(p, W, H); }
+    void frame(double x, double y, bool down, bool pressed = false, bool key_x = false, bool key_y = false) {
+        InputState in;
+        in.mouse_x = x;
+        in.mouse_y = y;
+        in.width = W;
+        in.height = H;
+        in.left_down = down;
+        in.left_pressed = pressed;
+        in.key_x = key_x;
+        in.key_y = key_y;
+        ia.update(in, scene, sel, camera, history);
+    }
+    Vec3d ball() const { return std::get<Sphere<double>>(scene.shapes[0].shape).center; }
+};
+
+}  // namespace
+
+TEST(Interaction, HoverAndClickSelectTheNearestShape) {
+    Fixture f;
+    f.frame(W / 2, H / 2, false);
+    ASSERT_TRUE(f.sel.hovered);
+    EXPECT_EQ(*f.sel.hovered, 0u);
+    f.frame(W / 2, H / 2, true, true);
+    f.frame(W / 2, H / 2, false);
+    ASSERT_TRUE(f.sel.selected);
+    EXPECT_EQ(*f.sel.selected, 0u);
+    EXPECT_FALSE(f.history.can_undo());  // a click without motion changes nothing
+    // A click on empty space clears the selection.
+    f.frame(5, 5, false);
+    EXPECT_FALSE(f.sel.hovered);
+    f.frame(5, 5, true, true);
+    f.frame(5, 5, false);
+    EXPECT_FALSE(f.sel.selected);
+}
+
+TEST(Interaction, DragMovesOnTheCameraPlaneAndIsOneUndoStep) {
+    Fixture f;
+    const ScreenPoint c = f.at(Vec3d(0, 0, 1));  // the sphere's front point (the grab point)
+    f.frame(c.x, c.y, false);
+    f.frame(c.x, c.y, true, true);
+    const ScreenPoint target = f.at(Vec3d(1, 0.5, 1));
+    f.frame((c.x + target.x) / 2, (c.y + target.y) / 2, true);
+    f.frame(target.x, target.y, true);
+    EXPECT_TRUE(f.ia.dragging());
+    f.frame(target.x, target.y, false);
+    EXPECT_FALSE(f.ia.dragging());
+    EXPECT_LT(glm::length(f.ball() - Vec3d(1, 0.5, 0)), 1e-9);
+    EXPECT_EQ(f.history.undo_count(), 1u);
+    Scene s = f.scene;
+    ASSERT_TRUE(f.history.undo(s));
+    EXPECT_EQ(std::get<Sphere<double>>(s.shapes[0].shape).center, Vec3d(0.0));
+}
+
+TEST(Interaction, AxisKeyConstrainsTheDrag) {
+    Fixture f;
+    const ScreenPoint c = f.at(Vec3d(0, 0, 1));
+    f.frame(c.x, c.y, false);
+    f.frame(c.x, c.y, true, true);
+    const ScreenPoint target = f.at(Vec3d(1, 0.5, 1));
+    f.frame(target.x, target.y, true, false, /*key_x=*/true);
+    f.frame(target.x, target.y, false, false, true);
+    // Only x changes: the closest point of the X axis through the grab point to the mouse ray.
+    EXPECT_NEAR(f.ball().x, 1.0, 0.01);
+    EXPECT_EQ(f.ball().y, 0.0);
+    EXPECT_EQ(f.ball().z, 0.0);
+    // With the cursor exactly over a point of that axis, the shape follows it exactly.
+    Fixture g;
+    g.frame(c.x, c.y, false);
+    g.frame(c.x, c.y, true, true);
+    const ScreenPoint on_axis = g.at(Vec3d(-2, 0, 1));
+    g.frame(on_axis.x, on_axis.y, false, false, true);
+    EXPECT_LT(glm::length(g.ball() - Vec3d(-2, 0, 0)), 1e-9);
+}
+
+TEST(Interaction, CapsuleEndHandleDraggedOntoTheOtherEnd) {
+    Fixture f;
+    f.sel.selected = 1;
+    const ScreenPoint a = f.at(Vec3d(2.5, -1, 0));
+    const ScreenPoint b = f.at(Vec3d(2.5, 1, 0));
+    f.frame(a.x + 2, a.y - 1, false);  // within the handle radius
+    EXPECT_EQ(f.sel.hovered_handle, 0);
+    f.frame(a.x + 2, a.y - 1, true, true);
+    f.frame(b.x + 2, b.y - 1, true);
+    f.frame(b.x + 2, b.y - 1, false);
+    const auto& cap = std::get<Capsule<double>>(f.scene.shapes[1].shape);
+    EXPECT_LT(glm::length(cap.a - cap.b), 1e-9);
+    EXPECT_TRUE(is_valid(cap));
+    EXPECT_EQ(f.history.undo_count(), 1u);
+}
+
+TEST(Interaction, ClosestPointOnAnAxisAndPlaneHits) {
+    Ray<double> r;
+    r.origin = Vec3d(0, 0, 10);
+    r.direction = Vec3d(0, 0, -1);
+    EXPECT_LT(glm::length(closest_on_line(r, Vec3d(-3, 0, 0), Vec3d(1, 0, 0)) - Vec3d(0, 0, 0)), 1e-12);
+    const auto p = hit_plane(r, Vec3d(0, 0, 2), Vec3d(0, 0, 1));
+    ASSERT_TRUE(p);
+    EXPECT_EQ(*p, Vec3d(0, 0, 2));
+    EXPECT_FALSE(hit_plane(r, Vec3d(0, 0, 20), Vec3d(0, 0, 1)));  // behind
+    EXPECT_FALSE(hit_plane(r, Vec3d(0, 0, 2), Vec3d(1, 0, 0)));   // parallel
+    // Parallel to the axis: the grab point itself, no NaN.
+    EXPECT_EQ(closest_on_line(r, Vec3d(1, 1, 1), Vec3d(0, 0, 1)), Vec3d(1, 1, 1));
+}

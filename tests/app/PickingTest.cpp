@@ -1,0 +1,103 @@
+// Picking through the double core, textbook comparison flags, the full-precision text report.
+#include <gtest/gtest.h>
+
+#include "app/Camera.h"
+#include "app/Picking.h"
+#include "app/Showcase.h"
+
+using namespace raypick;
+using namespace raypick::app;
+
+namespace {
+Scene two_spheres() {
+    Scene s;
+    SceneShape a;
+    a.name = "far";
+    a.shape = Sphere<double>{Vec3d(0, 0, -10), 1.0};
+    SceneShape b;
+    b.name = "near";
+    b.shape = Sphere<double>{Vec3d(0, 0, -5), 1.0};
+    s.shapes = {a, b};
+    return s;
+}
+Ray<double> down_z() {
+    Ray<double> r;
+    r.origin = Vec3d(0.0);
+    r.direction = Vec3d(0, 0, -1);
+    return r;
+}
+}  // namespace
+
+TEST(Picking, NearestFirstSurfaceWins) {
+    const Scene s = two_spheres();
+    const PickResult r = cast_all(s, down_z(), CompareOptions{});
+    ASSERT_TRUE(r.nearest);
+    EXPECT_EQ(*r.nearest, 1u);
+    EXPECT_EQ(r.hit_count, 2u);
+    EXPECT_DOUBLE_EQ(r.shapes[1].hit->t_near, 4.0);
+    EXPECT_DOUBLE_EQ(r.shapes[1].hit->t_far, 6.0);
+    EXPECT_EQ(r.shapes[1].hit->n_near, Vec3d(0, 0, 1));
+    EXPECT_EQ(pick_nearest(s, down_z()), std::optional<std::size_t>(1));
+    Ray<double> away = down_z();
+    away.direction = Vec3d(0, 0, 1);
+    EXPECT_FALSE(pick_nearest(s, away));
+    EXPECT_GE(r.micros, 0.0);
+}
+
+TEST(Picking, InsideTheShapeThePickIsTheExit) {
+    Scene s = two_spheres();
+    Ray<double> r = down_z();
+    r.origin = Vec3d(0, 0, -5);
+    const PickResult res = cast_all(s, r, CompareOptions{});
+    ASSERT_TRUE(res.nearest);
+    EXPECT_EQ(*res.nearest, 1u);
+    EXPECT_TRUE(res.shapes[1].hit->origin_inside);
+    EXPECT_TRUE(res.shapes[1].surface->is_exit);
+    EXPECT_DOUBLE_EQ(res.shapes[1].surface->t, 1.0);
+}
+
+TEST(Picking, TextbookVariantDifferencesAreMarked) {
+    // A sphere entirely behind the ray: the core misses, the algebraic textbook test hits.
+    Scene s;
+    SceneShape b;
+    b.name = "behind";
+    b.shape = Sphere<double>{Vec3d(0, 0, 5), 1.0};
+    s.shapes = {b};
+    CompareOptions c;
+    c.enabled.fill(true);
+    const PickResult r = cast_all(s, down_z(), c);
+    EXPECT_FALSE(r.shapes[0].hit);
+    ASSERT_TRUE(r.shapes[0].variant);
+    EXPECT_TRUE(r.shapes[0].variant->hit);
+    EXPECT_TRUE(r.shapes[0].variant->differs);
+    // Where they agree, nothing is marked.
+    const PickResult ok = cast_all(two_spheres(), down_z(), c);
+    ASSERT_TRUE(ok.shapes[1].variant);
+    EXPECT_FALSE(ok.shapes[1].variant->differs) << ok.shapes[1].variant->difference;
+    // Comparison off: no variant computed.
+    EXPECT_FALSE(cast_all(s, down_z(), CompareOptions{}).shapes[0].variant);
+}
+
+TEST(Picking, EveryShowcaseShapeComparesWithoutNaNsInTheReport) {
+    const Scene s = showcase_scene();
+    CompareOptions c;
+    c.enabled.fill(true);
+    Ray<double> r;
+    r.origin = Vec3d(7, 6, 10);
+    r.direction = Vec3d(-7, -5, -10);
+    const PickResult res = cast_all(s, r, c);
+    const std::string text = format_result(s, res, true);
+    EXPECT_NE(text.find("picked:"), std::string::npos);
+    for (const SceneShape& sh : s.shapes) EXPECT_NE(text.find(sh.name), std::string::npos);
+}
+
+TEST(Picking, ReportIsFullPrecision) {
+    const Scene s = two_spheres();
+    Ray<double> r = down_z();
+    r.origin = Vec3d(0.1, 0.0, 0.0);
+    const PickResult res = cast_all(s, r, CompareOptions{});
+    const std::string text = format_result(s, res, false);
+    EXPECT_NE(text.find(full(res.shapes[1].hit->t_near)), std::string::npos);
+    EXPECT_EQ(full(0.1), "0.10000000000000001");
+    EXPECT_EQ(text.find("far (sphere): miss"), std::string::npos);
+}

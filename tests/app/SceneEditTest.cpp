@@ -1,0 +1,156 @@
+// Scene editing: validated edits (invalid refused, degenerate accepted and flagged), handles that
+// squeeze shapes to zero size, Euler angles.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "app/SceneEdit.h"
+
+using namespace raypick;
+using namespace raypick::app;
+
+TEST(SceneEdit, AddDuplicateRenameDelete) {
+    Scene s;
+    EXPECT_EQ(add_shape(s, ShapeType::Sphere, Vec3d(1, 2, 3)), 0u);
+    EXPECT_EQ(add_shape(s, ShapeType::Sphere, Vec3d(0.0)), 1u);
+    EXPECT_EQ(s.shapes[0].name, "sphere 1");
+    EXPECT_EQ(s.shapes[1].name, "sphere 2");
+    EXPECT_EQ(std::get<Sphere<double>>(s.shapes[0].shape).center, Vec3d(1, 2, 3));
+    const auto d = duplicate_shape(s, 0, Vec3d(1, 0, 0));
+    ASSERT_TRUE(d);
+    EXPECT_EQ(std::get<Sphere<double>>(s.shapes[*d].shape).center, Vec3d(2, 2, 3));
+    EXPECT_NE(s.shapes[*d].name, s.shapes[0].name);
+    EXPECT_FALSE(duplicate_shape(s, 99, Vec3d(0.0)));
+    EXPECT_TRUE(rename_shape(s, 1, "ball"));
+    EXPECT_EQ(s.shapes[1].name, "ball");
+    EXPECT_FALSE(rename_shape(s, 1, ""));
+    EXPECT_TRUE(delete_shape(s, 0));
+    EXPECT_EQ(s.shapes.size(), 2u);
+    EXPECT_EQ(s.shapes[0].name, "ball");
+    EXPECT_FALSE(delete_shape(s, 5));
+    for (int t = 0; t < kShapeTypeCount; ++t) EXPECT_TRUE(is_valid(make_shape(ShapeType(t), Vec3d(0.5))));
+}
+
+TEST(SceneEdit, InvalidValuesAreRefusedAndTheLastValidValueKept) {
+    Scene s;
+    add_shape(s, ShapeType::Sphere, Vec3d(0.0));
+    Sphere<double> bad = std::get<Sphere<double>>(s.shapes[0].shape);
+    bad.radius = -1.0;
+    const auto err = apply_shape_edit(s, 0, bad);
+    ASSERT_TRUE(err);
+    EXPECT_NE(err->find("radius"), std::string::npos);
+    EXPECT_EQ(std::get<Sphere<double>>(s.shapes[0].shape).radius, 1.0);
+
+    bad.radius = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_TRUE(apply_shape_edit(s, 0, bad));
+    bad.radius = 1.0;
+    bad.center.y = std::numeric_limits<double>::quiet_NaN();
+    EXPECT_TRUE(apply_shape_edit(s, 0, bad));
+    EXPECT_EQ(std::get<Sphere<double>>(s.shapes[0].shape).center, Vec3d(0.0));
+
+    add_shape(s, ShapeType::Aabb, Vec3d(0.0));
+    Aabb<double> box = std::get<Aabb<double>>(s.shapes[1].shape);
+    box.min.x = box.max.x + 1.0;  // min > max
+    EXPECT_TRUE(apply_shape_edit(s, 1, box));
+    EXPECT_TRUE(is_valid(s.shapes[1].shape));
+}
+
+TEST(SceneEdit, DegenerateValuesAreAcceptedAndFlagged) {
+    Scene s;
+    add_shape(s, ShapeType::Sphere, Vec3d(0.0));
+    Sphere<double> point = std::get<Sphere<double>>(s.shapes[0].shape);
+    point.radius = 0.0;
+    EXPECT_FALSE(apply_shape_edit(s, 0, point));
+    ASSERT_EQ(degeneracies(s.shapes[0].shape).size(), 1u);
+
+    Capsule<double> c;
+    c.a = c.b = Vec3d(1, 2, 3);
+    c.radius = 0.0;
+    const auto notes = degeneracies(c);
+    EXPECT_EQ(notes.size(), 2u);  // a == b and radius 0
+    EXPECT_TRUE(degeneracies(Capsule<double>{}).empty());
+}
+
+TEST(SceneEdit, BoxCornerHandleSqueezesToZeroSize) {
+    Aabb<double> box;
+    box.min = Vec3d(-1, -2, -3);
+    box.max = Vec3d(1, 2, 3);
+    const auto hs = handles(Shape<double>(box));
+    ASSERT_EQ(hs.size(), 8u);
+    // Drag the +++ corner (id 7) onto the --- corner: the box becomes a point, still valid.
+    const Shape<double> squeezed = move_handle(box, 7, Vec3d(-1, -2, -3));
+    EXPECT_TRUE(is_valid(squeezed));
+    const auto& b = std::get<Aabb<double>>(squeezed);
+    EXPECT_EQ(b.min, b.max);
+    EXPECT_FALSE(degeneracies(squeezed).empty());
+    // Dragging past the opposite corner swaps min and max instead of making an invalid box.
+    const Shape<double> flipped = move_handle(box, 7, Vec3d(-5, 0, 0));
+    EXPECT_TRUE(is_valid(flipped));
+    EXPECT_EQ(std::get<Aabb<double>>(flipped).min, Vec3d(-5, -2, -3));
+    // Non-finite positions are ignored.
+    EXPECT_TRUE(is_valid(move_handle(box, 7, Vec3d(std::numeric_limits<double>::infinity()))));
+}
+
+TEST(SceneEdit, ObbCornerHandleKeepsTheOppositeCorner) {
+    Obb<double> box;
+    box.center = Vec3d(1, 1, 1);
+    box.rotation = rotation_from_euler_degrees(Vec3d(10, 20, 30));
+    box.half_extents = Vec3d(1, 0.5, 0.25);
+    const auto before = handles(Shape<double>(box));
+    const Vec3d opposite = before[0].position;  // corner ---
+    const Vec3d moved = before[7].position + box.rotation[0] * 0.5;
+    const Shape<double> s = move_handle(box, 7, moved);
+    ASSERT_TRUE(is_valid(s));
+    const auto after = handles(s);
+    EXPECT_LT(glm::length(after[0].position - opposite), 1e-12);
+    EXPECT_LT(glm::length(after[7].position - moved), 1e-12);
+    // Onto the opposite corner: zero extents.
+    const Shape<double> squeezed = move_handle(box, 7, opposite);
+    const auto& z = std::get<Obb<double>>(squeezed);
+    EXPECT_LT(glm::length(z.half_extents), 1e-12);
+}
+
+TEST(SceneEdit, CapsuleEndHandlesCanMeet) {
+    Capsule<double> c;
+    const Shape<double> s = move_handle(c, 0, c.b);
+    const auto& m = std::get<Capsule<double>>(s);
+    EXPECT_EQ(m.a, m.b);
+    EXPECT_TRUE(is_valid(s));
+    ASSERT_FALSE(degeneracies(s).empty());
+    // Sphere radius handle.
+    Sphere<double> sp;
+    const Shape<double> r = move_handle(sp, 0, Vec3d(0, 3, 4));
+    EXPECT_DOUBLE_EQ(std::get<Sphere<double>>(r).radius, 5.0);
+}
+
+TEST(SceneEdit, EulerAnglesRoundTripAndMatchTheFileConvention) {
+    for (const Vec3d& e : {Vec3d(0, 0, 0), Vec3d(10, 20, 30), Vec3d(-45, 60, 170), Vec3d(90, 0, 0), Vec3d(0, 0, 90)}) {
+        const auto r = rotation_from_euler_degrees(e);
+        EXPECT_LT(orthonormality_error(r), 1e-14);
+        EXPECT_NEAR(glm::determinant(r), 1.0, 1e-14);
+        const Vec3d back = euler_degrees_from_rotation(r);
+        const auto r2 = rotation_from_euler_degrees(back);
+        for (int i = 0; i < 3; ++i) EXPECT_LT(glm::length(r[i] - r2[i]), 1e-12);
+        EXPECT_LT(glm::length(back - e), 1e-9);
+    }
+    // R = Rz * Ry * Rx: 90 degrees about Z maps x to y.
+    const auto rz = rotation_from_euler_degrees(Vec3d(0, 0, 90));
+    EXPECT_LT(glm::length(rz * Vec3d(1, 0, 0) - Vec3d(0, 1, 0)), 1e-15);
+    // Rotate about X first, then Z: y -> z (by X) -> z (Z leaves it).
+    const auto rxz = rotation_from_euler_degrees(Vec3d(90, 0, 90));
+    EXPECT_LT(glm::length(rxz * Vec3d(0, 1, 0) - Vec3d(0, 0, 1)), 1e-15);
+    // Gimbal lock still gives back an equivalent rotation.
+    const auto g = rotation_from_euler_degrees(Vec3d(30, 90, 40));
+    const auto g2 = rotation_from_euler_degrees(euler_degrees_from_rotation(g));
+    for (int i = 0; i < 3; ++i) EXPECT_LT(glm::length(g[i] - g2[i]), 1e-6);
+}
+
+TEST(SceneEdit, TranslatedMovesEveryType) {
+    const Vec3d d(1, -2, 0.5);
+    for (int t = 0; t < kShapeTypeCount; ++t) {
+        const Shape<double> s = make_shape(ShapeType(t), Vec3d(0.0));
+        const Shape<double> m = translated(s, d);
+        EXPECT_LT(glm::length(shape_center(m) - shape_center(s) - d), 1e-15);
+    }
+}
