@@ -40,20 +40,16 @@ std::optional<RayHit<T>> cast(const Ray<T>& ray, const Capsule<T>& capsule, T t_
     const Vec3<T>& d = ray.direction;
     const T r = capsule.radius;
     T t_near = infinity<T>(), t_far = -infinity<T>();
-    Vec3<T> n_near(T(0)), n_far(T(0));
-    auto consider = [&](T t0, T t1, const Vec3<T>& n0, const Vec3<T>& n1) {
-        if (t0 < t_near) { t_near = t0; n_near = n0; }
-        if (t1 > t_far) { t_far = t1; n_far = n1; }
+    auto consider = [&](T t0, T t1) {
+        if (t0 < t_near) t_near = t0;
+        if (t1 > t_far) t_far = t1;
     };
 
     // The two end balls.
     const Vec3<T> fa = ray.origin - capsule.a;
-    const Vec3<T> fb = ray.origin - capsule.b;
     T t0, t1;
-    if (detail::sphere_roots(fa, d, r, t0, t1))
-        consider(t0, t1, detail::sphere_normal(fa, d, r, t0, false), detail::sphere_normal(fa, d, r, t1, true));
-    if (detail::sphere_roots(fb, d, r, t0, t1))
-        consider(t0, t1, detail::sphere_normal(fb, d, r, t0, false), detail::sphere_normal(fb, d, r, t1, true));
+    if (detail::sphere_roots(fa, d, r, t0, t1)) consider(t0, t1);
+    if (detail::sphere_roots(ray.origin - capsule.b, d, r, t0, t1)) consider(t0, t1);
 
     // The lateral surface: the problem projected on the plane perpendicular to the axis.
     // s(t) = (fa.ab + t d.ab) / ab.ab is the axial position (0 at a, 1 at b) of the point at t.
@@ -66,17 +62,20 @@ std::optional<RayHit<T>> cast(const Ray<T>& ray, const Capsule<T>& capsule, T t_
             const T s = (fa_ab + t * d_ab) / abab;
             return s >= T(0) && s <= T(1);
         };
-        const bool in0 = on_segment(t0), in1 = on_segment(t1);
-        if (in0 || in1)
-            consider(in0 ? t0 : infinity<T>(), in1 ? t1 : -infinity<T>(),
-                     detail::sphere_normal(f_perp, d_perp, r, t0, false),
-                     detail::sphere_normal(f_perp, d_perp, r, t1, true));
+        consider(on_segment(t0) ? t0 : infinity<T>(), on_segment(t1) ? t1 : -infinity<T>());
     }
     if (!(t_near <= t_far)) return std::nullopt;
-    if (r == T(0)) {  // a segment: no surface normal; use the documented fallback
-        n_near = normalize_or(-d, Vec3<T>(T(0), T(0), T(1)));
-        n_far = -n_near;
-    }
+
+    // Normals from the final points, whichever part gave t: unit(p - closest point of the segment).
+    // (Taking the winning part's own normal is wrong near a cap seam, where a ball's root can beat
+    // the cylinder's by rounding although the point lies on the cylinder.)
+    auto normal_at = [&](T t, bool exit) {
+        if (r == T(0)) return normalize_or(exit ? d : -d, Vec3<T>(T(0), T(0), T(1)));  // a segment
+        const T s = glm::clamp((fa_ab + t * d_ab) / abab, T(0), T(1));
+        return normalize_or_dir(fa + t * d - s * ab, exit ? d : -d);
+    };
+    const Vec3<T> n_near = normal_at(t_near, false);
+    const Vec3<T> n_far = normal_at(t_far, true);
     return detail::finish(t_near, t_far, n_near, n_far, t_min, t_max);
 }
 
