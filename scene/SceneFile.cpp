@@ -758,10 +758,20 @@ std::variant<Scene, SceneLoadError> parse_scene(const std::string& text, const s
         err.where = place(err.line, err.column, "");
         return err;
     } catch (const json::exception& e) {
+        // e.g. out_of_range.406 "number overflow parsing '1e400'": no position, so find the token.
         std::string m = e.what();
         const auto close = m.find("] ");
         if (close != std::string::npos) m = m.substr(close + 2);
-        err.message = "invalid JSON: " + m;
+        const auto q1 = m.find('\'');
+        const auto q2 = q1 == std::string::npos ? q1 : m.find('\'', q1 + 1);
+        if (q2 != std::string::npos && q2 > q1 + 1) {
+            const auto at = text.find(m.substr(q1 + 1, q2 - q1 - 1));
+            if (at != std::string::npos) {
+                line_column(text, at, err.line, err.column);
+                err.where = place(err.line, err.column, "");
+            }
+        }
+        err.message = "invalid JSON: " + m + " (numbers must fit in a double)";
         return err;
     }
     try {
