@@ -24,6 +24,7 @@ glm::dvec3 to_d(const Vec3<double>& v) { return v; }
 
 App::App(const CommandLine& options, GLFWwindow* window) : window_(window) {
     glfwGetWindowSize(window_, &state_.window_width, &state_.window_height);
+    state_.viewport = view_rect(state_.window_width, state_.window_height, !options.no_ui);
     if (options.generated_shapes >= 0) {
         state_.scene = generated_scene(static_cast<std::size_t>(options.generated_shapes));
     } else if (!options.scene_file.empty()) {
@@ -107,13 +108,19 @@ void App::handle_keys() {
 void App::cast_ray() {
     const ImGuiIO& io = ImGui::GetIO();
     AppState& s = state_;
+    if (!s.ray.frozen && ignore_mouse_) {  // screenshot without --ray: no mouse, so no mouse ray
+        s.result = PickResult{};
+        s.result.shapes.resize(s.scene.shapes.size());
+        return;
+    }
     if (!s.ray.frozen) {
         // The mouse ray goes through the core every frame, unless ImGui owns the mouse.
         if (io.WantCaptureMouse && s.ray.valid) return;
-        const bool inside = io.MousePos.x >= 0 && io.MousePos.y >= 0 && !ignore_mouse_;
-        const double x = inside ? io.MousePos.x : s.window_width * 0.5;
-        const double y = inside ? io.MousePos.y : s.window_height * 0.5;
-        s.ray.ray = s.camera.ray_from_pixel(x, y, s.window_width, s.window_height);
+        const ViewRect& v = s.viewport;
+        const bool inside = v.contains(io.MousePos.x, io.MousePos.y) && !ignore_mouse_;
+        const double x = inside ? io.MousePos.x - v.x : v.width * 0.5;
+        const double y = inside ? io.MousePos.y - v.y : v.height * 0.5;
+        s.ray.ray = s.camera.ray_from_pixel(x, y, v.width, v.height);
         s.ray.valid = true;
     }
     s.result = cast_all(s.scene, s.ray.ray, s.view.compare);
@@ -132,15 +139,17 @@ void App::update() {
     first_frame_ = false;
     ++s.stats.frames;
     glfwGetWindowSize(window_, &s.window_width, &s.window_height);
+    s.viewport = view_rect(s.window_width, s.window_height, s.view.show_ui);
 
     handle_keys();
 
     const ImGuiIO& io = ImGui::GetIO();
     InputState in;
-    in.mouse_x = io.MousePos.x;
-    in.mouse_y = io.MousePos.y;
-    in.width = std::max(1, s.window_width);
-    in.height = std::max(1, s.window_height);
+    // Window coordinates relative to the 3D view.
+    in.mouse_x = io.MousePos.x - s.viewport.x;
+    in.mouse_y = io.MousePos.y - s.viewport.y;
+    in.width = s.viewport.width;
+    in.height = s.viewport.height;
     in.left_down = io.MouseDown[0];
     in.right_down = io.MouseDown[1];
     in.middle_down = io.MouseDown[2];
@@ -155,8 +164,8 @@ void App::update() {
     in.key_y = keys_free && ImGui::IsKeyDown(GLFW_KEY_Y) && !io.KeyCtrl;
     in.key_z = keys_free && ImGui::IsKeyDown(GLFW_KEY_Z) && !io.KeyCtrl;
     in.ui_wants_mouse = io.WantCaptureMouse;
-    const bool mouse_in_window = io.MousePos.x >= 0 && io.MousePos.y >= 0 && !ignore_mouse_;
-    if (mouse_in_window || interaction_.busy()) interaction_.update(in, s.scene, s.sel, s.camera, s.history);
+    const bool mouse_in_view = s.viewport.contains(io.MousePos.x, io.MousePos.y) && !ignore_mouse_;
+    if (mouse_in_view || interaction_.busy()) interaction_.update(in, s.scene, s.sel, s.camera, s.history);
     if (interaction_.busy()) s.status = interaction_.status(s.scene);
 
     cast_ray();
@@ -174,9 +183,9 @@ void App::draw_case_labels() {
     if (failures.empty()) return;
     ImDrawList* dl = ImGui::GetBackgroundDrawList();
     for (const CaseLabel& f : failures) {
-        const auto p = s.camera.project(f.anchor, s.window_width, s.window_height);
-        if (!p) continue;
-        const ImVec2 at(static_cast<float>(p->x) + 8.0f, static_cast<float>(p->y) - 6.0f);
+        const auto p = s.camera.project(f.anchor, s.viewport.width, s.viewport.height);
+        if (!p || !s.viewport.contains(p->x + s.viewport.x, p->y + s.viewport.y)) continue;
+        const ImVec2 at(static_cast<float>(p->x + s.viewport.x) + 8.0f, static_cast<float>(p->y + s.viewport.y) - 6.0f);
         const ImVec2 size = ImGui::CalcTextSize(f.text.c_str());
         dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + size.x + 2, at.y + size.y + 1),
                           IM_COL32(0, 0, 0, 180));
@@ -277,12 +286,19 @@ void App::render(int fb_width, int fb_height) {
     AppState& s = state_;
     renderer_.sync_scene(s.scene);
     build_overlay();
-    const double aspect = double(std::max(1, s.window_width)) / std::max(1, s.window_height);
-    const glm::dmat4 vp = s.camera.projection(aspect) * s.camera.view();
+    const glm::dmat4 vp = s.camera.projection(s.view_aspect()) * s.camera.view();
+    // The view rectangle in framebuffer pixels (y up; the framebuffer may be scaled on HiDPI).
+    const double sx = double(fb_width) / std::max(1, s.window_width), sy = double(fb_height) / std::max(1, s.window_height);
+    const ViewRect& v = s.viewport;
+    Viewport port;
+    port.x = static_cast<int>(std::lround(v.x * sx));
+    port.y = static_cast<int>(std::lround((s.window_height - v.y - v.height) * sy));
+    port.width = static_cast<int>(std::lround(v.width * sx));
+    port.height = static_cast<int>(std::lround(v.height * sy));
     DrawSettings settings;
     settings.solid = s.view.solid;
     settings.grid = s.view.show_grid;
-    renderer_.draw(vp, fb_width, fb_height, overlay_, settings);
+    renderer_.draw(vp, fb_width, fb_height, port, overlay_, settings);
 }
 
 }  // namespace raypick::app

@@ -31,13 +31,13 @@ void reset_camera(AppState& s) {
         c.fov_y_degrees = s.scene.camera->fov_y_degrees;
         c.look_at(s.scene.camera->eye, s.scene.camera->target);
     } else {
-        c.frame(scene_bounds(s.scene), double(s.window_width) / std::max(1, s.window_height));
+        c.frame(scene_bounds(s.scene), s.view_aspect());
     }
     s.camera = c;
 }
 
 void frame_selection(AppState& s) {
-    const double aspect = double(s.window_width) / std::max(1, s.window_height);
+    const double aspect = s.view_aspect();
     if (s.sel.selected && *s.sel.selected < s.scene.shapes.size())
         s.camera.frame(bounds(s.scene.shapes[*s.sel.selected].shape), aspect);
     else

@@ -10,6 +10,7 @@
 #include "app/Camera.h"
 #include "app/History.h"
 #include "app/Interaction.h"
+#include "app/Layout.h"
 #include "app/Picking.h"
 
 namespace raypick::app {
@@ -63,6 +64,8 @@ struct AppState {
     PickResult result;
     Stats stats;
     int window_width = 1280, window_height = 720;
+    ViewRect viewport = view_rect(1280, 720, true);  ///< the 3D view inside the window
+    double view_aspect() const { return viewport.width / viewport.height; }
 
     std::string error_title;    ///< shown in a modal when non-empty
     std::string error_message;

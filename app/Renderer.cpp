@@ -87,12 +87,13 @@ void Renderer::rebuild_solid(const std::vector<Shape<double>>& shapes) {
     solid_dirty_ = false;
 }
 
-void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_height, const Overlay& overlay,
-                    const DrawSettings& settings) {
+void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_height, const Viewport& view,
+                    const Overlay& overlay, const DrawSettings& settings) {
     const glm::mat4 vp(view_projection);
     glViewport(0, 0, fb_width, fb_height);
     glClearColor(settings.background.r, settings.background.g, settings.background.b, settings.background.a);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glViewport(view.x, view.y, view.width, view.height);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
     glDisable(GL_CULL_FACE);
@@ -144,6 +145,7 @@ void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_heig
     glDisable(GL_PROGRAM_POINT_SIZE);
     glBindVertexArray(0);
     glUseProgram(0);
+    glViewport(0, 0, fb_width, fb_height);
 }
 
 }  // namespace raypick::app

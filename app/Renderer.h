@@ -31,6 +31,11 @@ struct Overlay {
     }
 };
 
+/// A rectangle of the framebuffer in pixels, origin bottom left (glViewport's convention).
+struct Viewport {
+    int x = 0, y = 0, width = 1, height = 1;
+};
+
 struct DrawSettings {
     bool solid = false;
     bool grid = true;
@@ -45,9 +50,10 @@ public:
     /// Rebuilds the scene's vertex buffers if the shapes changed since the last call.
     void sync_scene(const Scene& scene);
 
-    /// Draws the frame into the current framebuffer (fb_width x fb_height pixels).
-    void draw(const glm::dmat4& view_projection, int fb_width, int fb_height, const Overlay& overlay,
-              const DrawSettings& settings);
+    /// Clears the current framebuffer (fb_width x fb_height pixels) and draws the 3D view into
+    /// the `view` rectangle of it.
+    void draw(const glm::dmat4& view_projection, int fb_width, int fb_height, const Viewport& view,
+              const Overlay& overlay, const DrawSettings& settings);
 
     std::size_t scene_line_vertices() const { return static_cast<std::size_t>(wire_.count); }
     std::size_t scene_rebuilds() const { return rebuilds_; }
@@ -65,7 +71,6 @@ private:
     bool have_cache_ = false;
     bool solid_dirty_ = true;
     std::size_t rebuilds_ = 0;
-    const Scene* last_scene_ = nullptr;
 
     void rebuild_solid(const std::vector<Shape<double>>& shapes);
 };

@@ -42,22 +42,27 @@ void place(float x, float y, float w, float h) {
 
 void Ui::draw(AppState& s, std::size_t line_vertices) {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
-    const float right = std::max(display.x - 400.0f, 320.0f);
-    const float mid = 20.0f + (display.y - 60.0f) * 0.45f;
+    const float top = kMenuBarHeight, bottom = display.y - kStatusBarHeight;
+    const float right = std::max(display.x - kRightPanelWidth, kLeftPanelWidth + 20.0f);
+    const float mid = top + (bottom - top) * 0.45f;
     menu(s);
-    place(0, 20, 300, mid - 20);
+    place(0, top, kLeftPanelWidth, mid - top);
     scene_panel(s);
-    place(0, mid, 300, display.y - mid - 24);
+    place(0, mid, kLeftPanelWidth, bottom - mid);
     inspector_panel(s);
-    place(right, 20, 400, mid - 20);
+    place(right, top, kRightPanelWidth, mid - top);
     ray_panel(s);
-    place(right, mid, 400, 200);
+    place(right, mid, kRightPanelWidth, 200);
     options_panel(s);
-    place(right, mid + 200, 400, std::max(display.y - mid - 224, 80.0f));
+    place(right, mid + 200, kRightPanelWidth, std::max(bottom - mid - 200, 80.0f));
     stats_panel(s, line_vertices);
 #if RAYPICK_HAVE_CASE_CHECK
-    ImGui::SetNextWindowCollapsed(s.scene.expectations.empty(), ImGuiCond_Appearing);
-    place(310, 20, 560, 260);
+    // Opens by itself for a scene with expectations (a case file); View > Test cases toggles it.
+    if (cases_shown_for_ != s.scene_path) {
+        cases_shown_for_ = s.scene_path;
+        show_cases_ = !s.scene.expectations.empty();
+    }
+    place(kLeftPanelWidth + 10, std::max(bottom - 200, top + 20), std::max(right - kLeftPanelWidth - 20, 200.0f), 200);
     cases_panel(s);
 #endif
     popups(s);
@@ -109,6 +114,9 @@ void Ui::menu(AppState& s) {
         ImGui::MenuItem("Solid (shaded by normal)", "W", &s.view.solid);
         ImGui::MenuItem("Panels", "F1", &s.view.show_ui);
         if (ImGui::MenuItem("Freeze ray", "Space", s.ray.frozen)) set_frozen(s, !s.ray.frozen);
+#if RAYPICK_HAVE_CASE_CHECK
+        ImGui::MenuItem("Test cases panel", nullptr, &show_cases_);
+#endif
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Presets")) {
@@ -165,8 +173,8 @@ void Ui::popups(AppState& s) {
 
 void Ui::status_bar(AppState& s) {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
-    ImGui::SetNextWindowPos(ImVec2(0, display.y - 22));
-    ImGui::SetNextWindowSize(ImVec2(display.x, 22));
+    ImGui::SetNextWindowPos(ImVec2(0, display.y - kStatusBarHeight));
+    ImGui::SetNextWindowSize(ImVec2(display.x, kStatusBarHeight));
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6, 3));
     if (ImGui::Begin("##status", nullptr,
                      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoSavedSettings |
@@ -374,8 +382,12 @@ void Ui::ray_panel(AppState& s) {
 
     Ray<double> r = s.ray.ray;
     if (!s.ray.frozen) ImGui::BeginDisabled();
-    bool changed = ImGui::InputScalarN("origin", ImGuiDataType_Double, &r.origin.x, 3, nullptr, nullptr, "%.17g");
-    changed |= ImGui::InputScalarN("direction", ImGuiDataType_Double, &r.direction.x, 3, nullptr, nullptr, "%.17g");
+    ImGui::TextUnformatted("origin");
+    ImGui::SetNextItemWidth(-1);
+    bool changed = ImGui::InputScalarN("##origin", ImGuiDataType_Double, &r.origin.x, 3, nullptr, nullptr, "%.17g");
+    ImGui::TextUnformatted("direction");
+    ImGui::SetNextItemWidth(-1);
+    changed |= ImGui::InputScalarN("##direction", ImGuiDataType_Double, &r.direction.x, 3, nullptr, nullptr, "%.17g");
     if (!s.ray.frozen) ImGui::EndDisabled();
     if (changed && s.ray.frozen) {
         if (auto err = validate(r)) {
@@ -586,8 +598,9 @@ void Ui::update_case_report(const AppState& s) {
 }
 
 void Ui::cases_panel(AppState& s) {
-    const bool open = ImGui::Begin("Test cases");
-    update_case_report(s);  // labels in the view even when the panel is collapsed
+    update_case_report(s);  // labels in the view even when the panel is closed
+    if (!show_cases_) return;
+    const bool open = ImGui::Begin("Test cases", &show_cases_);
     if (!open) {
         ImGui::End();
         return;

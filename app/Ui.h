@@ -61,6 +61,8 @@ private:
     // Test cases: the current scene's report, recomputed when the scene changes.
     Scene case_scene_;
     bool case_valid_ = false;
+    bool show_cases_ = false;
+    std::optional<std::string> cases_shown_for_;  ///< scene path the panel visibility was decided for
     bool case_double_ = false;
     bool case_double_used_ = false;
     std::vector<CaseLabel> case_labels_;

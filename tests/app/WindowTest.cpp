@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/Camera.h"
+#include "app/Layout.h"
 #include "app/Wireframe.h"
 #include "geometry/Shape.h"
 #include "scene/SceneFile.h"
@@ -144,6 +145,18 @@ Camera picture_camera() {
     return c;
 }
 
+/// Where the app draws world point p: the camera projects into the 3D view's rectangle, which
+/// lies between the panel columns.
+std::optional<ScreenPoint> project_px(const Camera& cam, const Vec3d& p) {
+    const ViewRect v = view_rect(kW, kH, /*panels=*/true);
+    auto s = cam.project(p, v.width, v.height);
+    if (s) {
+        s->x += v.x;
+        s->y += v.y;
+    }
+    return s;
+}
+
 Ray<double> picture_ray() {
     Ray<double> r;
     r.origin = Vec3d(-4.0, 2.0, 8.0);
@@ -230,7 +243,7 @@ TEST(AppWindow, FrozenRayScreenshotShowsTheCoreHitWhereTheCameraProjectsIt) {
     // The entry point of the ray into the ball, as the double core computes it.
     const auto hit = cast(picture_ray(), scene.shapes[0].shape);
     ASSERT_TRUE(hit);
-    const auto entry = cam.project(picture_ray().at(hit->t_near), kW, kH);
+    const auto entry = project_px(cam, picture_ray().at(hit->t_near));
     ASSERT_TRUE(entry);
     ASSERT_GT(entry->x, 320);  // in the view, not under a panel
     ASSERT_LT(entry->x, 860);
@@ -245,14 +258,14 @@ TEST(AppWindow, FrozenRayScreenshotShowsTheCoreHitWhereTheCameraProjectsIt) {
     // Silhouettes: the box's front face edges and the ball's ring in the view plane.
     for (const Vec3d& p : {Vec3d(1.8, 0.5, 1.0), Vec3d(0.3, -0.6, 1.0), Vec3d(1.0, 1.0, 1.0),
                            Vec3d(-1.5 + std::cos(0.8), std::sin(0.8), 0.0), Vec3d(-1.5, -1.0, 0.0)}) {
-        const auto s = cam.project(p, kW, kH);
+        const auto s = project_px(cam, p);
         ASSERT_TRUE(s);
         EXPECT_TRUE(colour_near(img, s->x, s->y, palette::shape, 2))
             << "no wireframe colour near the projection (" << s->x << ", " << s->y << ") of (" << p.x << ", " << p.y
             << ", " << p.z << "); pixel is " << describe(img.at(static_cast<int>(s->x), static_cast<int>(s->y)));
     }
     // Inside the ball's outline, away from its rings, the background shows (wire mode).
-    const auto inside = cam.project(Vec3d(-1.5 - 0.45, 0.45, 0.0), kW, kH);
+    const auto inside = project_px(cam, Vec3d(-1.5 - 0.45, 0.45, 0.0));
     EXPECT_TRUE(close_colour(img.at(static_cast<int>(inside->x), static_cast<int>(inside->y)), rgb_of(palette::background)));
 }
 
@@ -265,14 +278,14 @@ TEST(AppWindow, EmptySceneAndSceneWithShapesDifferWhereTheShapesAre) {
     const Camera cam = picture_camera();
     // On the shapes' outlines: wireframe with shapes, background without.
     for (const Vec3d& p : {Vec3d(1.8, 0.5, 1.0), Vec3d(-1.5 + std::cos(0.8), std::sin(0.8), 0.0)}) {
-        const auto s = cam.project(p, kW, kH);
+        const auto s = project_px(cam, p);
         EXPECT_TRUE(colour_near(full, s->x, s->y, palette::shape, 2));
         EXPECT_FALSE(colour_near(empty, s->x, s->y, palette::shape, 2));
     }
     // Where the ray enters the ball: the entry marker only when there is a ball.
     const auto hit = cast(picture_ray(), picture_scene(true).shapes[0].shape);
     ASSERT_TRUE(hit);
-    const auto e = cam.project(picture_ray().at(hit->t_near), kW, kH);
+    const auto e = project_px(cam, picture_ray().at(hit->t_near));
     EXPECT_TRUE(close_colour(full.at(int(e->x), int(e->y)), rgb_of(palette::entry)));
     EXPECT_FALSE(close_colour(empty.at(int(e->x), int(e->y)), rgb_of(palette::entry)));
     // Far from the shapes and the ray both pictures are the same background.
