@@ -510,6 +510,8 @@ void check_flat(Ctx& ctx, const Ray<T>& ray, const L3& o, const L3& d, const L3&
             ++j;
         }
     const LD sd = std::sqrt(out) + std::min(in, LD(0));
+    // The crossing point moves in the plane by (error across the plane) * |d| / |d_flat|.
+    tol *= len(d) / std::abs(d[flat]);
     if (sd > tol) {
         PCHECK(ctx, !line) << " (flat box: the line crosses the plane outside the rectangle)";
     } else if (sd < -tol) {
@@ -739,8 +741,9 @@ void check_case(Ctx& ctx, Rng& g, const Ray<T>& ray, const S& s, const Ref& R, S
         const T k = unit_scale ? T(1) : T(g.pow10(-3, 3));
         const Ray<T> aim{ray.origin, (c - ray.origin) * k};
         const LD dist = len(L(c) - o), inner = inner_size(s);
-        const bool thin_capsule = std::is_same<S, Capsule<T>>::value && inner == 0;
-        if (is_valid(aim) && is_finite(aim.direction) && ((unit_scale && !thin_capsule) || inner > LD(1e-3) * dist)) {
+        // (The capsule's centre and cylinder projection are not exact, so it needs thickness always.)
+        const bool exact_shape = !std::is_same<S, Capsule<T>>::value;
+        if (is_valid(aim) && is_finite(aim.direction) && ((unit_scale && exact_shape) || inner > LD(1e-3) * dist)) {
             ++st.aimed;
             const auto h = cast(aim, s);
             PCHECK(ctx, h.has_value()) << " (a ray aimed at the centre hits) aim " << describe(aim);
@@ -767,6 +770,11 @@ void compare_results(Ctx& ctx, const Ray<float>& ray, const S& s, const Ref& R,
     if (rf && rd && std::abs(sd0) > kK * e * R.base)
         PCHECK(ctx, rf->origin_inside == rd->origin_inside) << " (float/double origin_inside)";
     if (!rf || !rd) return;
+    // Near-tangent (ambiguous) cases: only spheres have a bounded t sensitivity there (the curvature
+    // floor below); for flat faces, capsules touched along the axis direction and radius-0 shapes the
+    // passage of a line within tol of the surface is arbitrary (both results were already checked to
+    // lie on the surface).
+    if (std::abs(R.depth) <= tol && !std::is_same<S, Sphere<float>>::value) return;
     const L3 du = unit(d);
     const LD rho = curvature(s);
     for (int k = 0; k < 2; ++k) {
@@ -1026,7 +1034,7 @@ void cross_check(Ctx& ctx, const Ray<T>& ray, const Aabb<T>& b, const Ref& R, in
     const LD e = eps<T>(), tol = kK * e * (R.base + std::abs(R.t_deep) * R.dlen);
     if (std::abs(R.depth) > tol) PCHECK(ctx, ra.has_value() == ro.has_value())
         << " (identity OBB and AABB agree on hit/miss) aabb " << describe(ra) << ", obb " << describe(ro);
-    if (!ra || !ro) return;
+    if (!ra || !ro || std::abs(R.depth) <= tol) return;
     const Slabs sl = slabs_of(ray, b);
     for (int k = 0; k < 2; ++k) {
         const LD ta = k ? ra->t_far : ra->t_near, to_ = k ? ro->t_far : ro->t_near;
