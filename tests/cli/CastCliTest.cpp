@@ -1,0 +1,191 @@
+// raypick-cast end to end: output format, --check failures, bad files, and a 10^5 x 10^2 run.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <sys/wait.h>
+
+#include <nlohmann/json.hpp>
+
+#include "scene/SceneFile.h"
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Outcome {
+    int status = -1;  ///< exit status
+    std::string out;  ///< stdout and stderr together (2>&1) unless separated
+};
+
+Outcome run(const std::string& args, bool merge_stderr = true) {
+    const std::string cmd = std::string(RAYPICK_CAST_EXE) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
+    Outcome r;
+    FILE* p = ::popen(cmd.c_str(), "r");
+    if (!p) return r;
+    char buf[65536];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+    const int st = ::pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return r;
+}
+
+std::vector<json> lines_of(const std::string& out) {
+    std::vector<json> v;
+    std::istringstream in(out);
+    std::string line;
+    while (std::getline(in, line)) v.push_back(json::parse(line));
+    return v;
+}
+
+std::string data(const char* name) { return std::string(RAYPICK_CLI_DATA) + "/" + name; }
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+#define EXPECT_CONTAINS(s, part) EXPECT_TRUE(contains((s), (part))) << "in:\n" << (s) << "\nmissing: " << (part)
+
+}  // namespace
+
+TEST(CastCli, OneJsonObjectPerLine) {
+    const Outcome r = run(data("small.json"), false);
+    ASSERT_EQ(r.status, 0) << r.out;
+    const auto v = lines_of(r.out);
+    ASSERT_EQ(v.size(), 12u);  // 3 rays x (3 shapes + 1 pick line)
+    // ray 0 x ball: enters at z = 4, leaves at z = 6
+    EXPECT_EQ(v[0], json::parse(R"({"ray":0,"shape":0,"hit":true,"t_near":4,"t_far":6,"n_near":[0,0,-1],"n_far":[0,0,1],"inside":false})"));
+    EXPECT_EQ(v[1], json::parse(R"({"ray":0,"shape":1,"hit":true,"t_near":4,"t_far":4.5,"n_near":[0,0,-1],"n_far":[0,0,1],"inside":false})"));
+    EXPECT_EQ(v[2], json::parse(R"({"ray":0,"shape":2,"hit":false})"));
+    EXPECT_EQ(v[3], json::parse(R"({"ray":0,"picked":0,"t":4})"));  // tie with the box: lower index
+    // ray 1 starts at the ball's centre with direction 0.125: t = -8..8, the box is behind
+    EXPECT_EQ(v[4], json::parse(R"({"ray":1,"shape":0,"hit":true,"t_near":-8,"t_far":8,"n_near":[0,0,-1],"n_far":[0,0,1],"inside":true})"));
+    EXPECT_EQ(v[5], json::parse(R"({"ray":1,"shape":1,"hit":false})"));
+    EXPECT_EQ(v[7], json::parse(R"({"ray":1,"picked":0,"t":8})"));
+    EXPECT_EQ(v[11], json::parse(R"({"ray":2,"picked":null})"));
+}
+
+TEST(CastCli, DoubleCorePrintsDoublePrecision) {
+    // 0.1 in the float core prints as 0.1 (shortest float), in the double core as the double
+    const fs::path dir = fs::path(RAYPICK_TEST_TMP) / "double";
+    fs::create_directories(dir);
+    const fs::path f = dir / "tenth.json";
+    raypick::Scene s;
+    s.shapes.push_back({"slab", raypick::Aabb<double>{{-1, -1, 0.1}, {1, 1, 0.7}}, ""});
+    s.rays.push_back({"up", raypick::Ray<double>{{0, 0, 0}, {0, 0, 3}}, 0.0, raypick::infinity<double>(), ""});
+    ASSERT_EQ(raypick::save_scene_file(f.string(), s), std::nullopt);
+    const auto fl = lines_of(run(f.string(), false).out);
+    const auto db = lines_of(run("--double " + f.string(), false).out);
+    ASSERT_EQ(fl.size(), 2u);
+    ASSERT_EQ(db.size(), 2u);
+    EXPECT_EQ(db[0]["t_near"].get<double>(), 0.1 / 3);
+    // the float core's value, printed as the shortest text that reads back to the same float
+    EXPECT_EQ(float(fl[0]["t_near"].get<double>()), 0.1f / 3.0f);
+    EXPECT_EQ(fl[0]["t_near"].dump(), "0.033333335");
+}
+
+TEST(CastCli, CheckPassesOnAGoodFile) {
+    const Outcome r = run("--check " + std::string(RAYPICK_ASSETS_DIR) + "/seed001_ray_sphere_table.json");
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_CONTAINS(r.out, "9/9 expectations passed (float core)");
+}
+
+TEST(CastCli, CheckFailsReadablyOnAWrongExpectation) {
+    const std::string file = data("wrong_expectation.json");
+    for (const char* precision : {"", "--double "}) {
+        const Outcome r = run(std::string("--check ") + precision + file);
+        EXPECT_EQ(r.status, 1) << r.out;
+        EXPECT_CONTAINS(r.out, file + ": expectation 0: ray \"up\" (#0) x shape \"ball\" (#0): FAILED: t_near expected 5, got 4");
+        EXPECT_CONTAINS(r.out, "expectation 1: ray \"up\" (#0) x shape \"box\" (#1): FAILED: hit expected miss, got hit");
+        EXPECT_CONTAINS(r.out, "expectation 2: ray \"up\" (#0): pick: FAILED: picked expected \"box\" (#1), got \"ball\" (#0)");
+        EXPECT_FALSE(contains(r.out, "expectation 3:")) << "passing expectations are not listed";
+        EXPECT_CONTAINS(r.out, "1/4 expectations passed");
+        EXPECT_CONTAINS(r.out, "3 expectation(s) FAILED");
+    }
+}
+
+TEST(CastCli, BadFileExitsWithTwoAndTheLoaderMessage) {
+    const Outcome r = run(data("bad_radius.json"));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_CONTAINS(r.out, "bad_radius.json: line 3, column 71 (/shapes/0/radius): invalid sphere: radius must be finite and >= 0, got -1");
+    const Outcome c = run("--check " + data("bad_radius.json"));
+    EXPECT_EQ(c.status, 2);
+    EXPECT_EQ(c.out, r.out);
+    const Outcome m = run("/nonexistent.json");
+    EXPECT_EQ(m.status, 2);
+    EXPECT_CONTAINS(m.out, "/nonexistent.json: cannot open the file");
+}
+
+TEST(CastCli, UsageErrors) {
+    EXPECT_EQ(run("").status, 2);
+    EXPECT_EQ(run("--frobnicate " + data("small.json")).status, 2);
+    EXPECT_EQ(run(data("small.json") + " " + data("small.json")).status, 2);
+    const Outcome h = run("--help");
+    EXPECT_EQ(h.status, 0);
+    EXPECT_CONTAINS(h.out, "usage: raypick-cast [--check] [--double] FILE");
+}
+
+// 10^5 rays x 10^2 shapes: generates the file (not committed), casts it, counts the lines and
+// reports the time. Reproduce by hand with: ctest --test-dir BUILD -R BigScene -V
+// (the file is kept at BUILD/tests/cli/tmp/big/big.json).
+TEST(CastCli, BigScene) {
+    constexpr int kRays = 100000, kShapes = 100;
+    const fs::path dir = fs::path(RAYPICK_TEST_TMP) / "big";
+    fs::create_directories(dir);
+    const fs::path file = dir / "big.json";
+    {
+        std::mt19937 rng(12345);
+        std::uniform_real_distribution<double> pos(-10, 10), size(0.2, 1.5), angle(0, 360), dir3(-1, 1);
+        raypick::Scene s;
+        for (int j = 0; j < kShapes; ++j) {
+            const raypick::Vec3<double> c{pos(rng), pos(rng), pos(rng)};
+            const raypick::Vec3<double> h{size(rng), size(rng), size(rng)};
+            switch (j % 4) {
+                case 0: s.shapes.push_back({"", raypick::Sphere<double>{c, h.x}, ""}); break;
+                case 1: s.shapes.push_back({"", raypick::Aabb<double>{c - h, c + h}, ""}); break;
+                case 2:
+                    s.shapes.push_back(
+                        {"", raypick::Obb<double>{c, raypick::rotation_from_euler_degrees({angle(rng), angle(rng), angle(rng)}), h}, ""});
+                    break;
+                default: s.shapes.push_back({"", raypick::Capsule<double>{c, c + 2.0 * h, h.y * 0.5}, ""}); break;
+            }
+        }
+        for (int i = 0; i < kRays; ++i) {
+            // from a shell around the shapes towards a random point among them
+            const raypick::Vec3<double> o = 30.0 * raypick::normalize_or(raypick::Vec3<double>{dir3(rng), dir3(rng), dir3(rng)},
+                                                                         raypick::Vec3<double>{0, 0, 1});
+            const raypick::Vec3<double> target{pos(rng), pos(rng), pos(rng)};
+            s.rays.push_back({"", raypick::Ray<double>{o, target - o}, 0.0, raypick::infinity<double>(), ""});
+        }
+        ASSERT_EQ(raypick::save_scene_file(file.string(), s), std::nullopt);
+    }
+    for (const char* mode : {"", "--double "}) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const std::string cmd = std::string(RAYPICK_CAST_EXE) + " " + mode + file.string();
+        FILE* p = ::popen(cmd.c_str(), "r");
+        ASSERT_TRUE(p);
+        static char buf[1 << 20];
+        std::size_t n, lines = 0, bytes = 0, hits = 0;
+        std::string tail;
+        while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) {
+            bytes += n;
+            for (std::size_t k = 0; k < n; ++k) lines += buf[k] == '\n';
+            const std::string chunk = tail + std::string(buf, n);
+            for (std::size_t at = chunk.find("\"hit\":true"); at != std::string::npos; at = chunk.find("\"hit\":true", at + 1)) ++hits;
+            tail = chunk.substr(chunk.size() > 16 ? chunk.size() - 9 : 0);
+        }
+        const int st = ::pclose(p);
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        EXPECT_EQ(lines, std::size_t(kRays) * (kShapes + 1));
+        std::printf("raypick-cast %s%d rays x %d shapes: %.2f s, %zu lines, %.0f MB, %zu hits\n", mode, kRays, kShapes, secs, lines,
+                    bytes / 1e6, hits);
+        RecordProperty(std::string(mode).empty() ? "seconds_float" : "seconds_double", std::to_string(secs));
+        EXPECT_LT(secs, 60.0) << "far slower than expected (about 1-2 s on 2 cores)";
+    }
+}
