@@ -205,10 +205,11 @@ void App::build_overlay() {
 
     // Highlights: hovered, then selected (the selected colour wins where they coincide).
     if (s.sel.hovered && *s.sel.hovered < s.scene.shapes.size() && s.sel.hovered != s.sel.selected)
-        append_wireframe(overlay_.highlight, s.scene.shapes[*s.sel.hovered].shape, palette::hovered);
+        append_wireframe(overlay_.highlight, s.scene.shapes[*s.sel.hovered].shape, palette::hovered,
+                         renderer_.circle_segments());
     if (s.sel.selected && *s.sel.selected < s.scene.shapes.size()) {
         const Shape<double>& shape = s.scene.shapes[*s.sel.selected].shape;
-        append_wireframe(overlay_.highlight, shape, palette::selected);
+        append_wireframe(overlay_.highlight, shape, palette::selected, renderer_.circle_segments());
         if (v.show_handles)
             for (const Handle& h : handles(shape))
                 (h.id == s.sel.hovered_handle ? hot_handle : handle_markers)
@@ -223,7 +224,7 @@ void App::build_overlay() {
             const SceneRay& r = s.scene.rays[i];
             if (!is_valid(r.ray)) continue;
             const bool failed = i < failing.size() && failing[i];
-            const Color col = failed ? Color(1.0f, 0.55f, 0.0f, 1.0f) : palette::ray;
+            const Color col = failed ? palette::failed : palette::scene_ray;
             double t0 = std::max(r.t_min, 0.0), t1 = r.t_max;
             std::optional<SurfaceHit<double>> best;
             for (const SceneShape& sh : s.scene.shapes) {

@@ -68,11 +68,12 @@ void Renderer::sync_scene(const Scene& scene) {
     if (same) return;
     cached_.clear();
     cached_.reserve(scene.shapes.size());
+    segments_ = scene.shapes.size() > 250 ? kCircleSegments / 2 : kCircleSegments;
     LineList lines;
     lines.vertices.reserve(scene.shapes.size() * 200);
     for (const SceneShape& s : scene.shapes) {
         cached_.push_back(s.shape);
-        append_wireframe(lines, s.shape, palette::shape);
+        append_wireframe(lines, s.shape, palette::shape, segments_);
     }
     upload(wire_, lines.vertices, GL_DYNAMIC_DRAW);
     have_cache_ = true;
@@ -82,7 +83,7 @@ void Renderer::sync_scene(const Scene& scene) {
 
 void Renderer::rebuild_solid(const std::vector<Shape<double>>& shapes) {
     std::vector<SolidVertex> tris;
-    for (const auto& s : shapes) append_solid(tris, s, 24);
+    for (const auto& s : shapes) append_solid(tris, s, segments_ < kCircleSegments ? 12 : 24);
     upload(solid_mesh_, tris, GL_DYNAMIC_DRAW);
     solid_dirty_ = false;
 }

@@ -55,6 +55,9 @@ public:
     void draw(const glm::dmat4& view_projection, int fb_width, int fb_height, const Viewport& view,
               const Overlay& overlay, const DrawSettings& settings);
 
+    /// Segments per circle of the scene's wireframes: fewer for large scenes (> 250 shapes) so a
+    /// thousand shapes stay interactive on a software renderer. Highlights use the same count.
+    int circle_segments() const { return segments_; }
     std::size_t scene_line_vertices() const { return static_cast<std::size_t>(wire_.count); }
     std::size_t scene_rebuilds() const { return rebuilds_; }
 
@@ -71,6 +74,7 @@ private:
     bool have_cache_ = false;
     bool solid_dirty_ = true;
     std::size_t rebuilds_ = 0;
+    int segments_ = kCircleSegments;
 
     void rebuild_solid(const std::vector<Shape<double>>& shapes);
 };

@@ -82,12 +82,7 @@ Scene generated_scene(std::size_t count) {
         }
         s.shapes.push_back(std::move(x));
     }
-    SceneCamera cam;
-    const double extent = side * spacing;
-    cam.eye = {extent * 0.6, extent * 0.5, extent * 0.8};
-    cam.target = {0.0, 1.0, 0.0};
-    s.camera = cam;
-    return s;
+    return s;  // no camera: the demo frames the whole grid
 }
 
 }  // namespace raypick::app

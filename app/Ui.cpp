@@ -33,9 +33,11 @@ bool drag1(const char* label, double& v, float speed = 0.01f) {
 void text_full(const char* label, double v) { ImGui::Text("%s %.17g", label, v); }
 void text_full(const char* label, const Vec3d& v) { ImGui::Text("%s (%.17g, %.17g, %.17g)", label, v.x, v.y, v.z); }
 
-void place(float x, float y, float w, float h) {
-    ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_FirstUseEver);
+// The column panels keep their place (the 3D view is the rectangle between the columns, see
+// Layout.h); floating panels (Test cases) start at a place and can be moved.
+void place(float x, float y, float w, float h, ImGuiCond cond = ImGuiCond_Always) {
+    ImGui::SetNextWindowPos(ImVec2(x, y), cond);
+    ImGui::SetNextWindowSize(ImVec2(w, h), cond);
 }
 
 }  // namespace
@@ -62,7 +64,8 @@ void Ui::draw(AppState& s, std::size_t line_vertices) {
         cases_shown_for_ = s.scene_path;
         show_cases_ = !s.scene.expectations.empty();
     }
-    place(kLeftPanelWidth + 10, std::max(bottom - 200, top + 20), std::max(right - kLeftPanelWidth - 20, 200.0f), 200);
+    place(kLeftPanelWidth + 10, std::max(bottom - 200, top + 20), std::max(right - kLeftPanelWidth - 20, 200.0f), 200,
+          ImGuiCond_FirstUseEver);
     cases_panel(s);
 #endif
     popups(s);

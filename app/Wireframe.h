@@ -19,8 +19,10 @@ inline const Color shape{0.90f, 0.20f, 0.20f, 1.0f};
 inline const Color hovered{1.00f, 0.60f, 0.10f, 1.0f};
 inline const Color selected{1.00f, 0.95f, 0.30f, 1.0f};
 inline const Color handle{1.00f, 1.00f, 1.00f, 1.0f};
-inline const Color ray{0.20f, 0.90f, 0.30f, 1.0f};
-inline const Color ray_miss{0.35f, 0.55f, 0.38f, 1.0f};
+inline const Color ray{0.55f, 1.00f, 0.35f, 1.0f};        ///< the current (mouse or frozen) ray
+inline const Color ray_miss{0.35f, 0.55f, 0.38f, 1.0f};   ///< the current ray when it hits nothing
+inline const Color scene_ray{0.15f, 0.65f, 0.25f, 1.0f};  ///< a scene file's rays
+inline const Color failed{1.00f, 0.55f, 0.00f, 1.0f};     ///< a scene ray with a failed expectation
 inline const Color entry{0.10f, 0.35f, 1.00f, 1.0f};
 inline const Color exit{0.00f, 0.80f, 1.00f, 1.0f};
 inline const Color normal{1.00f, 0.85f, 0.20f, 1.0f};
