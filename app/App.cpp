@@ -224,7 +224,8 @@ void App::build_overlay() {
             const SceneRay& r = s.scene.rays[i];
             if (!is_valid(r.ray)) continue;
             const bool failed = i < failing.size() && failing[i];
-            const Color col = failed ? palette::failed : palette::scene_ray;
+            const bool chosen = ui_.selected_case_ray() == i;
+            const Color col = chosen ? palette::selected : failed ? palette::failed : palette::scene_ray;
             double t0 = std::max(r.t_min, 0.0), t1 = r.t_max;
             std::optional<SurfaceHit<double>> best;
             for (const SceneShape& sh : s.scene.shapes) {
@@ -234,7 +235,7 @@ void App::build_overlay() {
             if (!std::isfinite(t1)) t1 = (best ? best->t : t0) + 20.0 / glm::length(r.ray.direction);
             if (!std::isfinite(t0)) t0 = 0.0;
             overlay_.annotations.line(r.ray.at(t0), r.ray.at(t1), col);
-            overlay_.markers.push_back({6.0f, {{glm::vec3(r.ray.origin), col}}});
+            overlay_.markers.push_back({chosen ? 10.0f : 6.0f, {{glm::vec3(r.ray.origin), col}}});
             if (best) entries.points.push_back({glm::vec3(best->point), palette::entry});
         }
     }

@@ -467,6 +467,7 @@ void Ui::ray_panel(AppState& s) {
     std::optional<std::size_t> detail;
     if (s.sel.selected && *s.sel.selected < res.shapes.size()) detail = s.sel.selected;
     else if (res.nearest) detail = res.nearest;
+    else if (!rows.empty()) detail = rows.front();
     if (detail) {
         const std::size_t i = *detail;
         const ShapeResult& sr = res.shapes[i];
@@ -572,6 +573,9 @@ void Ui::update_case_report(const AppState& s) {
     case_labels_.clear();
     case_lines_.clear();
     case_line_failed_.clear();
+    case_line_ray_.clear();
+    selected_case_.reset();
+    selected_case_ray_.reset();
     failing_rays_.assign(s.scene.rays.size(), false);
     const CaseReport report = check_case(s.scene, case_double_ ? Precision::Double : Precision::Float);
     case_passed_ = report.passed;
@@ -579,6 +583,7 @@ void Ui::update_case_report(const AppState& s) {
     for (const ExpectationResult& r : report.results) {
         case_lines_.push_back(r.passed ? "pass  " + r.label + ": " + r.got : r.summary());
         case_line_failed_.push_back(!r.passed);
+        case_line_ray_.push_back(r.ray);
         if (r.passed || r.ray >= s.scene.rays.size()) continue;
         failing_rays_[r.ray] = true;
         CaseLabel label;
@@ -629,8 +634,19 @@ void Ui::cases_panel(AppState& s) {
     ImGui::Text("This scene: %zu expectations, %zu passed, %zu failed (%s core)", case_lines_.size(), case_passed_,
                 case_failed_, case_double_ ? "double" : "float");
     ImGui::BeginChild("expectations");
-    for (std::size_t k = 0; k < case_lines_.size(); ++k)
-        ImGui::TextColored(case_line_failed_[k] ? ImVec4(1.0f, 0.55f, 0.0f, 1.0f) : kGreen, "%s", case_lines_[k].c_str());
+    for (std::size_t k = 0; k < case_lines_.size(); ++k) {
+        // Selecting an expectation highlights its ray in the view.
+        ImGui::PushStyleColor(ImGuiCol_Text, case_line_failed_[k] ? ImVec4(1.0f, 0.55f, 0.0f, 1.0f) : kGreen);
+        char label[64];
+        std::snprintf(label, sizeof label, "##case%zu", k);
+        if (ImGui::Selectable(label, selected_case_ == k, ImGuiSelectableFlags_AllowItemOverlap)) {
+            selected_case_ = selected_case_ == k ? std::nullopt : std::optional<std::size_t>(k);
+            selected_case_ray_ = selected_case_ ? std::optional<std::size_t>(case_line_ray_[k]) : std::nullopt;
+        }
+        ImGui::SameLine(0.0f, 0.0f);
+        ImGui::TextUnformatted(case_lines_[k].c_str());
+        ImGui::PopStyleColor();
+    }
     ImGui::EndChild();
     ImGui::End();
 }

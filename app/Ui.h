@@ -28,6 +28,8 @@ public:
     /// Failed expectations of the current scene (for labels) and which rays have one.
     const std::vector<CaseLabel>& case_failures() const { return case_labels_; }
     const std::vector<bool>& failing_rays() const { return failing_rays_; }
+    /// The scene ray of the expectation selected in the Test cases panel, if any.
+    std::optional<std::size_t> selected_case_ray() const { return selected_case_ray_; }
 
 private:
     enum class Popup { None, Open, SaveAs };
@@ -69,6 +71,9 @@ private:
     std::vector<bool> failing_rays_;
     std::vector<std::string> case_lines_;
     std::vector<bool> case_line_failed_;
+    std::vector<std::size_t> case_line_ray_;
+    std::optional<std::size_t> selected_case_;
+    std::optional<std::size_t> selected_case_ray_;
     std::size_t case_passed_ = 0, case_failed_ = 0;
 };
 
