@@ -1,5 +1,6 @@
-// Nearest-hit picks per second: brute force against raypick's BVH (and Embree 3 when built with
-// it), for N = 1, 100, 10^4, 10^6 shapes, mixed and per type; hierarchy build time for 10^6.
+// Nearest-hit picks per second: brute force against raypick's BVH and Embree 3 (rtcIntersect1,
+// single thread; only when libembree-dev is installed), for N = 1, 100, 10^4, 10^6 shapes, mixed
+// and per type, on the same rays and shapes; hierarchy build time for 10^6.
 //
 //   bash scripts/build.sh && build/bench/raypick_bench_pick
 #include <benchmark/benchmark.h>
@@ -8,6 +9,11 @@
 
 #include "BenchScenes.h"
 #include "geometry/Bvh.h"
+#ifdef RAYPICK_HAVE_EMBREE
+#include <memory>
+
+#include "EmbreeScene.h"
+#endif
 
 namespace {
 using namespace raypick;
@@ -65,6 +71,32 @@ void BM_BuildBvh(benchmark::State& state) {
     state.SetLabel(bench::mix_name(mix));
 }
 
+#ifdef RAYPICK_HAVE_EMBREE
+const bench::EmbreeScene& embree(Mix mix, int n) {
+    static std::map<std::pair<int, int>, std::unique_ptr<bench::EmbreeScene>> cache;
+    auto& e = cache[{int(mix), n}];
+    if (!e) e = std::make_unique<bench::EmbreeScene>(shapes(mix, n));
+    return *e;
+}
+void BM_PickEmbree(benchmark::State& state) {
+    const Mix mix = Mix(state.range(0));
+    const int n = int(state.range(1));
+    const auto& e = embree(mix, n);
+    size_t i = 0, hits = 0;
+    float t;
+    for (auto _ : state) hits += e.pick(rays()[i++ % rays().size()], t);
+    state.SetItemsProcessed(int64_t(state.iterations()));
+    state.counters["hit_rate"] = double(hits) / double(std::max<size_t>(1, i));
+    state.SetLabel(bench::mix_name(mix));
+}
+void BM_BuildEmbree(benchmark::State& state) {
+    const auto& s = shapes(Mix(state.range(0)), int(state.range(1)));
+    for (auto _ : state) bench::EmbreeScene e(s);
+    state.SetItemsProcessed(int64_t(state.iterations()) * state.range(1));
+    state.SetLabel(bench::mix_name(Mix(state.range(0))));
+}
+#endif
+
 void pick_args(benchmark::internal::Benchmark* b, bool brute) {
     for (int mix = 0; mix < 5; ++mix)
         for (int n : {1, 100, 10000, 1000000}) {
@@ -74,6 +106,10 @@ void pick_args(benchmark::internal::Benchmark* b, bool brute) {
 }
 BENCHMARK(BM_PickBrute)->Apply([](auto* b) { pick_args(b, true); });
 BENCHMARK(BM_PickBvh)->Apply([](auto* b) { pick_args(b, false); });
+#ifdef RAYPICK_HAVE_EMBREE
+BENCHMARK(BM_PickEmbree)->Apply([](auto* b) { pick_args(b, false); });
+BENCHMARK(BM_BuildEmbree)->Args({int(Mix::Spheres), 1000000})->Unit(benchmark::kMillisecond)->Iterations(3);
+#endif
 BENCHMARK(BM_BuildBvh)->Args({int(Mix::Mixed), 1000000})->Args({int(Mix::Spheres), 1000000})->Unit(benchmark::kMillisecond)->Iterations(3);
 }  // namespace
 

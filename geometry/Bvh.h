@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -63,8 +65,12 @@ struct BvhOptions {
 ///   +-inf slab distances, and the NaN of an origin lying exactly on a slab plane of such an axis is
 ///   ignored (the ray is inside the closed slab); slab distances are widened by a few ulps (Ize
 ///   2013) and node bounds padded, so rounding never loses a node.
+/// - Nodes are 4 wide (a binary SAH tree collapsed), their four child boxes tested together; leaves
+///   keep their shapes in compact per-type arrays (a float sphere is 16 bytes, not a 64-byte
+///   variant), so traversal touches little memory.
 /// - update(i, shape): replace one shape and refit the bounds on its path to the root (cheap; for
-///   a drag). Quality degrades after large moves; call build() again then.
+///   a drag). Changing a shape's type rebuilds. Quality degrades after large moves; call build()
+///   again then.
 /// - Invalid shapes are kept (indices stay stable) but have empty bounds and are never picked.
 template <typename T> class Bvh {
 public:
@@ -78,19 +84,29 @@ public:
 
     std::size_t size() const { return shapes_.size(); }
     const Shape<T>& shape(std::uint32_t index) const { return shapes_[slot_of_[index]]; }
+    /// Number of 4-wide nodes.
     std::size_t node_count() const { return nodes_.size(); }
+    /// Depth of the binary hierarchy before it was collapsed to 4-wide nodes.
     int depth() const { return depth_; }
     /// Bounds of everything (empty box, min > max, when there is nothing valid).
-    Aabb<T> root_bounds() const {
-        return nodes_.empty() ? Aabb<T>{Vec3<T>(infinity<T>()), Vec3<T>(-infinity<T>())}
-                              : Aabb<T>{nodes_[0].lo, nodes_[0].hi};
-    }
+    Aabb<T> root_bounds() const { return {root_lo_, root_hi_}; }
 
 private:
-    struct Node {
+    // The hierarchy is built binary (BinNode) and then collapsed into 4-wide nodes (Node), whose
+    // four child boxes are tested together (structure-of-arrays, one vector op per plane).
+    struct BinNode {
         Vec3<T> lo, hi;
         std::uint32_t first = 0;  ///< leaf: first slot; inner: index of the right child (left = this + 1)
         std::uint32_t count = 0;  ///< leaf: number of shapes (>0); inner: 0
+    };
+    struct Node {
+        T lo[3][4], hi[3][4];        ///< child boxes per axis; empty slots have lo = +inf, hi = -inf
+        std::uint32_t child[4];      ///< inner child: node index; leaf child: first slot
+        std::uint32_t count[4];      ///< 0: inner child (or empty slot); > 0: leaf with that many shapes
+    };
+    struct ChildRef {
+        std::uint32_t node = 0;  ///< the 4-wide node holding the box
+        std::uint32_t k = 0;     ///< which of its four slots
     };
     static constexpr int kMaxDepth = 96;  // beyond this the builder splits at the median
     static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
@@ -101,18 +117,37 @@ private:
     };
 
     Aabb<T> padded_bounds(const Shape<T>& s) const;
-    std::uint32_t build_node(std::vector<Prim>& prims, std::uint32_t begin, std::uint32_t end,
-                             std::uint32_t parent, int depth, const BvhOptions& opt);
-    bool node_entry(const Node& n, const Vec3<T>& o, const Vec3<T>& inv, const std::array<bool, 3>& neg,
-                    T t0, T t1, T& entry) const;
-    void refit_leaf(std::uint32_t node);
+    std::uint32_t build_node(std::vector<BinNode>& bin, std::vector<Prim>& prims, std::uint32_t begin,
+                             std::uint32_t end, int depth, const BvhOptions& opt);
+    std::uint32_t collapse(const std::vector<BinNode>& bin, std::uint32_t b, ChildRef up);
+    std::uint32_t make_leaf(std::uint32_t first, std::uint32_t count);
+    std::uint32_t leaf_counts(std::uint32_t first, std::uint32_t count) const;
+    template <typename S>
+    void leaf_casts(const Ray<T>& ray, const std::vector<S>& shapes, const std::vector<std::uint32_t>& ids,
+                    std::uint32_t first, std::uint32_t count, T t_min, T t_max,
+                    std::optional<PickResult<T>>& best) const;
+    void set_child(std::uint32_t node, std::uint32_t k, const Vec3<T>& lo, const Vec3<T>& hi);
+    void refit_up(ChildRef ref, Vec3<T> lo, Vec3<T> hi);
 
     std::vector<Node> nodes_;
-    std::vector<std::uint32_t> parent_;   // node -> parent node (kNone for the root)
-    std::vector<Shape<T>> shapes_;        // in leaf order
+    std::vector<ChildRef> parent_;        // 4-wide node -> its slot in the parent (node kNone: root)
+    Vec3<T> root_lo_{infinity<T>()}, root_hi_{-infinity<T>()};
+    std::vector<Shape<T>> shapes_;        // in leaf order ("slots")
+    // The same shapes as compact per-type arrays, in leaf order, for traversal (a leaf's shapes of
+    // one type are contiguous). count[k] of a leaf child packs its four per-type counts (8 bits
+    // each: sphere, aabb, obb, capsule) and child[k] indexes leaves_, the first index per type.
+    struct Leaf { std::uint32_t first[kShapeTypeCount]; };
+    std::vector<Leaf> leaves_;
+    std::vector<Sphere<T>> spheres_;
+    std::vector<Aabb<T>> aabbs_;
+    std::vector<Obb<T>> obbs_;
+    std::vector<Capsule<T>> capsules_;
+    std::vector<std::uint32_t> typed_id_[kShapeTypeCount];  // per-type index -> caller's index
+    std::vector<std::uint32_t> typed_of_;                   // slot -> index in its type's array
+    BvhOptions options_;
     std::vector<std::uint32_t> id_of_;    // slot -> caller's index
     std::vector<std::uint32_t> slot_of_;  // caller's index -> slot
-    std::vector<std::uint32_t> leaf_of_;  // slot -> leaf node
+    std::vector<ChildRef> leaf_of_;       // slot -> the leaf's slot in its 4-wide node
     int depth_ = 0;
     bool pad_ = true;
 };
@@ -134,16 +169,28 @@ template <typename T> void Bvh<T>::build(std::vector<Shape<T>> shapes, BvhOption
     nodes_.clear();
     parent_.clear();
     depth_ = 0;
+    options.max_leaf_size = std::clamp(options.max_leaf_size, 1, 100);  // leaf counts fit in 8 bits
+    options_ = options;
     pad_ = options.pad_bounds;
+    leaves_.clear();
+    spheres_.clear();
+    aabbs_.clear();
+    obbs_.clear();
+    capsules_.clear();
+    for (auto& v : typed_id_) v.clear();
+    typed_of_.assign(n, 0);
+    root_lo_ = Vec3<T>(infinity<T>());
+    root_hi_ = Vec3<T>(-infinity<T>());
     std::vector<Prim> prims(n);
     for (std::uint32_t i = 0; i < n; ++i) {
         const Aabb<T> b = padded_bounds(shapes[i]);
         const bool empty = !(b.min.x <= b.max.x);
         prims[i] = {b.min, b.max, empty ? Vec3<T>(T(0)) : (b.min + b.max) * T(0.5), i};
     }
+    std::vector<BinNode> bin;
     if (n > 0) {
-        nodes_.reserve(2 * (n / std::max(1, options.max_leaf_size)) + 1);
-        build_node(prims, 0, n, kNone, 1, options);
+        bin.reserve(2 * (n / std::uint32_t(std::max(1, options.max_leaf_size))) + 1);
+        build_node(bin, prims, 0, n, 1, options);
     }
     shapes_.resize(n);
     id_of_.resize(n);
@@ -153,19 +200,21 @@ template <typename T> void Bvh<T>::build(std::vector<Shape<T>> shapes, BvhOption
         slot_of_[prims[s].id] = s;
         shapes_[s] = shapes[prims[s].id];
     }
-    leaf_of_.assign(n, 0);
-    for (std::uint32_t k = 0; k < nodes_.size(); ++k)
-        if (nodes_[k].count)
-            for (std::uint32_t s = nodes_[k].first; s < nodes_[k].first + nodes_[k].count; ++s) leaf_of_[s] = k;
+    leaf_of_.assign(n, ChildRef{});
+    if (n > 0) {
+        nodes_.reserve(bin.size() / 2 + 1);
+        root_lo_ = bin[0].lo;
+        root_hi_ = bin[0].hi;
+        collapse(bin, 0, ChildRef{kNone, 0});
+    }
 }
 
 template <typename T>
-std::uint32_t Bvh<T>::build_node(std::vector<Prim>& prims, std::uint32_t begin, std::uint32_t end,
-                                 std::uint32_t parent, int depth, const BvhOptions& opt) {
+std::uint32_t Bvh<T>::build_node(std::vector<BinNode>& bin_nodes, std::vector<Prim>& prims, std::uint32_t begin,
+                                 std::uint32_t end, int depth, const BvhOptions& opt) {
     depth_ = std::max(depth_, depth);
-    const auto index = static_cast<std::uint32_t>(nodes_.size());
-    nodes_.push_back({});
-    parent_.push_back(parent);
+    const auto index = static_cast<std::uint32_t>(bin_nodes.size());
+    bin_nodes.push_back({});
     Vec3<T> lo(infinity<T>()), hi(-infinity<T>()), clo(infinity<T>()), chi(-infinity<T>());
     for (std::uint32_t i = begin; i < end; ++i) {
         lo = glm::min(lo, prims[i].lo);
@@ -173,12 +222,12 @@ std::uint32_t Bvh<T>::build_node(std::vector<Prim>& prims, std::uint32_t begin, 
         clo = glm::min(clo, prims[i].centroid);
         chi = glm::max(chi, prims[i].centroid);
     }
-    nodes_[index].lo = lo;
-    nodes_[index].hi = hi;
+    bin_nodes[index].lo = lo;
+    bin_nodes[index].hi = hi;
     const std::uint32_t count = end - begin;
     auto make_leaf = [&] {
-        nodes_[index].first = begin;
-        nodes_[index].count = count;
+        bin_nodes[index].first = begin;
+        bin_nodes[index].count = count;
         return index;
     };
     if (count <= std::uint32_t(std::max(1, opt.max_leaf_size))) return make_leaf();
@@ -187,38 +236,46 @@ std::uint32_t Bvh<T>::build_node(std::vector<Prim>& prims, std::uint32_t begin, 
         const Vec3<T> e = glm::max(b - a, Vec3<T>(T(0)));
         return e.x * e.y + e.y * e.z + e.z * e.x;
     };
-    // Binned SAH over all three axes.
-    const int bins = std::clamp(opt.bins, 2, 64);
+    // Binned SAH over all three axes, binned in one pass over the shapes.
+    constexpr int kMaxBins = 32;
+    const int bins = std::clamp(opt.bins, 2, kMaxBins);
+    struct Bin { Vec3<T> lo{infinity<T>()}, hi{-infinity<T>()}; std::uint32_t n = 0; };
+    std::array<std::array<Bin, kMaxBins>, 3> bin{};
+    const Vec3<T> ext = chi - clo;
+    Vec3<T> scale;
+    for (int a = 0; a < 3; ++a) scale[a] = ext[a] > T(0) ? T(bins) / ext[a] : T(0);
+    auto bin_of = [&](const Prim& p, int a) {
+        return std::min(bins - 1, int((p.centroid[a] - clo[a]) * scale[a]));
+    };
     int best_axis = -1, best_split = 0;
     T best_cost = infinity<T>();
-    const Vec3<T> ext = chi - clo;
     if (depth < kMaxDepth) {
+        for (std::uint32_t i = begin; i < end; ++i) {
+            const Prim& p = prims[i];
+            for (int a = 0; a < 3; ++a) {
+                Bin& b = bin[a][bin_of(p, a)];
+                b.lo = glm::min(b.lo, p.lo);
+                b.hi = glm::max(b.hi, p.hi);
+                ++b.n;
+            }
+        }
         for (int axis = 0; axis < 3; ++axis) {
             if (!(ext[axis] > T(0))) continue;
-            struct Bin { Vec3<T> lo{infinity<T>()}, hi{-infinity<T>()}; std::uint32_t n = 0; };
-            std::array<Bin, 64> bin{};
-            const T scale = T(bins) / ext[axis];
-            for (std::uint32_t i = begin; i < end; ++i) {
-                const int b = std::min(bins - 1, int((prims[i].centroid[axis] - clo[axis]) * scale));
-                bin[b].lo = glm::min(bin[b].lo, prims[i].lo);
-                bin[b].hi = glm::max(bin[b].hi, prims[i].hi);
-                ++bin[b].n;
-            }
-            std::array<T, 64> right_cost{};
+            std::array<T, kMaxBins> right_cost{};
             Vec3<T> rlo(infinity<T>()), rhi(-infinity<T>());
             std::uint32_t rn = 0;
             for (int b = bins - 1; b > 0; --b) {
-                rlo = glm::min(rlo, bin[b].lo);
-                rhi = glm::max(rhi, bin[b].hi);
-                rn += bin[b].n;
+                rlo = glm::min(rlo, bin[axis][b].lo);
+                rhi = glm::max(rhi, bin[axis][b].hi);
+                rn += bin[axis][b].n;
                 right_cost[b] = rn ? area(rlo, rhi) * T(rn) : T(0);
             }
             Vec3<T> llo(infinity<T>()), lhi(-infinity<T>());
             std::uint32_t ln = 0;
             for (int b = 0; b < bins - 1; ++b) {
-                llo = glm::min(llo, bin[b].lo);
-                lhi = glm::max(lhi, bin[b].hi);
-                ln += bin[b].n;
+                llo = glm::min(llo, bin[axis][b].lo);
+                lhi = glm::max(lhi, bin[axis][b].hi);
+                ln += bin[axis][b].n;
                 if (ln == 0 || ln == count) continue;
                 const T cost = area(llo, lhi) * T(ln) + right_cost[b + 1];
                 if (cost < best_cost) {
@@ -235,11 +292,8 @@ std::uint32_t Bvh<T>::build_node(std::vector<Prim>& prims, std::uint32_t begin, 
         const T parent_area = area(lo, hi);
         const T split_cost = T(1) + (parent_area > T(0) ? best_cost / parent_area : T(count));
         if (count <= std::uint32_t(2 * opt.max_leaf_size) && split_cost >= T(count)) return make_leaf();
-        const T scale = T(bins) / ext[best_axis];
-        const T c0 = clo[best_axis];
-        auto it = std::partition(prims.begin() + begin, prims.begin() + end, [&](const Prim& p) {
-            return std::min(bins - 1, int((p.centroid[best_axis] - c0) * scale)) < best_split;
-        });
+        auto it = std::partition(prims.begin() + begin, prims.begin() + end,
+                                 [&](const Prim& p) { return bin_of(p, best_axis) < best_split; });
         mid = static_cast<std::uint32_t>(it - prims.begin());
     } else {
         // All centroids coincide (or the tree is too deep): split at the median of the longest axis.
@@ -251,101 +305,260 @@ std::uint32_t Bvh<T>::build_node(std::vector<Prim>& prims, std::uint32_t begin, 
                          [axis](const Prim& a, const Prim& b) { return a.centroid[axis] < b.centroid[axis]; });
     }
     if (mid == begin || mid == end) mid = begin + count / 2;
-    build_node(prims, begin, mid, index, depth + 1, opt);
-    const std::uint32_t right = build_node(prims, mid, end, index, depth + 1, opt);
-    nodes_[index].first = right;
-    nodes_[index].count = 0;
+    build_node(bin_nodes, prims, begin, mid, depth + 1, opt);
+    const std::uint32_t right = build_node(bin_nodes, prims, mid, end, depth + 1, opt);
+    bin_nodes[index].first = right;
+    bin_nodes[index].count = 0;
     return index;
 }
 
 template <typename T>
-inline bool Bvh<T>::node_entry(const Node& n, const Vec3<T>& o, const Vec3<T>& inv,
-                               const std::array<bool, 3>& neg, T t0, T t1, T& entry) const {
-    for (int i = 0; i < 3; ++i) {
-        T a = (n.lo[i] - o[i]) * inv[i];
-        T b = (n.hi[i] - o[i]) * inv[i];
-        if (neg[i]) std::swap(a, b);
-        // A NaN (0 * inf: parallel ray with its origin on this slab plane) fails both comparisons
-        // and so constrains nothing: the origin lies in the closed slab.
-        if (a > t0) t0 = a;
-        if (b < t1) t1 = b;
+void Bvh<T>::set_child(std::uint32_t node, std::uint32_t k, const Vec3<T>& lo, const Vec3<T>& hi) {
+    for (int a = 0; a < 3; ++a) {
+        nodes_[node].lo[a][k] = lo[a];
+        nodes_[node].hi[a][k] = hi[a];
     }
-    // Widen by a few ulps so rounding in the products never drops a node (Ize 2013).
-    const T eps = T(4) * std::numeric_limits<T>::epsilon();
-    entry = t0;
-    return t0 - glm::abs(t0) * eps <= t1 + glm::abs(t1) * eps;
+}
+
+template <typename T> std::uint32_t Bvh<T>::make_leaf(std::uint32_t first, std::uint32_t count) {
+    Leaf leaf;
+    leaf.first[0] = std::uint32_t(spheres_.size());
+    leaf.first[1] = std::uint32_t(aabbs_.size());
+    leaf.first[2] = std::uint32_t(obbs_.size());
+    leaf.first[3] = std::uint32_t(capsules_.size());
+    // Shapes of each type in slot order; the leaf's slots are contiguous, so are its typed ranges.
+    for (int type = 0; type < kShapeTypeCount; ++type)
+        for (std::uint32_t s = first; s < first + count; ++s) {
+            const Shape<T>& shape = shapes_[s];
+            if (int(shape.index()) != type) continue;
+            typed_id_[type].push_back(id_of_[s]);
+            switch (type) {
+                case 0: typed_of_[s] = std::uint32_t(spheres_.size()); spheres_.push_back(std::get<0>(shape)); break;
+                case 1: typed_of_[s] = std::uint32_t(aabbs_.size()); aabbs_.push_back(std::get<1>(shape)); break;
+                case 2: typed_of_[s] = std::uint32_t(obbs_.size()); obbs_.push_back(std::get<2>(shape)); break;
+                default: typed_of_[s] = std::uint32_t(capsules_.size()); capsules_.push_back(std::get<3>(shape)); break;
+            }
+        }
+    leaves_.push_back(leaf);
+    return std::uint32_t(leaves_.size() - 1);
+}
+
+template <typename T> std::uint32_t Bvh<T>::leaf_counts(std::uint32_t first, std::uint32_t count) const {
+    std::uint32_t packed = 0;
+    for (std::uint32_t s = first; s < first + count; ++s) packed += 1u << (8 * shapes_[s].index());
+    return packed;
+}
+
+template <typename T>
+template <typename S>
+void Bvh<T>::leaf_casts(const Ray<T>& ray, const std::vector<S>& shapes, const std::vector<std::uint32_t>& ids,
+                        std::uint32_t first, std::uint32_t count, T t_min, T t_max,
+                        std::optional<PickResult<T>>& best) const {
+    for (std::uint32_t i = first; i < first + count; ++i) {
+        const T lim = best ? best->surface.t : t_max;
+        const auto h = cast(ray, shapes[i], t_min, lim);
+        if (!h) continue;
+        const auto surf = first_surface(ray, *h, t_min, lim);
+        if (surf && detail::better(surf->t, ids[i], best)) best = PickResult<T>{ids[i], *surf, *h};
+    }
+}
+
+template <typename T>
+std::uint32_t Bvh<T>::collapse(const std::vector<BinNode>& bin, std::uint32_t b, ChildRef up) {
+    // Gather up to four descendants of binary node b, always opening the largest inner one.
+    std::array<std::uint32_t, 4> kids{};
+    int n = 0;
+    if (bin[b].count) {
+        kids[n++] = b;  // a lone leaf (the whole tree is one leaf)
+    } else {
+        kids[n++] = b + 1;
+        kids[n++] = bin[b].first;
+        while (n < 4) {
+            int best = -1;
+            T best_area = -infinity<T>();
+            for (int i = 0; i < n; ++i) {
+                const BinNode& c = bin[kids[i]];
+                if (c.count) continue;
+                const Vec3<T> e = c.hi - c.lo;
+                const T area = e.x * e.y + e.y * e.z + e.z * e.x;
+                if (area > best_area) { best_area = area; best = i; }
+            }
+            if (best < 0) break;
+            const std::uint32_t open = kids[best];
+            kids[best] = open + 1;
+            kids[n++] = bin[open].first;
+        }
+    }
+    const auto index = static_cast<std::uint32_t>(nodes_.size());
+    nodes_.push_back({});
+    parent_.push_back(up);
+    for (std::uint32_t k = 0; k < 4; ++k) {
+        nodes_[index].child[k] = kNone;
+        nodes_[index].count[k] = 0;
+        set_child(index, k, Vec3<T>(infinity<T>()), Vec3<T>(-infinity<T>()));
+    }
+    for (int k = 0; k < n; ++k) {
+        const BinNode& c = bin[kids[k]];
+        set_child(index, std::uint32_t(k), c.lo, c.hi);
+        if (c.count) {
+            nodes_[index].child[k] = make_leaf(c.first, c.count);
+            nodes_[index].count[k] = leaf_counts(c.first, c.count);
+            for (std::uint32_t s = c.first; s < c.first + c.count; ++s) leaf_of_[s] = {index, std::uint32_t(k)};
+        } else {
+            const std::uint32_t child = collapse(bin, kids[k], ChildRef{index, std::uint32_t(k)});
+            nodes_[index].child[k] = child;
+        }
+    }
+    return index;
 }
 
 template <typename T>
 std::optional<PickResult<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max) const {
     std::optional<PickResult<T>> best;
     if (nodes_.empty() || !is_valid(ray) || !(t_min <= t_max)) return best;
-    const Vec3<T>& o = ray.origin;
-    const Vec3<T> inv = T(1) / ray.direction;  // +-inf for zero components, handled in node_entry
-    const std::array<bool, 3> neg{std::signbit(ray.direction.x), std::signbit(ray.direction.y),
-                                  std::signbit(ray.direction.z)};
-    struct Entry { std::uint32_t node; T t; };
-    std::array<Entry, kMaxDepth * 2 + 8> stack;
+    typedef T V4 __attribute__((vector_size(4 * sizeof(T))));
+    const V4 zero4{};
+    const T eps = T(4) * std::numeric_limits<T>::epsilon();
+    // Per axis: origin, 1/direction (+-inf for a zero component) and which plane is met first.
+    V4 o[3], inv[3];
+    int first[3];
+    for (int a = 0; a < 3; ++a) {
+        o[a] = zero4 + ray.origin[a];
+        inv[a] = zero4 + T(1) / ray.direction[a];
+        first[a] = std::signbit(ray.direction[a]) ? 1 : 0;  // 0: lo plane first, 1: hi plane first
+    }
+    // Entry/exit of the four child boxes of node n, within [t0, t1]. Robust for parallel rays: a
+    // NaN (0 * inf: zero direction component and origin exactly on that plane) fails both
+    // comparisons and so constrains nothing — the origin lies in the closed slab. Distances are
+    // widened by a few ulps so rounding never drops a box (Ize 2013).
+    using M4 = decltype(V4{} < V4{});
+    auto test4 = [&](const Node& n, T t0, T t1, V4& entry, M4& hit) {
+        V4 tn = zero4 + t0, tf = zero4 + t1;
+        for (int a = 0; a < 3; ++a) {
+            V4 near_plane, far_plane;
+            std::memcpy(&near_plane, first[a] ? n.hi[a] : n.lo[a], sizeof(V4));
+            std::memcpy(&far_plane, first[a] ? n.lo[a] : n.hi[a], sizeof(V4));
+            const V4 ta = (near_plane - o[a]) * inv[a];
+            const V4 tb = (far_plane - o[a]) * inv[a];
+            tn = ta > tn ? ta : tn;
+            tf = tb < tf ? tb : tf;
+        }
+        entry = tn;
+        const V4 atn = tn < zero4 ? -tn : tn, atf = tf < zero4 ? -tf : tf;
+        hit = (tn - atn * eps) <= (tf + atf * eps);
+    };
+    struct Entry { std::uint32_t index, count; T t; };
+    std::array<Entry, 3 * kMaxDepth + 8> stack;
     int sp = 0;
-    T entry;
-    if (!node_entry(nodes_[0], o, inv, neg, t_min, t_max, entry)) return best;
-    stack[sp++] = {0, entry};
+    // The root box.
+    {
+        T tn = t_min, tf = t_max;
+        for (int a = 0; a < 3; ++a) {
+            const T ta = ((first[a] ? root_hi_[a] : root_lo_[a]) - ray.origin[a]) * inv[a][0];
+            const T tb = ((first[a] ? root_lo_[a] : root_hi_[a]) - ray.origin[a]) * inv[a][0];
+            if (ta > tn) tn = ta;
+            if (tb < tf) tf = tb;
+        }
+        if (!(tn - std::abs(tn) * eps <= tf + std::abs(tf) * eps)) return best;
+        stack[sp++] = {0, 0, tn};
+    }
     while (sp > 0) {
         const Entry e = stack[--sp];
         const T limit = best ? best->surface.t : t_max;
-        if (e.t > limit + glm::abs(limit) * T(4) * std::numeric_limits<T>::epsilon()) continue;
-        const Node& n = nodes_[e.node];
-        if (n.count) {
-            for (std::uint32_t s = n.first; s < n.first + n.count; ++s) {
-                const T lim = best ? best->surface.t : t_max;
-                const auto h = cast(ray, shapes_[s], t_min, lim);
-                if (!h) continue;
-                const auto surf = first_surface(ray, *h, t_min, lim);
-                if (surf && detail::better(surf->t, id_of_[s], best)) best = PickResult<T>{id_of_[s], *surf, *h};
-            }
+        if (e.t > limit + std::abs(limit) * eps) continue;
+        if (e.count) {  // a leaf
+            const Leaf& leaf = leaves_[e.index];
+            const std::uint32_t c = e.count;
+            if (c & 0xffu) leaf_casts(ray, spheres_, typed_id_[0], leaf.first[0], c & 0xffu, t_min, t_max, best);
+            if (c & 0xff00u) leaf_casts(ray, aabbs_, typed_id_[1], leaf.first[1], (c >> 8) & 0xffu, t_min, t_max, best);
+            if (c & 0xff0000u) leaf_casts(ray, obbs_, typed_id_[2], leaf.first[2], (c >> 16) & 0xffu, t_min, t_max, best);
+            if (c >> 24) leaf_casts(ray, capsules_, typed_id_[3], leaf.first[3], c >> 24, t_min, t_max, best);
             continue;
         }
-        const std::uint32_t l = e.node + 1, r = n.first;
-        T tl, tr;
-        const bool hl = node_entry(nodes_[l], o, inv, neg, t_min, limit, tl);
-        const bool hr = node_entry(nodes_[r], o, inv, neg, t_min, limit, tr);
-        if (hl && hr) {  // push the farther first so the nearer is visited next
-            if (tl <= tr) { stack[sp++] = {r, tr}; stack[sp++] = {l, tl}; }
-            else { stack[sp++] = {l, tl}; stack[sp++] = {r, tr}; }
-        } else if (hl) {
-            stack[sp++] = {l, tl};
-        } else if (hr) {
-            stack[sp++] = {r, tr};
+        const Node& n = nodes_[e.index];
+        V4 entry;
+        M4 hit;
+        test4(n, t_min, limit, entry, hit);
+        // Push the hit children farthest first, so that the nearest is visited next.
+        Entry kids[4];
+        int nk = 0;
+        for (int k = 0; k < 4; ++k) {
+            if (!hit[k]) continue;
+            Entry c{n.child[k], n.count[k], entry[k]};
+            int j = nk++;
+            while (j > 0 && kids[j - 1].t < c.t) { kids[j] = kids[j - 1]; --j; }
+            kids[j] = c;
+        }
+        // Start loading every pushed child now, so that their cache misses overlap.
+        for (int k = 0; k < nk; ++k) {
+            const Entry& c = kids[k];
+            if (c.count) {
+                __builtin_prefetch(&leaves_[c.index]);
+            } else {
+                const char* p = reinterpret_cast<const char*>(&nodes_[c.index]);
+                __builtin_prefetch(p);
+                __builtin_prefetch(p + 64);
+                if (sizeof(Node) > 128) {
+                    __builtin_prefetch(p + 128);
+                    __builtin_prefetch(p + 192);
+                }
+            }
+            stack[sp++] = c;
         }
     }
     return best;
 }
 
-template <typename T> void Bvh<T>::refit_leaf(std::uint32_t k) {
-    Node& n = nodes_[k];
-    Vec3<T> lo(infinity<T>()), hi(-infinity<T>());
-    for (std::uint32_t s = n.first; s < n.first + n.count; ++s) {
-        const Aabb<T> b = padded_bounds(shapes_[s]);
-        lo = glm::min(lo, b.min);
-        hi = glm::max(hi, b.max);
+template <typename T> void Bvh<T>::refit_up(ChildRef ref, Vec3<T> lo, Vec3<T> hi) {
+    while (ref.node != kNone) {
+        set_child(ref.node, ref.k, lo, hi);
+        Vec3<T> nlo(infinity<T>()), nhi(-infinity<T>());
+        const Node& n = nodes_[ref.node];
+        for (int k = 0; k < 4; ++k)
+            for (int a = 0; a < 3; ++a) {
+                nlo[a] = std::min(nlo[a], n.lo[a][k]);
+                nhi[a] = std::max(nhi[a], n.hi[a][k]);
+            }
+        lo = nlo;
+        hi = nhi;
+        ref = parent_[ref.node];
     }
-    n.lo = lo;
-    n.hi = hi;
+    root_lo_ = lo;
+    root_hi_ = hi;
 }
 
 template <typename T> void Bvh<T>::update(std::uint32_t index, const Shape<T>& shape) {
     if (index >= slot_of_.size()) return;
     const std::uint32_t slot = slot_of_[index];
-    shapes_[slot] = shape;
-    std::uint32_t k = leaf_of_[slot];
-    refit_leaf(k);
-    for (k = parent_[k]; k != kNone; k = parent_[k]) {
-        Node& n = nodes_[k];
-        const Node& a = nodes_[k + 1];
-        const Node& b = nodes_[n.first];
-        n.lo = glm::min(a.lo, b.lo);
-        n.hi = glm::max(a.hi, b.hi);
+    if (shapes_[slot].index() != shape.index()) {
+        // A change of type changes the leaf's typed layout: rebuild (rare; a drag keeps the type).
+        std::vector<Shape<T>> all(shapes_.size());
+        for (std::uint32_t s = 0; s < shapes_.size(); ++s) all[id_of_[s]] = shapes_[s];
+        all[index] = shape;
+        build(std::move(all), options_);
+        return;
     }
+    shapes_[slot] = shape;
+    const std::uint32_t ti = typed_of_[slot];
+    switch (shape.index()) {
+        case 0: spheres_[ti] = std::get<0>(shape); break;
+        case 1: aabbs_[ti] = std::get<1>(shape); break;
+        case 2: obbs_[ti] = std::get<2>(shape); break;
+        default: capsules_[ti] = std::get<3>(shape); break;
+    }
+    // The leaf's slots: the contiguous run of slots that share this leaf.
+    const ChildRef leaf = leaf_of_[slot];
+    std::uint32_t first = slot, last = slot;
+    auto same = [&](std::uint32_t s) { return leaf_of_[s].node == leaf.node && leaf_of_[s].k == leaf.k; };
+    while (first > 0 && same(first - 1)) --first;
+    while (last + 1 < shapes_.size() && same(last + 1)) ++last;
+    Vec3<T> lo(infinity<T>()), hi(-infinity<T>());
+    for (std::uint32_t s = first; s <= last; ++s) {
+        const Aabb<T> b = padded_bounds(shapes_[s]);
+        lo = glm::min(lo, b.min);
+        hi = glm::max(hi, b.max);
+    }
+    refit_up(leaf, lo, hi);
 }
 
 }  // namespace raypick
