@@ -246,10 +246,12 @@ template <typename T, typename S> Ref reference(const Ray<T>& ray, const S& s) {
     const LD tc = dot(b.c - o, d) / dd;
     const LD w = (b.r * LD(1.01) + LD(1e-3) * r.base + LD(1e-30)) / r.dlen;
     LD lo = tc - w, hi = tc + w;
+    // Searches stop at 1e-4 of the smallest tolerance used for T (in ray parameter units).
+    const LD stop = LD(1e-4) * kK * eps<T>() * r.base / r.dlen;
     // Golden-section search for the minimum of the convex f on [lo, hi].
     const LD g = (std::sqrt(LD(5)) - 1) / 2;
     LD x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo), f1 = f(x1), f2 = f(x2);
-    for (int i = 0; i < 90; ++i) {
+    for (int i = 0; i < 100 && hi - lo > stop; ++i) {
         if (f1 < f2) {
             hi = x2; x2 = x1; f2 = f1; x1 = hi - g * (hi - lo); f1 = f(x1);
         } else {
@@ -260,14 +262,14 @@ template <typename T, typename S> Ref reference(const Ray<T>& ray, const S& s) {
     r.depth = -std::min(f1, f2);
     if (r.depth > 0) {
         LD a = tc - w, c = r.t_deep;  // f(a) > 0 >= f(c)
-        for (int i = 0; i < 80; ++i) {
+        for (int i = 0; i < 80 && c - a > stop; ++i) {
             const LD m = (a + c) / 2;
             (f(m) > 0 ? a : c) = m;
         }
         r.t_in = (a + c) / 2;
         a = r.t_deep;
         c = tc + w;  // f(a) < 0 < f(c)
-        for (int i = 0; i < 80; ++i) {
+        for (int i = 0; i < 80 && c - a > stop; ++i) {
             const LD m = (a + c) / 2;
             (f(m) > 0 ? c : a) = m;
         }
