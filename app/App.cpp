@@ -114,14 +114,16 @@ void App::cast_ray() {
         return;
     }
     if (!s.ray.frozen) {
-        // The mouse ray goes through the core every frame, unless ImGui owns the mouse.
-        if (io.WantCaptureMouse && s.ray.valid) return;
+        // The mouse ray follows the cursor every frame, unless ImGui owns the mouse or the cursor is
+        // outside the 3D view: then the last ray stays (and is still cast, so edits show at once).
         const ViewRect& v = s.viewport;
-        const bool inside = v.contains(io.MousePos.x, io.MousePos.y) && !ignore_mouse_;
-        const double x = inside ? io.MousePos.x - v.x : v.width * 0.5;
-        const double y = inside ? io.MousePos.y - v.y : v.height * 0.5;
-        s.ray.ray = s.camera.ray_from_pixel(x, y, v.width, v.height);
-        s.ray.valid = true;
+        const bool inside = v.contains(io.MousePos.x, io.MousePos.y);
+        if ((inside && !io.WantCaptureMouse) || !s.ray.valid) {
+            const double x = inside ? io.MousePos.x - v.x : v.width * 0.5;
+            const double y = inside ? io.MousePos.y - v.y : v.height * 0.5;
+            s.ray.ray = s.camera.ray_from_pixel(x, y, v.width, v.height);
+            s.ray.valid = true;
+        }
     }
     s.result = cast_all(s.scene, s.ray.ray, s.view.compare);
     s.stats.pick_us = s.result.micros;
@@ -165,7 +167,12 @@ void App::update() {
     in.key_z = keys_free && ImGui::IsKeyDown(GLFW_KEY_Z) && !io.KeyCtrl;
     in.ui_wants_mouse = io.WantCaptureMouse;
     const bool mouse_in_view = s.viewport.contains(io.MousePos.x, io.MousePos.y) && !ignore_mouse_;
-    if (mouse_in_view || interaction_.busy()) interaction_.update(in, s.scene, s.sel, s.camera, s.history);
+    if (mouse_in_view || interaction_.busy()) {
+        interaction_.update(in, s.scene, s.sel, s.camera, s.history);
+    } else {  // over a panel or outside the window: nothing in the view is hovered
+        s.sel.hovered.reset();
+        s.sel.hovered_handle = -1;
+    }
     if (interaction_.busy()) s.status = interaction_.status(s.scene);
 
     cast_ray();

@@ -73,6 +73,8 @@ bool delete_shape(Scene& scene, std::size_t i) {
 
 bool rename_shape(Scene& scene, std::size_t i, const std::string& name) {
     if (i >= scene.shapes.size() || name.empty()) return false;
+    for (std::size_t k = 0; k < scene.shapes.size(); ++k)
+        if (k != i && scene.shapes[k].name == name) return false;  // names identify shapes in files
     scene.shapes[i].name = name;
     return true;
 }

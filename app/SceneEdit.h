@@ -22,7 +22,7 @@ std::size_t add_shape(Scene& scene, ShapeType type, const Vec3d& at);
 /// Appends a copy of shape i, shifted by `offset`, with a new name; returns its index.
 std::optional<std::size_t> duplicate_shape(Scene& scene, std::size_t i, const Vec3d& offset);
 bool delete_shape(Scene& scene, std::size_t i);
-/// Renames shape i; empty names are refused (returns false).
+/// Renames shape i; empty names and names of other shapes are refused (returns false).
 bool rename_shape(Scene& scene, std::size_t i, const std::string& name);
 
 /// Replaces shape i by `candidate` if raypick::validate() accepts it. Returns the refusal message

@@ -234,13 +234,15 @@ void Ui::scene_panel(AppState& s) {
         }
         ImGui::InputText("Name", rename_buf_, sizeof rename_buf_);
         if (ImGui::IsItemDeactivatedAfterEdit()) {
-            if (rename_buf_[0] == '\0') {
-                s.status = "a shape needs a name: kept the old one";
-                std::snprintf(rename_buf_, sizeof rename_buf_, "%s", s.scene.shapes[i].name.c_str());
-            } else if (s.scene.shapes[i].name != rename_buf_) {
+            if (s.scene.shapes[i].name != rename_buf_) {
                 const Scene before = s.scene;
-                rename_shape(s.scene, i, rename_buf_);
-                s.history.record(before);
+                if (rename_shape(s.scene, i, rename_buf_)) {
+                    s.history.record(before);
+                } else {
+                    s.status = rename_buf_[0] ? "another shape is already called that: kept the old name"
+                                              : "a shape needs a name: kept the old one";
+                    std::snprintf(rename_buf_, sizeof rename_buf_, "%s", s.scene.shapes[i].name.c_str());
+                }
             }
         }
     } else {

@@ -25,6 +25,9 @@ TEST(SceneEdit, AddDuplicateRenameDelete) {
     EXPECT_TRUE(rename_shape(s, 1, "ball"));
     EXPECT_EQ(s.shapes[1].name, "ball");
     EXPECT_FALSE(rename_shape(s, 1, ""));
+    EXPECT_FALSE(rename_shape(s, 1, s.shapes[0].name));  // names must stay unique (files refer to them)
+    EXPECT_EQ(s.shapes[1].name, "ball");
+    EXPECT_TRUE(rename_shape(s, 1, "ball"));             // its own name is fine
     EXPECT_TRUE(delete_shape(s, 0));
     EXPECT_EQ(s.shapes.size(), 2u);
     EXPECT_EQ(s.shapes[0].name, "ball");
