@@ -402,7 +402,7 @@ template <typename Item>
 std::size_t reference(const json& v, const Path& path, const std::vector<Item>& items, const char* what) {
     if (v.is_string()) {
         const std::string n = v.get<std::string>();
-        for (std::size_t i = 0; i < items.size(); ++i)
+        for (std::size_t i = 0; i < items.size() && !n.empty(); ++i)
             if (items[i].name == n) return i;
         fail(path, std::string("no ") + what + " is named " + jstr(n) + " (expected the name or index of a " +
                        what + ")");
