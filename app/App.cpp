@@ -12,9 +12,6 @@
 #include "app/ShaderFiles.h"
 #include "app/Showcase.h"
 
-#if RAYPICK_HAVE_SCENE_FILE
-#include "scene/SceneFile.h"
-#endif
 
 namespace raypick::app {
 
@@ -28,14 +25,10 @@ App::App(const CommandLine& options, GLFWwindow* window) : window_(window) {
     if (options.generated_shapes >= 0) {
         state_.scene = generated_scene(static_cast<std::size_t>(options.generated_shapes));
     } else if (!options.scene_file.empty()) {
-#if RAYPICK_HAVE_SCENE_FILE
-        auto loaded = load_scene_file(options.scene_file);
-        if (auto* err = std::get_if<SceneLoadError>(&loaded)) throw StartupError(err->what());
+        auto loaded = load_scene(options.scene_file);
+        if (auto* err = std::get_if<std::string>(&loaded)) throw StartupError(*err);
         state_.scene = std::move(std::get<Scene>(loaded));
         state_.scene_path = options.scene_file;
-#else
-        throw StartupError("--scene: this build has no scene file support");
-#endif
     } else {
         state_.scene = default_scene(state_.scene_path);
     }

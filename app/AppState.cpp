@@ -52,27 +52,43 @@ void replace_scene(AppState& s, Scene scene, const std::string& path, bool recor
     reset_camera(s);
 }
 
-bool open_scene(AppState& s, const std::string& path) {
+std::variant<Scene, std::string> load_scene(const std::string& path) {
 #if RAYPICK_HAVE_SCENE_FILE
-    auto loaded = load_scene_file(path);
-    if (auto* err = std::get_if<SceneLoadError>(&loaded)) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) return path + ": is a directory, not a scene file";
+    try {
+        auto loaded = load_scene_file(path);
+        if (auto* err = std::get_if<SceneLoadError>(&loaded)) return err->what();
+        return std::move(std::get<Scene>(loaded));
+    } catch (const std::exception& e) {
+        return path + ": " + e.what();
+    }
+#else
+    return "this build has no scene file support (scene/SceneFile.h): " + path;
+#endif
+}
+
+bool open_scene(AppState& s, const std::string& path) {
+    auto loaded = load_scene(path);
+    if (auto* err = std::get_if<std::string>(&loaded)) {
         s.error_title = "Could not open the scene";
-        s.error_message = err->what() + "\n\nThe current scene is unchanged.";
+        s.error_message = *err + "\n\nThe current scene is unchanged.";
         return false;
     }
     replace_scene(s, std::move(std::get<Scene>(loaded)), path, true);
     s.status = "opened " + path;
     return true;
-#else
-    s.error_title = "Could not open the scene";
-    s.error_message = "this build has no scene file support (scene/SceneFile.h): " + path;
-    return false;
-#endif
 }
 
 bool save_scene(AppState& s, const std::string& path) {
 #if RAYPICK_HAVE_SCENE_FILE
-    if (auto err = save_scene_file(path, s.scene)) {
+    std::optional<std::string> err;
+    try {
+        err = save_scene_file(path, s.scene);
+    } catch (const std::exception& e) {
+        err = path + ": " + e.what();
+    }
+    if (err) {
         s.error_title = "Could not save the scene";
         s.error_message = *err;
         return false;
@@ -123,7 +139,7 @@ Scene default_scene(std::string& path_out) {
         const fs::path p = fs::path(dir) / "showcase.json";
         std::error_code ec;
         if (!fs::exists(p, ec)) continue;
-        auto loaded = load_scene_file(p.string());
+        auto loaded = load_scene(p.string());
         if (auto* scene = std::get_if<Scene>(&loaded)) {
             path_out = p.string();
             return std::move(*scene);
@@ -148,9 +164,9 @@ void scan_case_files(AppState& s) {
             CaseFile c;
             c.path = p.string();
             c.name = fs::relative(p, dir, ec).string();
-            auto loaded = load_scene_file(c.path);
-            if (auto* err = std::get_if<SceneLoadError>(&loaded)) {
-                c.error = err->what();
+            auto loaded = load_scene(c.path);
+            if (auto* err = std::get_if<std::string>(&loaded)) {
+                c.error = *err;
             } else {
                 const Scene& scene = std::get<Scene>(loaded);
                 c.expectations = scene.expectations.size();

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "app/Camera.h"
@@ -78,6 +79,10 @@ struct AppState {
     std::vector<CaseFile> case_files;
     bool case_files_scanned = false;
 };
+
+/// Loads a scene file; the error text names the file and the place (never throws, also for a
+/// directory or an unreadable path).
+std::variant<Scene, std::string> load_scene(const std::string& path);
 
 /// Replaces the scene (keeps the old one undoable), resets selection, camera and gestures.
 void replace_scene(AppState& s, Scene scene, const std::string& path, bool record_history);

@@ -569,6 +569,9 @@ void Ui::stats_panel(AppState& s, std::size_t line_vertices) {
 void Ui::update_case_report(const AppState& s) {
 #if RAYPICK_HAVE_CASE_CHECK
     if (case_valid_ && case_double_used_ == case_double_ && case_scene_ == s.scene) return;
+    // Not while a drag or slider is moving: a large case file takes a while to check; the report
+    // follows when the gesture ends.
+    if (case_valid_ && s.history.in_gesture()) return;
     case_scene_ = s.scene;
     case_valid_ = true;
     case_double_used_ = case_double_;

@@ -43,6 +43,12 @@ TEST(AppState, ABadFileKeepsTheSceneAndNamesTheProblem) {
     EXPECT_FALSE(s.error_message.empty());
     EXPECT_FALSE(open_scene(s, temp("missing.json").string()));
     EXPECT_TRUE(same_scene(s.scene, before));
+    // A directory is not a scene file (and must not throw).
+    EXPECT_FALSE(open_scene(s, fs::temp_directory_path().string()));
+    EXPECT_TRUE(same_scene(s.scene, before));
+    // Saving into a directory that does not exist fails with a message, not an exception.
+    EXPECT_FALSE(save_scene(s, (temp("no_such_dir") / "x.json").string()));
+    EXPECT_FALSE(s.error_message.empty());
 }
 
 TEST(AppState, SaveThenOpenRoundTripsAndOpeningIsUndoable) {
