@@ -840,7 +840,8 @@ std::string scene_to_json(const Scene& s) {
 }
 
 std::optional<std::string> save_scene_file(const std::string& path, const Scene& scene) {
-    if (const auto err = validate_scene(scene)) return "cannot save " + path + ": " + err->what();
+    if (const auto err = validate_scene(scene))
+        return "cannot save " + path + ": " + err->where + ": " + err->message;
     const std::string data = scene_to_json(scene);
 
     std::string tmpl = path + ".tmp-XXXXXX";
