@@ -2,6 +2,7 @@
 #include "scene/SceneFile.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -29,18 +30,37 @@ namespace {
 
 // ---- paths and failures -------------------------------------------------------------------------
 
-using Path = std::vector<std::string>;
+/// JSON pointer tokens ("shapes", "3", "radius").
+using Tokens = std::vector<std::string>;
 
-Path operator/(Path p, const std::string& key) {
-    p.push_back(key);
-    return p;
-}
-Path operator/(Path p, std::size_t index) {
-    p.push_back(std::to_string(index));
-    return p;
-}
+/// Where a value is, as a chain of nodes on the stack: building one costs nothing, the tokens are
+/// only materialised when something fails (files can hold 10^5 rays).
+struct Path {
+    const Path* parent = nullptr;
+    const char* ckey = nullptr;
+    const std::string* skey = nullptr;
+    std::size_t index = 0;
+    enum Kind { Root, CKey, SKey, Index } kind = Root;
 
-std::string pointer_of(const Path& p) {
+    Tokens tokens() const {
+        Tokens out;
+        for (const Path* p = this; p && p->kind != Root; p = p->parent) {
+            if (p->kind == CKey) out.push_back(p->ckey);
+            else if (p->kind == SKey) out.push_back(*p->skey);
+            else out.push_back(std::to_string(p->index));
+        }
+        std::reverse(out.begin(), out.end());
+        return out;
+    }
+};
+
+// The result refers to `p` (and a string key): use it within the full expression that made it,
+// or while `p` is alive.
+Path operator/(const Path& p, const char* key) { return Path{&p, key, nullptr, 0, Path::CKey}; }
+Path operator/(const Path& p, const std::string& key) { return Path{&p, nullptr, &key, 0, Path::SKey}; }
+Path operator/(const Path& p, std::size_t index) { return Path{&p, nullptr, nullptr, index, Path::Index}; }
+
+std::string pointer_of(const Tokens& p) {
     std::string out;
     for (const auto& tok : p) {
         out += '/';
@@ -55,11 +75,11 @@ std::string pointer_of(const Path& p) {
 
 /// Thrown inside the loader, turned into a SceneLoadError at the top.
 struct Fail {
-    Path path;
+    Tokens path;
     std::string message;
 };
 
-[[noreturn]] void fail(const Path& path, std::string message) { throw Fail{path, std::move(message)}; }
+[[noreturn]] void fail(const Path& path, std::string message) { throw Fail{path.tokens(), std::move(message)}; }
 
 std::string jstr(const std::string& s) { return json(s).dump(); }
 
@@ -99,57 +119,58 @@ const json* find(const json& obj, const char* key) {
     return it == obj.end() ? nullptr : &*it;
 }
 
-void expect_object(const json& v, const Path& path, const std::string& what) {
-    if (!v.is_object()) fail(path, "expected " + what + " (a JSON object {...}), got " + type_name(v));
+void expect_object(const json& v, const Path& path, const char* what) {
+    if (!v.is_object()) fail(path, std::string("expected ") + what + " (a JSON object {...}), got " + type_name(v));
 }
 
 /// Rejects keys not in `allowed`, naming the allowed ones.
-void check_keys(const json& obj, const Path& path, const std::vector<std::string>& allowed,
-                const std::string& what) {
+void check_keys(const json& obj, const Path& path, std::initializer_list<const char*> allowed,
+                const char* what) {
     for (auto it = obj.begin(); it != obj.end(); ++it) {
-        if (std::find(allowed.begin(), allowed.end(), it.key()) != allowed.end()) continue;
+        if (std::find_if(allowed.begin(), allowed.end(), [&](const char* a) { return it.key() == a; }) != allowed.end())
+            continue;
         std::string list;
-        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-        fail(path / it.key(), "unknown field " + jstr(it.key()) + " in " + what +
+        for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+        fail(path / it.key(), "unknown field " + jstr(it.key()) + " in " + std::string(what) +
                                   " (expected one of: " + list + ")");
     }
 }
 
-const json& require(const json& obj, const Path& path, const char* key, const std::string& expected) {
+const json& require(const json& obj, const Path& path, const char* key, const char* expected) {
     const json* v = find(obj, key);
-    if (!v) fail(path, std::string("missing field ") + jstr(key) + " (expected " + expected + ")");
+    if (!v) fail(path, "missing field " + jstr(key) + " (expected " + expected + ")");
     return *v;
 }
 
 /// A finite number. `what` describes the expectation, e.g. "a number >= 0".
-double finite_number(const json& v, const Path& path, const std::string& what = "a finite number") {
+double finite_number(const json& v, const Path& path, const char* what = "a finite number") {
     if (v.is_number()) {
         const double d = v.get<double>();
-        if (!std::isfinite(d)) fail(path, "expected " + what + ", got " + v.dump() + " (out of range)");
+        if (!std::isfinite(d)) fail(path, std::string("expected ") + what + ", got " + v.dump() + " (out of range)");
         return d;
     }
     if (v.is_string() && looks_like_nan_or_inf(v.get<std::string>()))
-        fail(path, "expected " + what + ", got " + type_name(v) +
+        fail(path, std::string("expected ") + what + ", got " + type_name(v) +
                        " (NaN and infinity are not allowed here)");
-    fail(path, "expected " + what + ", got " + type_name(v));
+    fail(path, std::string("expected ") + what + ", got " + type_name(v));
 }
 
 /// t_min / t_max: a number, or the strings "inf" / "-inf" (JSON has no infinity literal).
 double range_number(const json& v, const Path& path) {
-    const std::string what = "a number or \"inf\" / \"-inf\"";
+    const char* what = "a number or \"inf\" / \"-inf\"";
     if (v.is_string()) {
         const std::string l = lower(v.get<std::string>());
         if (l == "inf" || l == "+inf" || l == "infinity" || l == "+infinity") return infinity<double>();
         if (l == "-inf" || l == "-infinity") return -infinity<double>();
         if (l == "nan" || l == "-nan" || l == "+nan")
-            fail(path, "expected " + what + ", got " + type_name(v) + " (NaN is not allowed)");
+            fail(path, std::string("expected ") + what + ", got " + type_name(v) + " (NaN is not allowed)");
     }
     return finite_number(v, path, what);
 }
 
-Vec3<double> vec3(const json& v, const Path& path, const std::string& what = "[x, y, z]") {
+Vec3<double> vec3(const json& v, const Path& path, const char* what = "[x, y, z]") {
     if (!v.is_array() || v.size() != 3)
-        fail(path, "expected " + what + " (an array of 3 numbers), got " + type_name(v));
+        fail(path, std::string("expected ") + what + " (an array of 3 numbers), got " + type_name(v));
     Vec3<double> out;
     for (std::size_t i = 0; i < 3; ++i) out[int(i)] = finite_number(v[i], path / i);
     return out;
@@ -315,7 +336,7 @@ const char* kShapeTypes = "\"sphere\", \"aabb\", \"obb\" or \"capsule\"";
 SceneShape read_shape(const json& v, const Path& path, std::string& rotation_key) {
     expect_object(v, path, "a shape");
     SceneShape out;
-    const json& type = require(v, path, "type", std::string("the shape type: ") + kShapeTypes);
+    const json& type = require(v, path, "type", "the shape type: \"sphere\", \"aabb\", \"obb\" or \"capsule\"");
     if (!type.is_string()) fail(path / "type", std::string("expected ") + kShapeTypes + ", got " + type_name(type));
     const std::string t = type.get<std::string>();
     if (const json* n = find(v, "name")) out.name = text(*n, path / "name");
@@ -346,9 +367,9 @@ SceneShape read_shape(const json& v, const Path& path, std::string& rotation_key
         if (axes && euler)
             fail(path / "euler_degrees", "give either \"axes\" or \"euler_degrees\", not both");
         if (axes) {
-            const std::string what = "[[ux, uy, uz], [vx, vy, vz], [wx, wy, wz]]";
             if (!axes->is_array() || axes->size() != 3)
-                fail(path / "axes", "expected " + what + " (3 orthonormal axes), got " + type_name(*axes));
+                fail(path / "axes", "expected [[ux, uy, uz], [vx, vy, vz], [wx, wy, wz]] (3 orthonormal axes), got " +
+                                        type_name(*axes));
             for (std::size_t i = 0; i < 3; ++i)
                 b.rotation[int(i)] = vec3((*axes)[i], path / "axes" / i, "an axis [x, y, z]");
         } else if (euler) {
@@ -491,7 +512,7 @@ Scene read_scene(const json& doc) {
 /// the target path, so its recursion depth is the path's length.
 class Locator {
 public:
-    Locator(const std::string& s, const Path& target) : s_(s), target_(target) {}
+    Locator(const std::string& s, const Tokens& target) : s_(s), target_(target) {}
 
     std::optional<std::size_t> run() {
         if (descend(0)) return found_;
@@ -500,7 +521,7 @@ public:
 
 private:
     const std::string& s_;
-    const Path& target_;
+    const Tokens& target_;
     std::size_t i_ = 0;
     std::size_t found_ = 0;
 
