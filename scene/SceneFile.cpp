@@ -81,7 +81,8 @@ struct Fail {
 
 [[noreturn]] void fail(const Path& path, std::string message) { throw Fail{path.tokens(), std::move(message)}; }
 
-std::string jstr(const std::string& s) { return json(s).dump(); }
+// Invalid UTF-8 (a truncated message, a name typed in the demo) is replaced, never thrown on.
+std::string jstr(const std::string& s) { return json(s).dump(-1, ' ', false, json::error_handler_t::replace); }
 
 std::string type_name(const json& v) {
     switch (v.type()) {
@@ -802,6 +803,9 @@ std::variant<Scene, SceneLoadError> parse_scene(const std::string& text, const s
         if (const auto off = Locator(text, f.path).run()) line_column(text, *off, err.line, err.column);
         err.where = place(err.line, err.column, err.pointer.empty() ? "document root" : err.pointer);
         err.message = f.message;
+        return err;
+    } catch (const std::exception& e) {  // not expected; never let one escape the loader
+        err.message = std::string("could not read the scene: ") + e.what();
         return err;
     }
 }

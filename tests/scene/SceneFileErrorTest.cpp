@@ -294,3 +294,18 @@ TEST(SceneFileErrors, ValidateSceneBuiltInCode) {
     ASSERT_TRUE(e);
     EXPECT_EQ(e->pointer, "/expectations/0/ray");
 }
+
+TEST(SceneFileErrors, LongMultibyteStringInAMessage) {
+    // the message quotes the first 37 bytes of the string; cutting a UTF-8 sequence must not throw
+    std::string v;
+    for (int i = 0; i < 30; ++i) v += "\xc3\xa9";  // 60 bytes of e-acute
+    const auto e = error_of(R"({"shapes": [{"type": "sphere", "center": [0, 0, 0], "radius": ")" + v + "\"}]}");
+    EXPECT_EQ(e.pointer, "/shapes/0/radius");
+    EXPECT_CONTAINS(e.message, "got the string");
+}
+
+TEST(SceneFileErrors, InvalidUtf8IsASyntaxError) {
+    const auto e = error_of("{\"description\": \"\xff\"}");
+    EXPECT_EQ(e.line, 1);
+    EXPECT_CONTAINS(e.message, "invalid JSON");
+}

@@ -149,6 +149,11 @@ TEST(SceneFileRoundTrip, EveryAssetRoundTrips) {
         const fs::path out = dir / entry.path().filename();
         ASSERT_EQ(save_scene_file(out.string(), s), std::nullopt);
         EXPECT_TRUE(load_ok(out.string()) == s);
+        // every case file explains itself and checks something
+        EXPECT_FALSE(s.description.empty());
+        EXPECT_FALSE(s.expectations.empty());
+        EXPECT_FALSE(s.shapes.empty());
+        EXPECT_FALSE(s.rays.empty());
     }
     EXPECT_GT(n, 20);
 }
@@ -258,4 +263,15 @@ TEST(SceneFileSave, InvalidSceneIsNotWritten) {
                         ": /rays/0/direction: invalid ray: direction must be non-zero (its squared length must not "
                         "underflow), got (0, 0, 0)");
     EXPECT_EQ(read_all(file), "old contents");
+}
+
+TEST(SceneFileRoundTrip, InvalidUtf8NameDoesNotThrow) {
+    // e.g. a name edited in the demo; the saver replaces the bad bytes instead of throwing
+    Scene s;
+    s.shapes.push_back({"bad \xff name", Sphere<double>{{0, 0, 0}, 1.0}, ""});
+    std::string text;
+    EXPECT_NO_THROW(text = scene_to_json(s));
+    const Scene back = parse_ok(text);
+    ASSERT_EQ(back.shapes.size(), 1u);
+    EXPECT_EQ(back.shapes[0].name, "bad \xef\xbf\xbd name");  // U+FFFD
 }
