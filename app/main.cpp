@@ -150,9 +150,10 @@ int main(int argc, char** argv) {
             double sum = 0.0;
             for (double v : bench_ms) sum += v;
             std::printf("raypick bench: %zu shapes, %zu frames at %d x %d: mean %.2f ms, median %.2f ms, worst %.2f ms, "
-                        "last pick %.1f us\n",
+                        "last pick %.1f us, %zu wire vertices, %zu scene uploads\n",
                         app->state().scene.shapes.size(), bench_ms.size(), opt.width, opt.height, sum / bench_ms.size(),
-                        sorted[sorted.size() / 2], sorted.back(), app->state().stats.pick_us);
+                        sorted[sorted.size() / 2], sorted.back(), app->state().stats.pick_us,
+                        app->renderer().scene_line_vertices(), app->renderer().scene_rebuilds());
         }
         // 7. The app's GL objects go first, while the context is current.
     }
