@@ -26,6 +26,7 @@ public:
     void render(int fb_width, int fb_height);
 
     AppState& state() { return state_; }
+    const AppState& state() const { return state_; }
     const Renderer& renderer() const { return renderer_; }
 
 private:

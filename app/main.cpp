@@ -1,6 +1,4 @@
 // raypick: the interactive picking demo. The loop follows Dear ImGui's example_glfw_opengl3.
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -15,7 +13,7 @@
 
 #include "app/App.h"
 #include "app/CommandLine.h"
-#include "app/Screenshot.h"
+#include "app/RunControl.h"
 #include "app/ShaderFiles.h"
 
 namespace {
@@ -92,11 +90,8 @@ int main(int argc, char** argv) {
         }
 
         // 6. Main loop.
-        const int warmup = 10;
-        const int screenshot_frame = 4;  // ImGui sizes its windows during the first frames
-        std::vector<double> bench_ms;
-        auto frame_start = std::chrono::steady_clock::now();
-        for (int frame = 1; app && !glfwWindowShouldClose(window); ++frame) {
+        RunControl run(opt);
+        while (app && !glfwWindowShouldClose(window)) {
             // 6a. Events.
             glfwPollEvents();
             // 6b. New ImGui frame.
@@ -111,50 +106,14 @@ int main(int argc, char** argv) {
             glfwGetFramebufferSize(window, &fb_w, &fb_h);
             app->render(fb_w, fb_h);
             ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-            // 6e. Screenshots (--screenshot, F12 / P), read before the buffers swap.
-            AppState& st = app->state();
-            if (screenshot_mode && frame == screenshot_frame) {
-                st.screenshot_path = opt.screenshot_file;
-                st.screenshot_requested = true;
-            }
-            if (st.screenshot_requested) {
-                st.screenshot_requested = false;
-                if (auto err = save_screenshot(st.screenshot_path, fb_w, fb_h)) {
-                    st.error_title = "Could not save the screenshot";
-                    st.error_message = *err;
-                    if (screenshot_mode) {
-                        std::fprintf(stderr, "raypick: %s\n", err->c_str());
-                        exit_code = 1;
-                    }
-                } else {
-                    st.status = "saved " + st.screenshot_path;
-                    if (screenshot_mode) std::printf("raypick: wrote %s (%d x %d)\n", st.screenshot_path.c_str(), fb_w, fb_h);
-                }
-                if (screenshot_mode) break;
-            }
+            // 6e. Screenshots, read before the buffers swap.
+            if (!run.after_render(*app, fb_w, fb_h)) break;
             glfwSwapBuffers(window);
-            // 6f. Frame limits (--frames, --bench-frames) and quitting.
-            if (opt.bench_frames > 0) {
-                glFinish();
-                const auto now = std::chrono::steady_clock::now();
-                if (frame > warmup) bench_ms.push_back(std::chrono::duration<double, std::milli>(now - frame_start).count());
-                frame_start = now;
-                if (static_cast<int>(bench_ms.size()) >= opt.bench_frames) break;
-            }
-            if (opt.frames > 0 && frame >= opt.frames) break;
-            if (st.quit_requested) break;
+            // 6f. Frame limits, benchmark, quit.
+            if (!run.after_swap(*app)) break;
         }
-        if (!bench_ms.empty()) {
-            std::vector<double> sorted = bench_ms;
-            std::sort(sorted.begin(), sorted.end());
-            double sum = 0.0;
-            for (double v : bench_ms) sum += v;
-            std::printf("raypick bench: %zu shapes, %zu frames at %d x %d: mean %.2f ms, median %.2f ms, worst %.2f ms, "
-                        "last pick %.1f us, %zu wire vertices, %zu scene uploads\n",
-                        app->state().scene.shapes.size(), bench_ms.size(), opt.width, opt.height, sum / bench_ms.size(),
-                        sorted[sorted.size() / 2], sorted.back(), app->state().stats.pick_us,
-                        app->renderer().scene_line_vertices(), app->renderer().scene_rebuilds());
-        }
+        if (app) run.report(*app);
+        if (run.exit_code() != 0) exit_code = run.exit_code();
         // 7. The app's GL objects go first, while the context is current.
     }
 

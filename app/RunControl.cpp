@@ -1,0 +1,63 @@
+#include "app/RunControl.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+
+#include <glad/gl.h>
+
+#include "app/App.h"
+#include "app/Screenshot.h"
+
+namespace raypick::app {
+
+bool RunControl::after_render(App& app, int fb_width, int fb_height) {
+    ++frame_;
+    AppState& st = app.state();
+    const bool screenshot_mode = !opt_.screenshot_file.empty();
+    if (screenshot_mode && frame_ == kScreenshotFrame) {
+        st.screenshot_path = opt_.screenshot_file;
+        st.screenshot_requested = true;
+    }
+    if (!st.screenshot_requested) return true;
+    st.screenshot_requested = false;
+    if (auto err = save_screenshot(st.screenshot_path, fb_width, fb_height)) {
+        st.error_title = "Could not save the screenshot";
+        st.error_message = *err;
+        if (screenshot_mode) {
+            std::fprintf(stderr, "raypick: %s\n", err->c_str());
+            exit_code_ = 1;
+        }
+    } else {
+        st.status = "saved " + st.screenshot_path;
+        if (screenshot_mode) std::printf("raypick: wrote %s (%d x %d)\n", st.screenshot_path.c_str(), fb_width, fb_height);
+    }
+    return !screenshot_mode;
+}
+
+bool RunControl::after_swap(App& app) {
+    if (opt_.bench_frames > 0) {
+        glFinish();  // count the GPU's (llvmpipe's) work in the frame that caused it
+        const auto now = std::chrono::steady_clock::now();
+        if (frame_ > kBenchWarmup)
+            bench_ms_.push_back(std::chrono::duration<double, std::milli>(now - frame_start_).count());
+        frame_start_ = now;
+        if (static_cast<int>(bench_ms_.size()) >= opt_.bench_frames) return false;
+    }
+    if (opt_.frames > 0 && frame_ >= opt_.frames) return false;
+    return !app.state().quit_requested;
+}
+
+void RunControl::report(const App& app) const {
+    if (bench_ms_.empty()) return;
+    std::vector<double> sorted = bench_ms_;
+    std::sort(sorted.begin(), sorted.end());
+    const double mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / static_cast<double>(sorted.size());
+    const AppState& st = app.state();
+    std::printf("raypick bench: %zu shapes, %zu frames at %d x %d: mean %.2f ms, median %.2f ms, worst %.2f ms, "
+                "last pick %.1f us, %zu wire vertices, %zu scene uploads\n",
+                st.scene.shapes.size(), sorted.size(), opt_.width, opt_.height, mean, sorted[sorted.size() / 2],
+                sorted.back(), st.stats.pick_us, app.renderer().scene_line_vertices(), app.renderer().scene_rebuilds());
+}
+
+}  // namespace raypick::app

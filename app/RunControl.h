@@ -1,0 +1,39 @@
+// raypick demo: what happens around each frame besides drawing — screenshots (--screenshot, F12 / P),
+// frame limits (--frames), the benchmark (--bench-frames) and quitting. Keeps main's loop short.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "app/CommandLine.h"
+
+namespace raypick::app {
+
+class App;
+
+class RunControl {
+public:
+    explicit RunControl(const CommandLine& options) : opt_(options) {}
+
+    /// After rendering, before the buffers swap: writes a requested screenshot (reads the back
+    /// buffer). Returns false when the loop should stop now (screenshot mode is done).
+    bool after_render(App& app, int fb_width, int fb_height);
+    /// After the swap: frame limits, benchmark timing, quit requests. False: stop.
+    bool after_swap(App& app);
+    /// Prints the benchmark figures (if any) to stdout.
+    void report(const App& app) const;
+    int exit_code() const { return exit_code_; }
+
+    static constexpr int kScreenshotFrame = 4;  ///< ImGui sizes its windows during the first frames
+    static constexpr int kBenchWarmup = 10;
+
+private:
+    CommandLine opt_;
+    int frame_ = 0;
+    int exit_code_ = 0;
+    std::vector<double> bench_ms_;
+    std::chrono::steady_clock::time_point frame_start_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace raypick::app
