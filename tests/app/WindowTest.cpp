@@ -4,6 +4,7 @@
 
 #include <sys/wait.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -298,4 +299,47 @@ TEST(AppWindow, EmptySceneAndSceneWithShapesDifferWhereTheShapesAre) {
     for (int y = 90; y < 140; ++y)
         for (int x = 10; x < 200; ++x) differing += full.at(x, y) != empty.at(x, y);
     EXPECT_GT(differing, 20);
+}
+
+TEST(AppWindow, SolidModeShadesSurfacesByTheirNormal) {
+    REQUIRE_DISPLAY();
+    const Image img = screenshot(save(picture_scene(true), "scene.json"), "solid.png", ray_args(picture_ray()) + " --solid");
+    ASSERT_FALSE(img.rgb.empty());
+    const Camera cam = picture_camera();
+    // The crate's front face (normal +z) is (0.5, 0.5, 1) * 255, its colour for the normal (0, 0, 1).
+    const auto front = project_px(cam, Vec3d(1.05, 0.6, 1.0));
+    ASSERT_TRUE(front);
+    const glm::ivec3 got = img.at(static_cast<int>(front->x), static_cast<int>(front->y));
+    EXPECT_TRUE(close_colour(got, glm::ivec3(128, 128, 255), 3)) << describe(got);
+    // The ball's point facing the eye: the normal (eye - centre) / |eye - centre|, up to tessellation.
+    const Vec3d centre(-1.5, 0.0, 0.0), eye(0.0, 0.0, 10.0);
+    const Vec3d n = glm::normalize(eye - centre);
+    const auto p = project_px(cam, centre + n + Vec3d(0.0, 0.35, 0.0));  // a little above the ray's path
+    ASSERT_TRUE(p);
+    const Vec3d q = glm::normalize(centre + n + Vec3d(0.0, 0.35, 0.0) - centre);  // roughly the normal there
+    const glm::ivec3 expected(static_cast<int>((q.x * 0.5 + 0.5) * 255), static_cast<int>((q.y * 0.5 + 0.5) * 255),
+                              static_cast<int>((q.z * 0.5 + 0.5) * 255));
+    const glm::ivec3 ball = img.at(static_cast<int>(p->x), static_cast<int>(p->y));
+    EXPECT_TRUE(close_colour(ball, expected, 20)) << describe(ball) << " vs " << describe(expected);
+    // Background stays background.
+    EXPECT_TRUE(close_colour(img.at(400, 640), rgb_of(palette::background)));
+}
+
+TEST(AppWindow, AThousandShapesAreOneBatchedUploadAndStayInteractive) {
+    REQUIRE_DISPLAY();
+    const AppRun r = run_app("--shapes 1000 --bench-frames 30");
+    ASSERT_EQ(r.code, 0) << r.output;
+    double mean = 0.0;
+    std::size_t vertices = 0, uploads = 0;
+    const auto at = r.output.find("mean ");
+    ASSERT_NE(at, std::string::npos) << r.output;
+    ASSERT_EQ(std::sscanf(r.output.c_str() + at, "mean %lf ms", &mean), 1) << r.output;
+    const auto v = r.output.find("us, ");
+    ASSERT_NE(v, std::string::npos) << r.output;
+    ASSERT_EQ(std::sscanf(r.output.c_str() + v, "us, %zu wire vertices, %zu scene uploads", &vertices, &uploads), 2)
+        << r.output;
+    EXPECT_EQ(uploads, 1u) << "the scene's wireframe is built once, not per frame";
+    EXPECT_GT(vertices, 1000u * 20u);
+    // Generous: a loaded CI machine with software GL; the figure itself is in the README.
+    EXPECT_LT(mean, 250.0) << r.output;
 }
