@@ -33,6 +33,7 @@ App::App(const CommandLine& options, GLFWwindow* window) : window_(window) {
         state_.scene = default_scene(state_.scene_path);
     }
     reset_camera(state_);
+    if (!options.open_file.empty()) open_scene(state_, options.open_file);  // keeps the scene on error
     if (options.ray) {
         state_.ray.ray = *options.ray;
         state_.ray.valid = true;

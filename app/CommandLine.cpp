@@ -6,10 +6,11 @@
 namespace raypick::app {
 
 const char* usage() {
-    return "usage: raypick [--scene FILE] [--screenshot OUT.png] [--width W] [--height H]\n"
+    return "usage: raypick [--scene FILE] [--open FILE] [--screenshot OUT.png] [--width W] [--height H]\n"
            "               [--ray OX OY OZ DX DY DZ] [--frames N] [--bench-frames N] [--shapes N]\n"
            "               [--no-ui] [--solid] [--compare]\n"
            "  --scene FILE        open a scene file (default: assets/showcase.json or a built-in showcase)\n"
+           "  --open FILE         after start-up, open FILE as File > Open does (errors in a message box)\n"
            "  --screenshot OUT    render once with the panels, write a PNG and exit\n"
            "  --width/--height    window (and screenshot) size, default 1280 x 720\n"
            "  --ray ...           freeze this ray (origin, direction) instead of the mouse ray\n"
@@ -64,6 +65,9 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
         } else if (a == "--scene") {
             if (!need(1)) return r;
             o.scene_file = args[++i];
+        } else if (a == "--open") {
+            if (!need(1)) return r;
+            o.open_file = args[++i];
         } else if (a == "--screenshot") {
             if (!need(1)) return r;
             o.screenshot_file = args[++i];

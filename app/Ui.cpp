@@ -160,7 +160,7 @@ void Ui::popups(AppState& s) {
         if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
         ImGui::EndPopup();
     }
-    if (!s.error_title.empty()) ImGui::OpenPopup("Error");
+    if (!s.error_title.empty() && !ImGui::IsPopupOpen("Error")) ImGui::OpenPopup("Error");
     if (ImGui::BeginPopupModal("Error", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         ImGui::TextColored(kRed, "%s", s.error_title.c_str());
         ImGui::PushTextWrapPos(640.0f);

@@ -22,6 +22,7 @@ TEST(CommandLine, ParsesEveryOption) {
     EXPECT_TRUE(r.options.solid);
     EXPECT_TRUE(r.options.compare);
     EXPECT_EQ(parse_command_line({"raypick", "--shapes", "1000", "--bench-frames", "50"}).options.generated_shapes, 1000);
+    EXPECT_EQ(parse_command_line({"raypick", "--open", "b.json"}).options.open_file, "b.json");
 }
 
 TEST(CommandLine, RefusesBadInput) {

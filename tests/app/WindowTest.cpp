@@ -343,3 +343,25 @@ TEST(AppWindow, AThousandShapesAreOneBatchedUploadAndStayInteractive) {
     // Generous: a loaded CI machine with software GL; the figure itself is in the README.
     EXPECT_LT(mean, 250.0) << r.output;
 }
+
+TEST(AppWindow, OpeningABadFileKeepsTheSceneAndShowsTheMessage) {
+    REQUIRE_DISPLAY();
+    const fs::path bad = tmp_dir() / "bad.json";
+    std::ofstream(bad) << "{\"shapes\": [{\"type\": \"sphere\", \"center\": [0, 0, 0], \"radius\": -1}]}";
+    const std::string full_file = save(picture_scene(true), "full.json");
+    const std::string open_bad = "--open " + quote(bad.string());
+    const Image plain = screenshot(full_file, "plain.png");
+    const Image full = screenshot(full_file, "full_then_bad.png", open_bad);
+    const Image empty = screenshot(save(picture_scene(false), "empty.json"), "empty_then_bad.png", open_bad);
+    ASSERT_FALSE(plain.rgb.empty());
+    ASSERT_FALSE(full.rgb.empty());
+    ASSERT_FALSE(empty.rgb.empty());
+    // The message box is up: ImGui dims everything behind a modal.
+    EXPECT_TRUE(close_colour(plain.at(400, 640), rgb_of(palette::background)));
+    EXPECT_FALSE(close_colour(full.at(400, 640), rgb_of(palette::background)));
+    // The scene that was open is still there: its shapes are listed (the empty one lists none).
+    int differing = 0;
+    for (int y = 90; y < 125; ++y)
+        for (int x = 10; x < 200; ++x) differing += full.at(x, y) != empty.at(x, y);
+    EXPECT_GT(differing, 20);
+}
