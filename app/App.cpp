@@ -168,6 +168,7 @@ void App::update() {
         s.sel.hovered_handle = -1;
     }
     if (interaction_.busy()) s.status = interaction_.status(s.scene);
+    else if (s.status.empty()) s.status = "left: pick / drag, right: orbit, middle: pan, wheel: zoom, Space: freeze ray, Help menu: all keys";
 
     cast_ray();
     if (s.view.show_ui) ui_.draw(s, renderer_.scene_line_vertices());
@@ -175,6 +176,13 @@ void App::update() {
     // A slider or text field edit ends when no item is active any more: one undo step per edit.
     if (s.history.in_gesture() && !interaction_.busy() && !ImGui::IsAnyItemActive()) s.history.end(s.scene);
     if (s.view.show_scene_rays) draw_case_labels();
+    // The hovered shape's name beside the cursor.
+    if (s.sel.hovered && *s.sel.hovered < s.scene.shapes.size() && !interaction_.busy() &&
+        s.viewport.contains(io.MousePos.x, io.MousePos.y) && !io.WantCaptureMouse) {
+        const std::string& name = s.scene.shapes[*s.sel.hovered].name;
+        ImGui::GetForegroundDrawList()->AddText(ImVec2(io.MousePos.x + 14.0f, io.MousePos.y + 4.0f),
+                                                IM_COL32(255, 200, 120, 255), name.c_str());
+    }
 }
 
 void App::draw_case_labels() {
@@ -287,6 +295,7 @@ void App::build_overlay() {
 
 void App::render(int fb_width, int fb_height) {
     AppState& s = state_;
+    if (fb_width <= 0 || fb_height <= 0) return;  // minimised
     renderer_.sync_scene(s.scene);
     build_overlay();
     const glm::dmat4 vp = s.camera.projection(s.view_aspect()) * s.camera.view();

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include <imgui.h>
 
@@ -35,6 +37,33 @@ void text_full(const char* label, const Vec3d& v) { ImGui::Text("%s (%.17g, %.17
 
 // The column panels keep their place (the 3D view is the rectangle between the columns, see
 // Layout.h); floating panels (Test cases) start at a place and can be moved.
+// Mouse and keyboard controls, for the Help menu (and the README).
+const std::vector<std::pair<const char*, const char*>>& controls() {
+    static const std::vector<std::pair<const char*, const char*>> list = {
+        {"left click", "pick the nearest shape along the mouse ray (empty space: deselect)"},
+        {"left drag on a shape", "move it on the camera-facing plane through the grab point"},
+        {"  + hold X / Y / Z", "move along that world axis only"},
+        {"left drag a white handle", "move a capsule end point / box corner / sphere radius point"},
+        {"left drag on empty space", "orbit"},
+        {"right drag", "orbit (Shift + right drag: pan)"},
+        {"middle drag", "pan"},
+        {"mouse wheel", "zoom"},
+        {"F", "frame the selection (nothing selected: the scene)"},
+        {"R / Home", "reset the camera (the scene file's camera)"},
+        {"Space", "freeze / unfreeze the ray"},
+        {"Ctrl+Z", "undo"},
+        {"Ctrl+Shift+Z / Ctrl+Y", "redo"},
+        {"Ctrl+D", "duplicate the selected shape"},
+        {"Delete", "delete the selected shape"},
+        {"Esc", "deselect"},
+        {"W", "wire / solid (surfaces coloured by normal)"},
+        {"F1", "hide / show the panels"},
+        {"F12 / P", "save a screenshot (raypick-<time>.png)"},
+        {"Ctrl+O / Ctrl+S", "open / save a scene file"},
+    };
+    return list;
+}
+
 void place(float x, float y, float w, float h, ImGuiCond cond = ImGuiCond_Always) {
     ImGui::SetNextWindowPos(ImVec2(x, y), cond);
     ImGui::SetNextWindowSize(ImVec2(w, h), cond);
@@ -131,6 +160,14 @@ void Ui::menu(AppState& s) {
         if (s.case_files.empty()) ImGui::TextDisabled("no case files found in assets/");
         for (const CaseFile& c : s.case_files)
             if (ImGui::MenuItem(c.name.c_str())) open_scene(s, c.path);
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Help")) {
+        for (const auto& [keys, what] : controls()) {
+            ImGui::TextUnformatted(keys);
+            ImGui::SameLine(190);
+            ImGui::TextDisabled("%s", what);
+        }
         ImGui::EndMenu();
     }
     ImGui::TextDisabled("| %s", s.scene_path.empty() ? "(built-in scene)" : s.scene_path.c_str());
