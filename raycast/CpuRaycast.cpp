@@ -1,0 +1,122 @@
+// raypick ray-cast view. See CpuRaycast.h.
+#include "raycast/CpuRaycast.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <thread>
+
+namespace raypick::raycast {
+
+Image render(const Bvh<float>& bvh, int width, int height, const PixelRay& ray_for_pixel, int threads) {
+    Image img;
+    if (width <= 0 || height <= 0) return img;
+    img.width = width;
+    img.height = height;
+    const std::size_t n = std::size_t(width) * std::size_t(height);
+    img.shape.assign(n, kBackground);
+    img.t.assign(n, 0.f);
+    img.normal.assign(n, Vec3<float>(0.f));
+    if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
+    // Rows are handed out in small bands from a shared counter, so fast and slow parts of the
+    // picture balance across threads. Each pixel is written by exactly one thread.
+    constexpr int kBand = 4;
+    std::atomic<int> next_row{0};
+    auto work = [&] {
+        for (int y0 = next_row.fetch_add(kBand); y0 < height; y0 = next_row.fetch_add(kBand)) {
+            for (int y = y0; y < std::min(height, y0 + kBand); ++y)
+                for (int x = 0; x < width; ++x) {
+                    const auto p = bvh.pick(ray_for_pixel(x, y));
+                    if (!p) continue;
+                    const std::size_t i = std::size_t(y) * std::size_t(width) + std::size_t(x);
+                    img.shape[i] = p->shape;
+                    img.t[i] = p->surface.t;
+                    img.normal[i] = p->surface.normal;
+                }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int k = 1; k < threads; ++k) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+    return img;
+}
+
+std::vector<std::uint8_t> shade(const Image& image, Shading shading, float t_near, float t_far) {
+    const std::size_t n = image.shape.size();
+    if (!(t_near < t_far)) {
+        t_near = std::numeric_limits<float>::infinity();
+        t_far = -std::numeric_limits<float>::infinity();
+        for (std::size_t i = 0; i < n; ++i)
+            if (image.shape[i] != kBackground) {
+                t_near = std::min(t_near, image.t[i]);
+                t_far = std::max(t_far, image.t[i]);
+            }
+        if (!(t_near < t_far)) t_far = t_near + 1.f;
+    }
+    std::vector<std::uint8_t> rgba(n * 4);
+    auto byte = [](float v) { return std::uint8_t(std::lround(std::clamp(v, 0.f, 1.f) * 255.f)); };
+    for (std::size_t i = 0; i < n; ++i) {
+        std::uint8_t* px = &rgba[i * 4];
+        px[3] = 255;
+        if (image.shape[i] == kBackground) {
+            px[0] = 24; px[1] = 24; px[2] = 30;
+            continue;
+        }
+        const float near_ness = 1.f - std::clamp((image.t[i] - t_near) / (t_far - t_near), 0.f, 1.f);
+        const Vec3<float> c = image.normal[i] * 0.5f + 0.5f;
+        switch (shading) {
+            case Shading::Normal:
+                px[0] = byte(c.x); px[1] = byte(c.y); px[2] = byte(c.z);
+                break;
+            case Shading::Depth:
+                px[0] = px[1] = px[2] = byte(0.15f + 0.85f * near_ness);
+                break;
+            case Shading::NormalAndDepth: {
+                const float k = 0.35f + 0.65f * near_ness;
+                px[0] = byte(c.x * k); px[1] = byte(c.y * k); px[2] = byte(c.z * k);
+                break;
+            }
+        }
+    }
+    return rgba;
+}
+
+Comparison compare_ids(const Image& image, const std::vector<std::uint32_t>& other, int margin) {
+    Comparison out;
+    const int w = image.width, h = image.height;
+    const std::size_t n = std::size_t(w) * std::size_t(h);
+    out.rgba.assign(n * 4, 0);
+    if (other.size() != n || image.shape.size() != n) return out;
+    margin = std::max(0, margin);
+    // A pixel is on an edge when some pixel within `margin` (Chebyshev distance) shows another
+    // object in the same picture.
+    auto on_edge = [&](const std::vector<std::uint32_t>& ids, int x, int y) {
+        const std::uint32_t id = ids[std::size_t(y) * std::size_t(w) + std::size_t(x)];
+        for (int dy = -margin; dy <= margin; ++dy)
+            for (int dx = -margin; dx <= margin; ++dx) {
+                const int xx = x + dx, yy = y + dy;
+                if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
+                if (ids[std::size_t(yy) * std::size_t(w) + std::size_t(xx)] != id) return true;
+            }
+        return false;
+    };
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const std::size_t i = std::size_t(y) * std::size_t(w) + std::size_t(x);
+            std::uint8_t* px = &out.rgba[i * 4];
+            if (on_edge(image.shape, x, y) || on_edge(other, x, y)) {
+                ++out.skipped;
+                px[0] = 20; px[1] = 30; px[2] = 90; px[3] = 160;
+                continue;
+            }
+            ++out.compared;
+            if (image.shape[i] != other[i]) {
+                ++out.differing;
+                px[0] = 255; px[1] = 0; px[2] = 255; px[3] = 255;
+            }
+        }
+    return out;
+}
+
+}  // namespace raypick::raycast
