@@ -81,6 +81,10 @@ public:
     void update(std::uint32_t index, const Shape<T>& shape);
 
     std::optional<PickResult<T>> pick(const Ray<T>& ray, T t_min = T(0), T t_max = infinity<T>()) const;
+    /// The same pick, casting shape `hint` first (e.g. the shape the neighbouring pixel's ray hit):
+    /// a good hint gives a tight bound from the start, so traversal prunes more. The result is
+    /// exactly pick(ray, t_min, t_max) whatever the hint (an out-of-range hint is ignored).
+    std::optional<PickResult<T>> pick(const Ray<T>& ray, T t_min, T t_max, std::uint32_t hint) const;
 
     std::size_t size() const { return shapes_.size(); }
     const Shape<T>& shape(std::uint32_t index) const { return shapes_[slot_of_[index]]; }
@@ -414,8 +418,18 @@ std::uint32_t Bvh<T>::collapse(const std::vector<BinNode>& bin, std::uint32_t b,
 
 template <typename T>
 std::optional<PickResult<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max) const {
+    return pick(ray, t_min, t_max, kNone);
+}
+
+template <typename T>
+std::optional<PickResult<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, std::uint32_t hint) const {
     std::optional<PickResult<T>> best;
     if (nodes_.empty() || !is_valid(ray) || !(t_min <= t_max)) return best;
+    if (hint < slot_of_.size()) {
+        const Shape<T>& shape = shapes_[slot_of_[hint]];
+        if (const auto h = cast(ray, shape, t_min, t_max))
+            if (const auto surf = first_surface(ray, *h, t_min, t_max)) best = PickResult<T>{hint, *surf, *h};
+    }
     typedef T V4 __attribute__((vector_size(4 * sizeof(T))));
     const V4 zero4{};
     const T eps = T(4) * std::numeric_limits<T>::epsilon();

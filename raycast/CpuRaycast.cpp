@@ -24,15 +24,20 @@ Image render(const Bvh<float>& bvh, int width, int height, const PixelRay& ray_f
     std::atomic<int> next_row{0};
     auto work = [&] {
         for (int y0 = next_row.fetch_add(kBand); y0 < height; y0 = next_row.fetch_add(kBand)) {
-            for (int y = y0; y < std::min(height, y0 + kBand); ++y)
+            for (int y = y0; y < std::min(height, y0 + kBand); ++y) {
+                // Neighbouring pixels mostly show the same shape: casting it first bounds the
+                // traversal early (the result is the same whatever the hint).
+                std::uint32_t hint = kBackground;
                 for (int x = 0; x < width; ++x) {
-                    const auto p = bvh.pick(ray_for_pixel(x, y));
+                    const auto p = bvh.pick(ray_for_pixel(x, y), 0.f, infinity<float>(), hint);
                     if (!p) continue;
+                    hint = p->shape;
                     const std::size_t i = std::size_t(y) * std::size_t(width) + std::size_t(x);
                     img.shape[i] = p->shape;
                     img.t[i] = p->surface.t;
                     img.normal[i] = p->surface.normal;
                 }
+            }
         }
     };
     std::vector<std::thread> pool;

@@ -135,6 +135,27 @@ TYPED_TEST(BvhPick, RefitAfterMovesMatchesBruteForce) {
     }
 }
 
+TYPED_TEST(BvhPick, AHintNeverChangesTheResult) {
+    using T = TypeParam;
+    const std::uint32_t seed = base_seed() + 200;
+    Gen<T> g(seed);
+    std::vector<Shape<T>> shapes;
+    for (int i = 0; i < 300; ++i) shapes.push_back(g.shape(T(6)));
+    const Bvh<T> bvh(shapes);
+    std::uint32_t last = 0;
+    for (int i = 0; i < 3000; ++i) {
+        const Ray<T> ray = g.ray(T(6));
+        const T t_min = g.pick(5) == 0 ? g.uni(0, 3) : T(0);
+        // Hints: the previous ray's pick (the ray-cast view's use), random shapes, out of range.
+        const std::uint32_t hint = g.pick(3) == 0 ? std::uint32_t(g.pick(400)) : last;
+        const auto plain = bvh.pick(ray, t_min, infinity<T>());
+        const auto hinted = bvh.pick(ray, t_min, infinity<T>(), hint);
+        expect_same(hinted, plain, seed, i);
+        if (::testing::Test::HasFailure()) return;
+        if (plain) last = plain->shape;
+    }
+}
+
 TYPED_TEST(BvhPick, RangeAndInsideOriginFollowThePickContract) {
     using T = TypeParam;
     std::vector<Shape<T>> shapes{Sphere<T>{{0, 0, 0}, 2}, Aabb<T>{{4, -1, -1}, {6, 1, 1}}};
