@@ -12,7 +12,6 @@
 #include "app/ShaderFiles.h"
 #include "app/Showcase.h"
 
-
 namespace raypick::app {
 
 namespace {

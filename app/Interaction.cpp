@@ -30,6 +30,14 @@ std::optional<Vec3d> hit_plane(const Ray<double>& ray, const Vec3d& p, const Vec
     return ray.at(t);
 }
 
+std::vector<Vec3d> snap_targets(const Shape<double>& shape, int dragged_handle) {
+    std::vector<Vec3d> out;
+    if (const auto* sphere = std::get_if<Sphere<double>>(&shape)) out.push_back(sphere->center);
+    for (const Handle& h : handles(shape))
+        if (h.id != dragged_handle) out.push_back(h.position);
+    return out;
+}
+
 Vec3d Interaction::drag_target(const Ray<double>& ray, Axis axis) const {
     switch (axis) {
         case Axis::X: return closest_on_line(ray, grab_, Vec3d(1, 0, 0));
@@ -62,7 +70,26 @@ void Interaction::update(const InputState& in, Scene& scene, Selection& sel, Cam
             scene.shapes[target_].shape = translated(start_shape_, delta);
         } else {
             for (const Handle& h : handles(start_shape_))
-                if (h.id == handle_) scene.shapes[target_].shape = move_handle(start_shape_, handle_, h.position + delta);
+                if (h.id == handle_) {
+                    Vec3d to = h.position + delta;
+                    // Snap exactly onto another handle of the shape (or a sphere's centre) when the
+                    // dragged one is drawn within the pick radius of it: that is how a capsule gets
+                    // a == b or a box zero size, which the mouse alone could not hit exactly.
+                    const auto at = camera.project(to, in.width, in.height);
+                    double best = kHandlePickRadius;
+                    std::optional<Vec3d> snap;
+                    for (const Vec3d& q : snap_targets(start_shape_, handle_)) {
+                        const auto sq = camera.project(q, in.width, in.height);
+                        if (!at || !sq) continue;
+                        const double d = std::hypot(at->x - sq->x, at->y - sq->y);
+                        if (d <= best) {
+                            best = d;
+                            snap = q;
+                        }
+                    }
+                    if (snap) to = *snap;
+                    scene.shapes[target_].shape = move_handle(start_shape_, handle_, to);
+                }
         }
         if (!in.left_down) {
             history.end(scene);

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/Camera.h"
 #include "app/History.h"
@@ -64,6 +65,9 @@ private:
     Shape<double> start_shape_;
     Axis axis_ = Axis::Free;
 };
+
+/// Points a dragged handle snaps to: the shape's other handles, and a sphere's centre (radius 0).
+std::vector<Vec3d> snap_targets(const Shape<double>& shape, int dragged_handle);
 
 /// Closest point to `ray` on the line through `p` along `axis` (p itself if they are parallel).
 Vec3d closest_on_line(const Ray<double>& ray, const Vec3d& p, const Vec3d& axis);

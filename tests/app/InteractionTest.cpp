@@ -119,9 +119,44 @@ TEST(Interaction, CapsuleEndHandleDraggedOntoTheOtherEnd) {
     f.frame(b.x + 2, b.y - 1, true);
     f.frame(b.x + 2, b.y - 1, false);
     const auto& cap = std::get<Capsule<double>>(f.scene.shapes[1].shape);
-    EXPECT_LT(glm::length(cap.a - cap.b), 1e-9);
+    EXPECT_EQ(cap.a, cap.b);  // snapped exactly: a degenerate capsule, which is valid
     EXPECT_TRUE(is_valid(cap));
     EXPECT_EQ(f.history.undo_count(), 1u);
+}
+
+TEST(Interaction, HandlesSnapSoABoxCanBeSqueezedToZeroSize) {
+    Fixture f;
+    Aabb<double> box;
+    box.min = Vec3d(-1, -1, -0.5);
+    box.max = Vec3d(1, 1, 0.5);
+    f.scene.shapes[0].shape = box;
+    f.sel.selected = 0;
+    // Corner +++ (id 7) dragged onto the screen position of corner --+ (id 4, the same z): a
+    // few pixels off, it snaps exactly, leaving a box that is flat in x and y.
+    const ScreenPoint from = f.at(Vec3d(1, 1, 0.5));
+    const ScreenPoint to = f.at(Vec3d(-1, -1, 0.5));
+    f.frame(from.x, from.y, false);
+    ASSERT_EQ(f.sel.hovered_handle, 7);
+    f.frame(from.x, from.y, true, true);
+    f.frame(to.x + 3, to.y - 2, true);
+    f.frame(to.x + 3, to.y - 2, false);
+    const auto& b = std::get<Aabb<double>>(f.scene.shapes[0].shape);
+    EXPECT_EQ(b.min.x, b.max.x);
+    EXPECT_EQ(b.min.y, b.max.y);
+    EXPECT_EQ(b.max.z - b.min.z, 1.0);
+    EXPECT_TRUE(is_valid(b));
+
+    // A sphere's radius handle dropped on its centre: radius exactly 0.
+    Fixture g;
+    g.sel.selected = 0;
+    const ScreenPoint r = g.at(Vec3d(1, 0, 0));
+    const ScreenPoint c = g.at(Vec3d(0, 0, 0));
+    g.frame(r.x, r.y, false);
+    ASSERT_EQ(g.sel.hovered_handle, 0);
+    g.frame(r.x, r.y, true, true);
+    g.frame(c.x + 2, c.y + 2, true);
+    g.frame(c.x + 2, c.y + 2, false);
+    EXPECT_EQ(std::get<Sphere<double>>(g.scene.shapes[0].shape).radius, 0.0);
 }
 
 TEST(Interaction, ClosestPointOnAnAxisAndPlaneHits) {
