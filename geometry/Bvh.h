@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -126,10 +127,18 @@ private:
     std::uint32_t collapse(const std::vector<BinNode>& bin, std::uint32_t b, ChildRef up);
     std::uint32_t make_leaf(std::uint32_t first, std::uint32_t count);
     std::uint32_t leaf_counts(std::uint32_t first, std::uint32_t count) const;
+    /// The best candidate so far during a pick: t and caller's index decide; type and index into
+    /// the compact array find the shape again for the final full cast.
+    struct Candidate {
+        T t = T(0);
+        std::uint32_t id = kNone;
+        int type = 0;
+        std::uint32_t index = 0;
+    };
     template <typename S>
-    void leaf_casts(const Ray<T>& ray, const std::vector<S>& shapes, const std::vector<std::uint32_t>& ids,
-                    std::uint32_t first, std::uint32_t count, T t_min, T t_max,
-                    std::optional<PickResult<T>>& best) const;
+    void leaf_passages(const Ray<T>& ray, const std::vector<S>& shapes, const std::vector<std::uint32_t>& ids,
+                       int type, std::uint32_t first, std::uint32_t count, T t_min, T t_max, Candidate& best) const;
+    static Shape<T> poisoned_if_invalid(const Shape<T>& s);
     void set_child(std::uint32_t node, std::uint32_t k, const Vec3<T>& lo, const Vec3<T>& hi);
     void refit_up(ChildRef ref, Vec3<T> lo, Vec3<T> hi);
 
@@ -333,8 +342,8 @@ template <typename T> std::uint32_t Bvh<T>::make_leaf(std::uint32_t first, std::
     // Shapes of each type in slot order; the leaf's slots are contiguous, so are its typed ranges.
     for (int type = 0; type < kShapeTypeCount; ++type)
         for (std::uint32_t s = first; s < first + count; ++s) {
-            const Shape<T>& shape = shapes_[s];
-            if (int(shape.index()) != type) continue;
+            if (int(shapes_[s].index()) != type) continue;
+            const Shape<T> shape = poisoned_if_invalid(shapes_[s]);
             typed_id_[type].push_back(id_of_[s]);
             switch (type) {
                 case 0: typed_of_[s] = std::uint32_t(spheres_.size()); spheres_.push_back(std::get<0>(shape)); break;
@@ -355,16 +364,34 @@ template <typename T> std::uint32_t Bvh<T>::leaf_counts(std::uint32_t first, std
 
 template <typename T>
 template <typename S>
-void Bvh<T>::leaf_casts(const Ray<T>& ray, const std::vector<S>& shapes, const std::vector<std::uint32_t>& ids,
-                        std::uint32_t first, std::uint32_t count, T t_min, T t_max,
-                        std::optional<PickResult<T>>& best) const {
+void Bvh<T>::leaf_passages(const Ray<T>& ray, const std::vector<S>& shapes, const std::vector<std::uint32_t>& ids,
+                           int type, std::uint32_t first, std::uint32_t count, T t_min, T t_max,
+                           Candidate& best) const {
+    // t only: the same arithmetic as cast() + first_surface(), without validation (done at build)
+    // or normals (computed for the winner only).
     for (std::uint32_t i = first; i < first + count; ++i) {
-        const T lim = best ? best->surface.t : t_max;
-        const auto h = cast(ray, shapes[i], t_min, lim);
-        if (!h) continue;
-        const auto surf = first_surface(ray, *h, t_min, lim);
-        if (surf && detail::better(surf->t, ids[i], best)) best = PickResult<T>{ids[i], *surf, *h};
+        const T lim = best.id != kNone ? best.t : t_max;
+        T t0, t1;
+        if (!detail::passage(ray, shapes[i], t0, t1) || !detail::accepts(t0, t1, t_min, lim)) continue;
+        const T t = t0 >= t_min ? t0 : t1;
+        if (t < t_min || t > lim) continue;
+        if (best.id == kNone || t < best.t || (t == best.t && ids[i] < best.id)) best = {t, ids[i], type, i};
     }
+}
+
+/// Invalid shapes never hit (cast() refuses them); their compact copies are poisoned with NaN so
+/// that the unvalidated passage() refuses them too.
+template <typename T> Shape<T> Bvh<T>::poisoned_if_invalid(const Shape<T>& s) {
+    if (is_valid(s)) return s;
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    return std::visit([&](auto x) -> Shape<T> {
+        using S = decltype(x);
+        if constexpr (std::is_same_v<S, Sphere<T>>) x.center = Vec3<T>(nan);
+        else if constexpr (std::is_same_v<S, Aabb<T>>) x.min = x.max = Vec3<T>(nan);
+        else if constexpr (std::is_same_v<S, Obb<T>>) x.center = Vec3<T>(nan);
+        else { x.a = x.b = Vec3<T>(nan); }
+        return x;
+    }, s);
 }
 
 template <typename T>
@@ -423,13 +450,30 @@ std::optional<PickResult<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max) c
 
 template <typename T>
 std::optional<PickResult<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, std::uint32_t hint) const {
-    std::optional<PickResult<T>> best;
-    if (nodes_.empty() || !is_valid(ray) || !(t_min <= t_max)) return best;
+    if (nodes_.empty() || !is_valid(ray) || !(t_min <= t_max)) return std::nullopt;
+    Candidate best;
+    auto visit_typed = [&](int type, std::uint32_t first, std::uint32_t count) {
+        switch (type) {
+            case 0: leaf_passages(ray, spheres_, typed_id_[0], 0, first, count, t_min, t_max, best); break;
+            case 1: leaf_passages(ray, aabbs_, typed_id_[1], 1, first, count, t_min, t_max, best); break;
+            case 2: leaf_passages(ray, obbs_, typed_id_[2], 2, first, count, t_min, t_max, best); break;
+            default: leaf_passages(ray, capsules_, typed_id_[3], 3, first, count, t_min, t_max, best); break;
+        }
+    };
     if (hint < slot_of_.size()) {
-        const Shape<T>& shape = shapes_[slot_of_[hint]];
-        if (const auto h = cast(ray, shape, t_min, t_max))
-            if (const auto surf = first_surface(ray, *h, t_min, t_max)) best = PickResult<T>{hint, *surf, *h};
+        const std::uint32_t slot = slot_of_[hint];
+        visit_typed(int(shapes_[slot].index()), typed_of_[slot], 1);
     }
+    // The winner's full cast (normals, passage) at the end: the same t, bit for bit.
+    auto result = [&]() -> std::optional<PickResult<T>> {
+        if (best.id == kNone) return std::nullopt;
+        const Shape<T>& shape = shapes_[slot_of_[best.id]];
+        const auto h = cast(ray, shape, t_min, t_max);
+        if (!h) return std::nullopt;  // unreachable: passage() accepted it
+        const auto surf = first_surface(ray, *h, t_min, t_max);
+        if (!surf) return std::nullopt;
+        return PickResult<T>{best.id, *surf, *h};
+    };
     typedef T V4 __attribute__((vector_size(4 * sizeof(T))));
     const V4 zero4{};
     const T eps = T(4) * std::numeric_limits<T>::epsilon();
@@ -473,20 +517,17 @@ std::optional<PickResult<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
             if (ta > tn) tn = ta;
             if (tb < tf) tf = tb;
         }
-        if (!(tn - std::abs(tn) * eps <= tf + std::abs(tf) * eps)) return best;
+        if (!(tn - std::abs(tn) * eps <= tf + std::abs(tf) * eps)) return result();
         stack[sp++] = {0, 0, tn};
     }
     while (sp > 0) {
         const Entry e = stack[--sp];
-        const T limit = best ? best->surface.t : t_max;
+        const T limit = best.id != kNone ? best.t : t_max;
         if (e.t > limit + std::abs(limit) * eps) continue;
         if (e.count) {  // a leaf
             const Leaf& leaf = leaves_[e.index];
-            const std::uint32_t c = e.count;
-            if (c & 0xffu) leaf_casts(ray, spheres_, typed_id_[0], leaf.first[0], c & 0xffu, t_min, t_max, best);
-            if (c & 0xff00u) leaf_casts(ray, aabbs_, typed_id_[1], leaf.first[1], (c >> 8) & 0xffu, t_min, t_max, best);
-            if (c & 0xff0000u) leaf_casts(ray, obbs_, typed_id_[2], leaf.first[2], (c >> 16) & 0xffu, t_min, t_max, best);
-            if (c >> 24) leaf_casts(ray, capsules_, typed_id_[3], leaf.first[3], c >> 24, t_min, t_max, best);
+            for (int type = 0; type < kShapeTypeCount; ++type)
+                if (const std::uint32_t c = (e.count >> (8 * type)) & 0xffu) visit_typed(type, leaf.first[type], c);
             continue;
         }
         const Node& n = nodes_[e.index];
@@ -520,7 +561,7 @@ std::optional<PickResult<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
             stack[sp++] = c;
         }
     }
-    return best;
+    return result();
 }
 
 template <typename T> void Bvh<T>::refit_up(ChildRef ref, Vec3<T> lo, Vec3<T> hi) {
@@ -554,11 +595,12 @@ template <typename T> void Bvh<T>::update(std::uint32_t index, const Shape<T>& s
     }
     shapes_[slot] = shape;
     const std::uint32_t ti = typed_of_[slot];
-    switch (shape.index()) {
-        case 0: spheres_[ti] = std::get<0>(shape); break;
-        case 1: aabbs_[ti] = std::get<1>(shape); break;
-        case 2: obbs_[ti] = std::get<2>(shape); break;
-        default: capsules_[ti] = std::get<3>(shape); break;
+    const Shape<T> compact = poisoned_if_invalid(shape);
+    switch (compact.index()) {
+        case 0: spheres_[ti] = std::get<0>(compact); break;
+        case 1: aabbs_[ti] = std::get<1>(compact); break;
+        case 2: obbs_[ti] = std::get<2>(compact); break;
+        default: capsules_[ti] = std::get<3>(compact); break;
     }
     // The leaf's slots: the contiguous run of slots that share this leaf.
     const ChildRef leaf = leaf_of_[slot];

@@ -62,6 +62,15 @@ template <typename T> inline Vec3<T> unit_axis(int i, T sign) {
     return n;
 }
 
+/// The line's passage through the box, t only (no validation): what cast() computes, bit for bit.
+template <typename T> inline bool passage(const Ray<T>& ray, const Aabb<T>& box, T& t0, T& t1) {
+    SlabPassage<T> p;
+    if (!slab_passage(ray.origin, ray.direction, box.min, box.max, p)) return false;
+    t0 = p.t_near;
+    t1 = p.t_far;
+    return true;
+}
+
 }  // namespace detail
 
 /// Ray against axis-aligned box, robust default (slab method).

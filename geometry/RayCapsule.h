@@ -11,6 +11,59 @@
 #include "geometry/Validate.h"
 
 namespace raypick {
+namespace detail {
+
+/// The line's passage through the capsule, t only (no validation): what cast() computes, bit for
+/// bit. The union of the two end balls and the finite cylinder: earliest entry, latest exit; the
+/// cylinder counts only where its lateral surface is crossed within the segment.
+template <typename T> inline bool passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& t_far) {
+    const Vec3<T> ab = capsule.b - capsule.a;
+    const T abab = glm::dot(ab, ab);
+    if (!(abab > T(0))) return passage(ray, Sphere<T>{capsule.a, capsule.radius}, t_near, t_far);
+    const Vec3<T>& d = ray.direction;
+    const T r = capsule.radius;
+    t_near = infinity<T>();
+    t_far = -infinity<T>();
+    auto consider = [&](T t0, T t1) {
+        if (t0 < t_near) t_near = t0;
+        if (t1 > t_far) t_far = t1;
+    };
+    // The two end balls.
+    const Vec3<T> fa = ray.origin - capsule.a;
+    T t0, t1;
+    if (sphere_roots(fa, d, r, t0, t1)) consider(t0, t1);
+    if (sphere_roots(ray.origin - capsule.b, d, r, t0, t1)) consider(t0, t1);
+    // The lateral surface: the problem projected on the plane perpendicular to the axis.
+    // s(t) = (fa.ab + t d.ab) / ab.ab is the axial position (0 at a, 1 at b) of the point at t.
+    const T fa_ab = glm::dot(fa, ab);
+    const T d_ab = glm::dot(d, ab);
+    const Vec3<T> f_perp = fa - (fa_ab / abab) * ab;
+    const Vec3<T> d_perp = d - (d_ab / abab) * ab;
+    if (glm::dot(d_perp, d_perp) > T(0) && sphere_roots(f_perp, d_perp, r, t0, t1)) {
+        auto on_segment = [&](T t) {
+            const T s = (fa_ab + t * d_ab) / abab;
+            return s >= T(0) && s <= T(1);
+        };
+        consider(on_segment(t0) ? t0 : infinity<T>(), on_segment(t1) ? t1 : -infinity<T>());
+    }
+    return t_near <= t_far;
+}
+
+/// Outward normal at t, from the point itself whichever part gave t: unit(p - closest point of
+/// the segment). (Taking the winning part's own normal is wrong near a cap seam, where a ball's
+/// root can beat the cylinder's by rounding although the point lies on the cylinder.) A segment
+/// (radius 0) has no normal: -/+unit(direction).
+template <typename T> inline Vec3<T> capsule_normal(const Ray<T>& ray, const Capsule<T>& capsule, T t, bool exit) {
+    const Vec3<T>& d = ray.direction;
+    if (capsule.radius == T(0)) return normalize_or(exit ? d : -d, Vec3<T>(T(0), T(0), T(1)));
+    const Vec3<T> ab = capsule.b - capsule.a;
+    const Vec3<T> fa = ray.origin - capsule.a;
+    const T abab = glm::dot(ab, ab);
+    const T s = abab > T(0) ? glm::clamp((glm::dot(fa, ab) + t * glm::dot(d, ab)) / abab, T(0), T(1)) : T(0);
+    return normalize_or_dir(fa + t * d - s * ab, exit ? d : -d);
+}
+
+}  // namespace detail
 
 /// Ray against capsule, robust default.
 ///
@@ -34,49 +87,12 @@ std::optional<RayHit<T>> cast(const Ray<T>& ray, const Capsule<T>& capsule, T t_
                               T t_max = infinity<T>()) {
     if (!is_valid(ray) || !is_valid(capsule) || !detail::valid_range(t_min, t_max)) return std::nullopt;
     const Vec3<T> ab = capsule.b - capsule.a;
-    const T abab = glm::dot(ab, ab);
-    if (!(abab > T(0))) return cast(ray, Sphere<T>{capsule.a, capsule.radius}, t_min, t_max);
-
-    const Vec3<T>& d = ray.direction;
-    const T r = capsule.radius;
-    T t_near = infinity<T>(), t_far = -infinity<T>();
-    auto consider = [&](T t0, T t1) {
-        if (t0 < t_near) t_near = t0;
-        if (t1 > t_far) t_far = t1;
-    };
-
-    // The two end balls.
-    const Vec3<T> fa = ray.origin - capsule.a;
-    T t0, t1;
-    if (detail::sphere_roots(fa, d, r, t0, t1)) consider(t0, t1);
-    if (detail::sphere_roots(ray.origin - capsule.b, d, r, t0, t1)) consider(t0, t1);
-
-    // The lateral surface: the problem projected on the plane perpendicular to the axis.
-    // s(t) = (fa.ab + t d.ab) / ab.ab is the axial position (0 at a, 1 at b) of the point at t.
-    const T fa_ab = glm::dot(fa, ab);
-    const T d_ab = glm::dot(d, ab);
-    const Vec3<T> f_perp = fa - (fa_ab / abab) * ab;
-    const Vec3<T> d_perp = d - (d_ab / abab) * ab;
-    if (glm::dot(d_perp, d_perp) > T(0) && detail::sphere_roots(f_perp, d_perp, r, t0, t1)) {
-        auto on_segment = [&](T t) {
-            const T s = (fa_ab + t * d_ab) / abab;
-            return s >= T(0) && s <= T(1);
-        };
-        consider(on_segment(t0) ? t0 : infinity<T>(), on_segment(t1) ? t1 : -infinity<T>());
-    }
-    if (!(t_near <= t_far)) return std::nullopt;
-
-    // Normals from the final points, whichever part gave t: unit(p - closest point of the segment).
-    // (Taking the winning part's own normal is wrong near a cap seam, where a ball's root can beat
-    // the cylinder's by rounding although the point lies on the cylinder.)
-    auto normal_at = [&](T t, bool exit) {
-        if (r == T(0)) return normalize_or(exit ? d : -d, Vec3<T>(T(0), T(0), T(1)));  // a segment
-        const T s = glm::clamp((fa_ab + t * d_ab) / abab, T(0), T(1));
-        return normalize_or_dir(fa + t * d - s * ab, exit ? d : -d);
-    };
-    const Vec3<T> n_near = normal_at(t_near, false);
-    const Vec3<T> n_far = normal_at(t_far, true);
-    return detail::finish(t_near, t_far, n_near, n_far, t_min, t_max);
+    if (!(glm::dot(ab, ab) > T(0))) return cast(ray, Sphere<T>{capsule.a, capsule.radius}, t_min, t_max);
+    T t_near, t_far;
+    if (!detail::passage(ray, capsule, t_near, t_far) || !detail::accepts(t_near, t_far, t_min, t_max))
+        return std::nullopt;
+    return detail::finish(t_near, t_far, detail::capsule_normal(ray, capsule, t_near, false),
+                          detail::capsule_normal(ray, capsule, t_far, true), t_min, t_max);
 }
 
 }  // namespace raypick

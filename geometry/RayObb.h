@@ -11,6 +11,26 @@
 #include "geometry/Validate.h"
 
 namespace raypick {
+namespace detail {
+
+/// Slab passage of the ray taken into the box's frame.
+template <typename T> inline bool obb_slabs(const Ray<T>& ray, const Obb<T>& box, SlabPassage<T>& p) {
+    const Mat3<T> to_local = glm::transpose(box.rotation);
+    const Vec3<T> o = to_local * (ray.origin - box.center);
+    const Vec3<T> d = to_local * ray.direction;
+    return slab_passage(o, d, -box.half_extents, box.half_extents, p);
+}
+
+/// The line's passage through the box, t only (no validation): what cast() computes, bit for bit.
+template <typename T> inline bool passage(const Ray<T>& ray, const Obb<T>& box, T& t0, T& t1) {
+    SlabPassage<T> p;
+    if (!obb_slabs(ray, box, p)) return false;
+    t0 = p.t_near;
+    t1 = p.t_far;
+    return true;
+}
+
+}  // namespace detail
 
 /// Ray against oriented box, robust default.
 ///
@@ -28,11 +48,8 @@ template <typename T>
 std::optional<RayHit<T>> cast(const Ray<T>& ray, const Obb<T>& box, T t_min = T(0),
                               T t_max = infinity<T>()) {
     if (!is_valid(ray) || !is_valid(box) || !detail::valid_range(t_min, t_max)) return std::nullopt;
-    const Mat3<T> to_local = glm::transpose(box.rotation);
-    const Vec3<T> o = to_local * (ray.origin - box.center);
-    const Vec3<T> d = to_local * ray.direction;
     detail::SlabPassage<T> p;
-    if (!detail::slab_passage(o, d, -box.half_extents, box.half_extents, p)) return std::nullopt;
+    if (!detail::obb_slabs(ray, box, p) || !detail::accepts(p.t_near, p.t_far, t_min, t_max)) return std::nullopt;
     const Vec3<T> up(T(0), T(0), T(1));
     const Vec3<T> n_near = normalize_or(p.near_sign * box.rotation[p.near_axis], up);
     const Vec3<T> n_far = normalize_or(p.far_sign * box.rotation[p.far_axis], up);

@@ -47,6 +47,13 @@ inline Vec3<T> sphere_normal(const Vec3<T>& f, const Vec3<T>& d, T r, T t, bool 
     return normalize_or_dir(f + t * d, exit ? d : -d);
 }
 
+/// The line's passage through the sphere, t only (no normals, no validation): what cast() computes
+/// before its normals, bit for bit. For callers that validated once and want normals only for the
+/// hit they keep (the hierarchy).
+template <typename T> inline bool passage(const Ray<T>& ray, const Sphere<T>& sphere, T& t0, T& t1) {
+    return sphere_roots(ray.origin - sphere.center, ray.direction, sphere.radius, t0, t1);
+}
+
 }  // namespace detail
 
 /// Ray against sphere, robust default.
@@ -66,10 +73,9 @@ template <typename T>
 std::optional<RayHit<T>> cast(const Ray<T>& ray, const Sphere<T>& sphere, T t_min = T(0),
                               T t_max = infinity<T>()) {
     if (!is_valid(ray) || !is_valid(sphere) || !detail::valid_range(t_min, t_max)) return std::nullopt;
-    const Vec3<T> f = ray.origin - sphere.center;
     T t0, t1;
-    if (!detail::sphere_roots(f, ray.direction, sphere.radius, t0, t1)) return std::nullopt;
-    if (t1 < t_min || t0 > t_max) return std::nullopt;
+    if (!detail::passage(ray, sphere, t0, t1) || !detail::accepts(t0, t1, t_min, t_max)) return std::nullopt;
+    const Vec3<T> f = ray.origin - sphere.center;
     return detail::finish(t0, t1, detail::sphere_normal(f, ray.direction, sphere.radius, t0, false),
                           detail::sphere_normal(f, ray.direction, sphere.radius, t1, true), t_min,
                           t_max);
