@@ -80,7 +80,7 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
         } else if (a == "--bench-frames") {
             if (!int_arg(o.bench_frames, 1, 100000000)) return r;
         } else if (a == "--shapes") {
-            if (!int_arg(o.generated_shapes, 0, 1000000)) return r;
+            if (!int_arg(o.generated_shapes, 0, 100000)) return r;
         } else if (a == "--ray") {
             if (!need(6)) return r;
             double v[6];

@@ -33,5 +33,6 @@ TEST(CommandLine, RefusesBadInput) {
     EXPECT_NE(parse_command_line({"raypick", "--ray", "0", "0", "0", "0", "0", "0"}).error, "");  // zero direction
     EXPECT_NE(parse_command_line({"raypick", "--ray", "0", "0", "nan", "0", "0", "1"}).error, "");
     EXPECT_NE(parse_command_line({"raypick", "--bogus"}).error, "");
+    EXPECT_NE(parse_command_line({"raypick", "--shapes", "100000000"}).error, "");  // bounded memory
     EXPECT_TRUE(parse_command_line({"raypick", "--help"}).options.help);
 }
