@@ -69,6 +69,8 @@ void App::handle_keys() {
     } else if (ctrl && pressed(GLFW_KEY_S)) {
         if (!s.scene_path.empty()) save_scene(s, s.scene_path);
         else ui_.request_save_as();
+    } else if (ctrl && pressed(GLFW_KEY_Q)) {
+        s.quit_requested = true;
     } else if (ctrl && pressed(GLFW_KEY_O)) {
         ui_.request_open();
     } else if (!ctrl && pressed(GLFW_KEY_DELETE)) {
@@ -90,9 +92,11 @@ void App::handle_keys() {
     } else if (!ctrl && pressed(GLFW_KEY_F1)) {
         s.view.show_ui = !s.view.show_ui;
     } else if (!ctrl && (pressed(GLFW_KEY_F12) || pressed(GLFW_KEY_P))) {
-        char name[64];
+        char stamp[32];
         const std::time_t now = std::time(nullptr);
-        std::strftime(name, sizeof name, "raypick-%Y%m%d-%H%M%S.png", std::localtime(&now));
+        std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+        char name[80];
+        std::snprintf(name, sizeof name, "raypick-%s-%zu.png", stamp, s.stats.frames);  // unique per frame
         s.screenshot_path = name;
         s.screenshot_requested = true;
     }
@@ -167,7 +171,9 @@ void App::update() {
         s.sel.hovered_handle = -1;
     }
     if (interaction_.busy()) s.status = interaction_.status(s.scene);
-    else if (s.status.empty()) s.status = "left: pick / drag, right: orbit, middle: pan, wheel: zoom, Space: freeze ray, Help menu: all keys";
+    else if (was_busy_) s.status.clear();  // the gesture ended
+    was_busy_ = interaction_.busy();
+    if (s.status.empty()) s.status = "left: pick / drag, right: orbit, middle: pan, wheel: zoom, Space: freeze ray, Help menu: all keys";
 
     cast_ray();
     if (s.view.show_ui) ui_.draw(s, renderer_.scene_line_vertices());

@@ -43,7 +43,8 @@ private:
     Overlay overlay_;
     std::chrono::steady_clock::time_point last_frame_;
     bool first_frame_ = true;
-    bool ignore_mouse_ = false;  ///< screenshot mode: the picture must not depend on the cursor
+    bool ignore_mouse_ = false;
+    bool was_busy_ = false;  ///< screenshot mode: the picture must not depend on the cursor
 };
 
 }  // namespace raypick::app

@@ -60,6 +60,7 @@ const std::vector<std::pair<const char*, const char*>>& controls() {
         {"F1", "hide / show the panels"},
         {"F12 / P", "save a screenshot (raypick-<time>.png)"},
         {"Ctrl+O / Ctrl+S", "open / save a scene file"},
+        {"Ctrl+Q", "quit"},
     };
     return list;
 }
@@ -118,7 +119,7 @@ void Ui::menu(AppState& s) {
             s.screenshot_path = "raypick-screenshot.png";
             s.screenshot_requested = true;
         }
-        if (ImGui::MenuItem("Quit")) s.quit_requested = true;
+        if (ImGui::MenuItem("Quit", "Ctrl+Q")) s.quit_requested = true;
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Edit")) {

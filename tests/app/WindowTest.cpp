@@ -2,7 +2,18 @@
 // input with a message, and its screenshots show the core's results where the camera says they are.
 #include <gtest/gtest.h>
 
+#include <X11/Xlib.h>
+#include <X11/keysym.h>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include <cstdio>
 #include <cstdlib>
@@ -364,4 +375,171 @@ TEST(AppWindow, OpeningABadFileKeepsTheSceneAndShowsTheMessage) {
     for (int y = 90; y < 125; ++y)
         for (int x = 10; x < 200; ++x) differing += full.at(x, y) != empty.at(x, y);
     EXPECT_GT(differing, 20);
+}
+
+// ---- end to end: real X input events (XTest) into the running app ------------------------------
+
+namespace {
+
+/// XTest through dlopen, so the tests need neither libxtst's headers nor a link dependency; when
+/// the library is not installed the end-to-end test skips.
+struct FakeInput {
+    void* x11 = nullptr;
+    void* xtst = nullptr;
+    Display* dpy = nullptr;
+    Display* (*open_display)(const char*) = nullptr;
+    int (*close_display)(Display*) = nullptr;
+    int (*sync)(Display*, Bool) = nullptr;
+    KeyCode (*keycode)(Display*, KeySym) = nullptr;
+    int (*motion)(Display*, int, int, int, unsigned long) = nullptr;
+    int (*button)(Display*, unsigned int, Bool, unsigned long) = nullptr;
+    int (*key)(Display*, unsigned int, Bool, unsigned long) = nullptr;
+    Bool (*query)(Display*, int*, int*, int*, int*) = nullptr;
+
+    FakeInput() {
+        x11 = dlopen("libX11.so.6", RTLD_NOW);
+        xtst = dlopen("libXtst.so.6", RTLD_NOW);
+        if (!x11 || !xtst) return;
+        open_display = reinterpret_cast<decltype(open_display)>(dlsym(x11, "XOpenDisplay"));
+        close_display = reinterpret_cast<decltype(close_display)>(dlsym(x11, "XCloseDisplay"));
+        sync = reinterpret_cast<decltype(sync)>(dlsym(x11, "XSync"));
+        keycode = reinterpret_cast<decltype(keycode)>(dlsym(x11, "XKeysymToKeycode"));
+        motion = reinterpret_cast<decltype(motion)>(dlsym(xtst, "XTestFakeMotionEvent"));
+        button = reinterpret_cast<decltype(button)>(dlsym(xtst, "XTestFakeButtonEvent"));
+        key = reinterpret_cast<decltype(key)>(dlsym(xtst, "XTestFakeKeyEvent"));
+        query = reinterpret_cast<decltype(query)>(dlsym(xtst, "XTestQueryExtension"));
+        if (!open_display || !close_display || !sync || !keycode || !motion || !button || !key || !query) return;
+        dpy = open_display(nullptr);
+        int event_base = 0, error_base = 0, major = 0, minor = 0;
+        if (dpy && !query(dpy, &event_base, &error_base, &major, &minor)) {  // server without XTEST
+            close_display(dpy);
+            dpy = nullptr;
+        }
+    }
+    ~FakeInput() {
+        if (dpy) close_display(dpy);
+        if (xtst) dlclose(xtst);
+        if (x11) dlclose(x11);
+    }
+    bool ok() const { return dpy != nullptr; }
+    static void pause(int ms = 250) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+    void move(double x, double y) {
+        motion(dpy, -1, static_cast<int>(x), static_cast<int>(y), 0);
+        sync(dpy, False);
+        pause();
+    }
+    void mouse(bool down) {
+        button(dpy, 1, down ? True : False, 0);
+        sync(dpy, False);
+        pause();
+    }
+    void press(KeySym k, KeySym modifier = 0) {
+        const KeyCode mod = modifier ? keycode(dpy, modifier) : 0;
+        if (mod) key(dpy, mod, True, 0);
+        key(dpy, keycode(dpy, k), True, 0);
+        sync(dpy, False);
+        pause(150);
+        key(dpy, keycode(dpy, k), False, 0);
+        if (mod) key(dpy, mod, False, 0);
+        sync(dpy, False);
+        pause();
+    }
+};
+
+/// Starts the app in `dir` without waiting; returns its pid (or -1).
+pid_t spawn_app(const fs::path& dir, const std::vector<std::string>& args) {
+    std::vector<std::string> all = {RAYPICK_APP_EXE};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
+    const std::string log = (dir / "log.txt").string();
+    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    pid_t pid = -1;
+    const int rc = posix_spawn(&pid, RAYPICK_APP_EXE, &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    return rc == 0 ? pid : -1;
+}
+
+/// Waits up to `seconds` for the child to exit; its exit code, or -1 (then it is killed).
+int wait_exit(pid_t pid, double seconds) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < until) {
+        int status = 0;
+        if (waitpid(pid, &status, WNOHANG) == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        FakeInput::pause(50);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    return -1;
+}
+
+std::vector<fs::path> pngs_in(const fs::path& dir) {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.path().extension() == ".png") out.push_back(e.path());
+    std::sort(out.begin(), out.end(), [](const fs::path& a, const fs::path& b) {
+        return fs::last_write_time(a) < fs::last_write_time(b);
+    });
+    return out;
+}
+
+bool wire_like(const Image& img, const Vec3d& p, const Camera& cam) {
+    const auto s = project_px(cam, p);
+    if (!s) return false;
+    for (const Color& c : {palette::shape, palette::selected, palette::hovered})
+        if (colour_near(img, s->x, s->y, c, 2)) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST(AppWindow, EndToEndDragWithTheMouseThenUndoWithTheKeyboard) {
+    REQUIRE_DISPLAY();
+    FakeInput input;
+    if (!input.ok()) GTEST_SKIP() << "XTest (libXtst.so.6 or the server extension) not available: cannot send input events";
+    const fs::path dir = tmp_dir();
+    for (const fs::path& p : pngs_in(dir)) fs::remove(p);
+    const std::string scene = save(picture_scene(true), "scene.json");
+    const pid_t pid = spawn_app(dir, {"--scene", scene, "--width", std::to_string(kW), "--height", std::to_string(kH)});
+    ASSERT_GT(pid, 0);
+    FakeInput::pause(2500);  // window up (no window manager under Xvfb: it sits at 0, 0)
+
+    const Camera cam = picture_camera();
+    const Vec3d grab(-1.5, 0.0, 1.0);  // the ball's point nearest the eye
+    const Vec3d moved_by(1.2, 0.0, 0.0);
+    const auto from = project_px(cam, grab);
+    const auto to = project_px(cam, grab + moved_by);
+    input.move(from->x, from->y);
+    input.mouse(true);
+    for (int k = 1; k <= 6; ++k) input.move(from->x + (to->x - from->x) * k / 6.0, from->y + (to->y - from->y) * k / 6.0);
+    input.mouse(false);
+    input.move(to->x, 600);  // away from the shapes, still in the view
+    input.press(XK_p);                     // screenshot of the moved ball
+    input.press(XK_z, XK_Control_L);       // undo the drag
+    input.press(XK_p);                     // screenshot after undo
+    input.press(XK_q, XK_Control_L);       // quit
+    const int code = wait_exit(pid, 10.0);
+    std::ifstream log(dir / "log.txt");
+    std::stringstream out;
+    out << log.rdbuf();
+    ASSERT_EQ(code, 0) << out.str();
+
+    const auto shots = pngs_in(dir);
+    ASSERT_EQ(shots.size(), 2u) << "expected the two F12/P screenshots in " << dir;
+    const Image moved = load_png(shots[0].string());
+    const Image undone = load_png(shots[1].string());
+    ASSERT_EQ(moved.width, kW);
+    ASSERT_EQ(undone.width, kW);
+    const Vec3d left_of_ball(-1.5 - std::cos(0.8), std::sin(0.8), 0.0);  // on the ball's outline
+    // After the drag the outline is 1.2 further +x; the old place is empty.
+    EXPECT_TRUE(wire_like(moved, left_of_ball + moved_by, cam));
+    EXPECT_FALSE(wire_like(moved, left_of_ball, cam));
+    // After Ctrl+Z it is back.
+    EXPECT_TRUE(wire_like(undone, left_of_ball, cam));
+    EXPECT_FALSE(wire_like(undone, left_of_ball + moved_by, cam));
 }
