@@ -423,6 +423,11 @@ void Ui::ray_panel(AppState& s) {
     if (ImGui::Button("Copy as text"))
         ImGui::SetClipboardText(format_result(s.scene, s.result, s.view.show_misses).c_str());
 
+    if (!s.ray.valid) {
+        ImGui::TextDisabled("No ray yet: move the mouse over the view (or start with --ray).");
+        ImGui::End();
+        return;
+    }
     Ray<double> r = s.ray.ray;
     if (!s.ray.frozen) ImGui::BeginDisabled();
     ImGui::TextUnformatted("origin");
