@@ -543,3 +543,56 @@ TEST(AppWindow, EndToEndDragWithTheMouseThenUndoWithTheKeyboard) {
     EXPECT_TRUE(wire_like(undone, left_of_ball, cam));
     EXPECT_FALSE(wire_like(undone, left_of_ball + moved_by, cam));
 }
+
+TEST(AppWindow, EndToEndInspectorRefusesANegativeRadiusAndKeepsTheLastValidValue) {
+    REQUIRE_DISPLAY();
+    FakeInput input;
+    if (!input.ok()) GTEST_SKIP() << "XTest (libXtst.so.6 or the server extension) not available: cannot send input events";
+    const fs::path dir = tmp_dir();
+    for (const fs::path& p : pngs_in(dir)) fs::remove(p);
+    const std::string scene = save(picture_scene(true), "scene.json");
+    const pid_t pid = spawn_app(dir, {"--scene", scene, "--width", std::to_string(kW), "--height", std::to_string(kH)});
+    ASSERT_GT(pid, 0);
+    FakeInput::pause(2500);
+
+    const Camera cam = picture_camera();
+    const auto ball = project_px(cam, Vec3d(-1.5, 0.3, 1.0));
+    input.move(ball->x, ball->y);  // click the ball: selected, the Inspector shows it
+    input.mouse(true);
+    input.mouse(false);
+    // The Inspector's radius field (fixed layout: left column, second row of the sphere's fields).
+    // Ctrl+click turns the drag field into a text field; type -1 and Enter.
+    const KeyCode ctrl = input.keycode(input.dpy, XK_Control_L);
+    input.move(100, 401);
+    input.key(input.dpy, ctrl, True, 0);
+    input.sync(input.dpy, False);
+    FakeInput::pause();
+    input.mouse(true);
+    input.mouse(false);
+    input.key(input.dpy, ctrl, False, 0);
+    input.sync(input.dpy, False);
+    FakeInput::pause();
+    input.press(XK_a, XK_Control_L);  // select all, then replace
+    input.press(XK_minus);
+    input.press(XK_1);
+    input.press(XK_Return);
+    input.move(600, 650);  // back to the view (keys go to the app, not the text field)
+    input.press(XK_p);
+    input.press(XK_q, XK_Control_L);
+    const int code = wait_exit(pid, 10.0);
+    ASSERT_EQ(code, 0);
+    const auto shots = pngs_in(dir);
+    ASSERT_EQ(shots.size(), 1u);
+    const Image img = load_png(shots[0].string());
+    ASSERT_EQ(img.width, kW);
+    // The radius was refused: the ball keeps radius 1 (its outline is where it was) ...
+    EXPECT_TRUE(wire_like(img, Vec3d(-1.5 - std::cos(0.8), std::sin(0.8), 0.0), cam));
+    // ... and the refusal is shown in red under the fields (text in the refusal colour).
+    int red_text = 0;
+    for (int y = 405; y < 470; ++y)
+        for (int x = 5; x < 295; ++x) {
+            const glm::ivec3 c = img.at(x, y);
+            red_text += c.x > 200 && c.y > 90 && c.y < 140 && c.z > 80 && c.z < 130;
+        }
+    EXPECT_GT(red_text, 30) << "no refusal message in the Inspector; see " << shots[0];
+}
