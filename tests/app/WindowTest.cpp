@@ -395,6 +395,10 @@ struct FakeInput {
     int (*button)(Display*, unsigned int, Bool, unsigned long) = nullptr;
     int (*key)(Display*, unsigned int, Bool, unsigned long) = nullptr;
     Bool (*query)(Display*, int*, int*, int*, int*) = nullptr;
+    Window (*root_window)(Display*) = nullptr;
+    Status (*query_tree)(Display*, Window, Window*, Window*, Window**, unsigned int*) = nullptr;
+    Status (*fetch_name)(Display*, Window, char**) = nullptr;
+    int (*x_free)(void*) = nullptr;
 
     FakeInput() {
         x11 = dlopen("libX11.so.6", RTLD_NOW);
@@ -408,6 +412,11 @@ struct FakeInput {
         button = reinterpret_cast<decltype(button)>(dlsym(xtst, "XTestFakeButtonEvent"));
         key = reinterpret_cast<decltype(key)>(dlsym(xtst, "XTestFakeKeyEvent"));
         query = reinterpret_cast<decltype(query)>(dlsym(xtst, "XTestQueryExtension"));
+        root_window = reinterpret_cast<decltype(root_window)>(dlsym(x11, "XDefaultRootWindow"));
+        query_tree = reinterpret_cast<decltype(query_tree)>(dlsym(x11, "XQueryTree"));
+        fetch_name = reinterpret_cast<decltype(fetch_name)>(dlsym(x11, "XFetchName"));
+        x_free = reinterpret_cast<decltype(x_free)>(dlsym(x11, "XFree"));
+        if (!root_window || !query_tree || !fetch_name || !x_free) return;
         if (!open_display || !close_display || !sync || !keycode || !motion || !button || !key || !query) return;
         dpy = open_display(nullptr);
         int event_base = 0, error_base = 0, major = 0, minor = 0;
@@ -422,6 +431,32 @@ struct FakeInput {
         if (x11) dlclose(x11);
     }
     bool ok() const { return dpy != nullptr; }
+    /// Waits until a top-level window titled "raypick" exists (the app is up), then a little more
+    /// for its first frames. False after `seconds`.
+    bool wait_for_app_window(double seconds) {
+        const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+        while (std::chrono::steady_clock::now() < until) {
+            Window root = 0, parent = 0, *children = nullptr;
+            unsigned int n = 0;
+            bool found = false;
+            if (query_tree(dpy, root_window(dpy), &root, &parent, &children, &n)) {
+                for (unsigned int i = 0; i < n && !found; ++i) {
+                    char* name = nullptr;
+                    if (fetch_name(dpy, children[i], &name) && name) {
+                        found = std::string(name) == "raypick";
+                        x_free(name);
+                    }
+                }
+                if (children) x_free(children);
+            }
+            if (found) {
+                pause(1000);
+                return true;
+            }
+            pause(100);
+        }
+        return false;
+    }
     static void pause(int ms = 250) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
     void move(double x, double y) {
         motion(dpy, -1, static_cast<int>(x), static_cast<int>(y), 0);
@@ -507,7 +542,10 @@ TEST(AppWindow, EndToEndDragWithTheMouseThenUndoWithTheKeyboard) {
     const std::string scene = save(picture_scene(true), "scene.json");
     const pid_t pid = spawn_app(dir, {"--scene", scene, "--width", std::to_string(kW), "--height", std::to_string(kH)});
     ASSERT_GT(pid, 0);
-    FakeInput::pause(2500);  // window up (no window manager under Xvfb: it sits at 0, 0)
+    if (!input.wait_for_app_window(30.0)) {  // no window manager under Xvfb: it sits at 0, 0
+        wait_exit(pid, 0.0);
+        FAIL() << "the app's window did not appear";
+    }
 
     const Camera cam = picture_camera();
     const Vec3d grab(-1.5, 0.0, 1.0);  // the ball's point nearest the eye
@@ -553,7 +591,10 @@ TEST(AppWindow, EndToEndInspectorRefusesANegativeRadiusAndKeepsTheLastValidValue
     const std::string scene = save(picture_scene(true), "scene.json");
     const pid_t pid = spawn_app(dir, {"--scene", scene, "--width", std::to_string(kW), "--height", std::to_string(kH)});
     ASSERT_GT(pid, 0);
-    FakeInput::pause(2500);
+    if (!input.wait_for_app_window(30.0)) {  // no window manager under Xvfb: it sits at 0, 0
+        wait_exit(pid, 0.0);
+        FAIL() << "the app's window did not appear";
+    }
 
     const Camera cam = picture_camera();
     const auto ball = project_px(cam, Vec3d(-1.5, 0.3, 1.0));
