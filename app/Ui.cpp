@@ -300,6 +300,11 @@ void Ui::scene_panel(AppState& s) {
             std::snprintf(label, sizeof label, "%s %s##%zu", hit ? "*" : " ", sh.name.c_str(), i);
             if (ImGui::Selectable(label, s.sel.selected == i)) s.sel.selected = i;
             if (ImGui::IsItemHovered()) s.sel.hovered = i;
+            if (!degeneracies(sh.shape).empty()) {
+                ImGui::SameLine(185);
+                ImGui::TextColored(kYellow, "deg");
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("degenerate (valid): see the Inspector");
+            }
             ImGui::SameLine(220);
             ImGui::TextDisabled("%s", shape_type_name(type_of(sh.shape)));
         }
@@ -602,6 +607,11 @@ void Ui::stats_panel(AppState& s, std::size_t line_vertices) {
     }
     ImGui::Text("frame %.2f ms (avg %.2f ms, %.0f fps)", s.stats.frame_ms, s.stats.frame_ms_avg,
                 s.stats.frame_ms_avg > 0 ? 1000.0 / s.stats.frame_ms_avg : 0.0);
+    frame_history_[frame_history_next_] = static_cast<float>(s.stats.frame_ms);
+    frame_history_next_ = (frame_history_next_ + 1) % frame_history_.size();
+    ImGui::PlotLines("##frames", frame_history_.data(), static_cast<int>(frame_history_.size()),
+                     static_cast<int>(frame_history_next_), "frame time (ms), last 120 frames", 0.0f, 50.0f,
+                     ImVec2(-1, 40));
     ImGui::Text("last pick %.1f us (%zu shapes, double core)", s.stats.pick_us, s.scene.shapes.size());
     ImGui::Text("shapes %zu, scene rays %zu, wire vertices %zu", s.scene.shapes.size(), s.scene.rays.size(), line_vertices);
     ImGui::End();

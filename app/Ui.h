@@ -2,6 +2,7 @@
 // error messages and the status bar.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -75,6 +76,8 @@ private:
     std::optional<std::size_t> selected_case_;
     std::optional<std::size_t> selected_case_ray_;
     std::size_t case_passed_ = 0, case_failed_ = 0;
+    std::array<float, 120> frame_history_{};  ///< Stats plot
+    std::size_t frame_history_next_ = 0;
 };
 
 }  // namespace raypick::app
