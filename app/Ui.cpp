@@ -420,10 +420,12 @@ void Ui::ray_panel(AppState& s) {
     bool frozen = s.ray.frozen;
     if (ImGui::Checkbox("Freeze ray (Space)", &frozen)) set_frozen(s, frozen);
     ImGui::SameLine();
-    if (ImGui::Button("Look at ray")) {
-        const double t = s.result.nearest ? s.result.shapes[*s.result.nearest].surface->t : 5.0;
-        s.camera.target = s.ray.ray.at(t);
+    if (ImGui::Button("Look at ray")) {  // orbit around the ray's first hit (or a point along it)
+        const double t = s.result.nearest ? s.result.shapes[*s.result.nearest].surface->t
+                                          : 5.0 / std::max(glm::length(s.ray.ray.direction), 1e-300);
+        s.camera.look_at(s.camera.eye(), s.ray.ray.at(t));
     }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("turn the camera to the ray's first hit and orbit around it");
     ImGui::SameLine();
     if (ImGui::Button("Copy as text"))
         ImGui::SetClipboardText(format_result(s.scene, s.result, s.view.show_misses).c_str());
