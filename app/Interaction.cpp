@@ -65,8 +65,12 @@ void Interaction::update(const InputState& in, Scene& scene, Selection& sel, Cam
         }
         const Vec3d p = drag_target(ray, axis_);
         last_point_ = p;
-        const Vec3d delta = p - grab_;
-        if (mode_ == Mode::DragShape) {
+        // Until the cursor moves, nothing moves: a click must not nudge a shape by rounding.
+        const bool moved = std::abs(in.mouse_x - press_x_) + std::abs(in.mouse_y - press_y_) > 0.0;
+        const Vec3d delta = moved ? p - grab_ : Vec3d(0.0);
+        if (!moved) {
+            scene.shapes[target_].shape = start_shape_;
+        } else if (mode_ == Mode::DragShape) {
             scene.shapes[target_].shape = translated(start_shape_, delta);
         } else {
             for (const Handle& h : handles(start_shape_))

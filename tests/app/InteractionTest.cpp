@@ -61,6 +61,15 @@ TEST(Interaction, HoverAndClickSelectTheNearestShape) {
     ASSERT_TRUE(f.sel.selected);
     EXPECT_EQ(*f.sel.selected, 0u);
     EXPECT_FALSE(f.history.can_undo());  // a click without motion changes nothing
+    EXPECT_EQ(f.ball(), Vec3d(0.0));     // not even by rounding
+    // The same from an oblique view, where the grab plane's rounding is not exact.
+    Fixture g;
+    g.camera.look_at(Vec3d(3.3, 2.9, 7.7), Vec3d(0.1, -0.2, 0.3));
+    const ScreenPoint c = g.at(Vec3d(0.0));
+    for (int k = 0; k < 3; ++k) g.frame(c.x + 0.37, c.y - 0.21, k < 2, k == 0);
+    ASSERT_TRUE(g.sel.selected);
+    EXPECT_EQ(g.ball(), Vec3d(0.0));
+    EXPECT_FALSE(g.history.can_undo());
     // A click on empty space clears the selection.
     f.frame(5, 5, false);
     EXPECT_FALSE(f.sel.hovered);
