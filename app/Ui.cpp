@@ -27,10 +27,10 @@ const ImVec4 kMagenta(1.0f, 0.45f, 1.0f, 1.0f);
 const ImVec4 kGrey(0.6f, 0.6f, 0.6f, 1.0f);
 
 bool drag3(const char* label, Vec3d& v, float speed = 0.01f) {
-    return ImGui::DragScalarN(label, ImGuiDataType_Double, &v.x, 3, speed, nullptr, nullptr, "%.6g");
+    return ImGui::DragScalarN(label, ImGuiDataType_Double, &v.x, 3, speed, nullptr, nullptr, "%.9g");
 }
 bool drag1(const char* label, double& v, float speed = 0.01f) {
-    return ImGui::DragScalar(label, ImGuiDataType_Double, &v, speed, nullptr, nullptr, "%.6g");
+    return ImGui::DragScalar(label, ImGuiDataType_Double, &v, speed, nullptr, nullptr, "%.9g");
 }
 void text_full(const char* label, double v) { ImGui::Text("%s %.17g", label, v); }
 void text_full(const char* label, const Vec3d& v) { ImGui::Text("%s (%.17g, %.17g, %.17g)", label, v.x, v.y, v.z); }
