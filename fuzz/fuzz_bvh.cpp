@@ -1,0 +1,95 @@
+// libFuzzer target: Bvh::pick against the brute-force pick_nearest() on a few decoded shapes of all
+// four types (some invalid), in float or double, with random build options; then update() of one
+// shape (a drag) and the same comparison again.
+//
+// Input layout (fuzz/FuzzCommon.h): precision byte, shape count byte, shapes, options bytes,
+// ray count byte, rays with ranges; then update index byte and the new shape.
+// Invariant: the pick is identical (same shape index, same t, bit for bit): the hierarchy must
+// neither lose a shape nor change the tie-break; every cast result obeys check_cast's contract.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "geometry/Bvh.h"
+
+#include "FuzzCommon.h"
+
+using namespace raypick;
+using namespace raypick::fuzz;
+
+namespace {
+
+template <typename T>
+void compare(const Bvh<T>& bvh, const std::vector<Shape<T>>& shapes, const Ray<T>& ray, T t_min,
+             T t_max, const BvhOptions& opt, const char* stage) {
+    const auto got = bvh.pick(ray, t_min, t_max);
+    const auto want = pick_nearest(shapes, ray, t_min, t_max);
+    const bool same = got.has_value() == want.has_value() &&
+                      (!got || (got->shape == want->shape && same_bits(got->surface.t, want->surface.t)));
+    if (same) return;
+    // Without padding the hierarchy only promises the hits that lie inside bounds(shape); a cast
+    // may report a point just outside them by rounding (a surface point of a huge shape).
+    auto outside_exact_bounds = [&](const std::optional<PickResult<T>>& p) {
+        if (!p) return false;
+        const Aabb<T> b = bounds(shapes[p->shape]);
+        const Vec3<T> x = ray.at(p->surface.t);
+        return glm::any(glm::lessThan(x, b.min)) || glm::any(glm::greaterThan(x, b.max));
+    };
+    if (!opt.pad_bounds && (outside_exact_bounds(got) || outside_exact_bounds(want))) return;
+    std::fprintf(stderr, "raypick fuzz: Bvh::pick != pick_nearest %s (max_leaf_size %d, bins %d, pad_bounds %d)\n",
+                 stage, opt.max_leaf_size, opt.bins, int(opt.pad_bounds));
+    print_ray(ray, t_min, t_max);
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+        std::fprintf(stderr, " shape %zu:", i);
+        print_shape(shapes[i]);
+    }
+    auto show = [](const char* who, const std::optional<PickResult<T>>& p) {
+        if (!p) std::fprintf(stderr, " %s: nothing\n", who);
+        else std::fprintf(stderr, " %s: shape %u at t = %a (%.9g)\n", who, p->shape,
+                          double(p->surface.t), double(p->surface.t));
+    };
+    show("Bvh::pick", got);
+    show("pick_nearest", want);
+    fail("Bvh::pick differs from brute-force pick_nearest");
+}
+
+template <typename T> void run(Reader& in) {
+    const int n = 1 + in.u8() % 12;
+    std::vector<Shape<T>> shapes;
+    for (int i = 0; i < n; ++i) shapes.push_back(decode_shape<T>(in));
+    BvhOptions opt;
+    opt.max_leaf_size = 1 + in.u8() % 6;
+    opt.bins = 2 + in.u8() % 15;
+    opt.pad_bounds = !(in.u8() & 1);
+    Bvh<T> bvh(shapes, opt);
+
+    struct Query { Ray<T> ray; T t_min, t_max; };
+    std::vector<Query> queries;
+    const int rays = 1 + in.u8() % 4;
+    for (int k = 0; k < rays; ++k) {
+        Query q;
+        q.ray = decode_ray<T>(in);
+        decode_range(in, q.t_min, q.t_max);
+        queries.push_back(q);
+    }
+    for (const auto& q : queries) {
+        for (const auto& s : shapes)
+            std::visit([&](const auto& x) { check_cast(q.ray, x, q.t_min, q.t_max); }, s);
+        compare(bvh, shapes, q.ray, q.t_min, q.t_max, opt, "after build");
+    }
+
+    // A drag: replace one shape, refit, compare again.
+    const std::uint32_t index = in.u8() % n;
+    shapes[index] = decode_shape<T>(in);
+    bvh.update(index, shapes[index]);
+    for (const auto& q : queries) compare(bvh, shapes, q.ray, q.t_min, q.t_max, opt, "after update()");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    Reader in(data, size);
+    if (in.u8() & 1) run<double>(in);
+    else run<float>(in);
+    return 0;
+}
