@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -811,20 +812,23 @@ std::variant<Scene, SceneLoadError> parse_scene(const std::string& text, const s
 }
 
 std::variant<Scene, SceneLoadError> load_scene_file(const std::string& path) {
+    auto fail = [&](std::string message) {
+        SceneLoadError err;
+        err.file = path;
+        err.message = std::move(message);
+        return err;
+    };
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) return fail("this is a directory, not a scene file");
     std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        SceneLoadError err;
-        err.file = path;
-        err.message = std::string("cannot open the file: ") + std::strerror(errno);
-        return err;
+    if (!in) return fail(std::string("cannot open the file: ") + std::strerror(errno));
+    std::string text;
+    try {  // libstdc++ reports some read errors (EISDIR, EIO) by throwing from the stream buffer
+        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    } catch (const std::exception& e) {
+        return fail(std::string("cannot read the file: ") + e.what());
     }
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) {
-        SceneLoadError err;
-        err.file = path;
-        err.message = "cannot read the file";
-        return err;
-    }
+    if (in.bad()) return fail("cannot read the file");
     return parse_scene(text, path);
 }
 

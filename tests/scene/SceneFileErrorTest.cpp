@@ -277,6 +277,13 @@ TEST(SceneFileErrors, MissingFileNamesTheFile) {
     EXPECT_EQ(e.what(), "/nonexistent/dir/scene.json: cannot open the file: No such file or directory");
 }
 
+TEST(SceneFileErrors, ADirectoryIsAnErrorNotACrash) {
+    auto r = load_scene_file(RAYPICK_ASSETS_DIR);
+    ASSERT_TRUE(std::holds_alternative<SceneLoadError>(r));
+    const auto& e = std::get<SceneLoadError>(r);
+    EXPECT_CONTAINS(e.what(), "directory");
+}
+
 TEST(SceneFileErrors, ValidateSceneBuiltInCode) {
     Scene s;
     s.shapes.push_back({"ball", Sphere<double>{{0, 0, 0}, -1.0}, ""});
