@@ -166,6 +166,9 @@ void App::update() {
     const bool mouse_in_view = s.viewport.contains(io.MousePos.x, io.MousePos.y) && !ignore_mouse_;
     if (mouse_in_view || interaction_.busy()) {
         interaction_.update(in, s.scene, s.sel, s.camera, s.history);
+        s.stats.bvh_pick_us = interaction_.picker().last_pick_us();
+        s.stats.bvh_rebuilds = interaction_.picker().rebuilds();
+        s.stats.bvh_refits = interaction_.picker().refits();
     } else {  // over a panel or outside the window: nothing in the view is hovered
         s.sel.hovered.reset();
         s.sel.hovered_handle = -1;

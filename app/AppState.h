@@ -42,6 +42,8 @@ struct Stats {
     double frame_ms = 0.0;      ///< last frame, CPU time between frames
     double frame_ms_avg = 0.0;  ///< exponential average
     double pick_us = 0.0;       ///< last cast of the ray against every shape
+    double bvh_pick_us = 0.0;   ///< last hover/click pick through the hierarchy
+    std::size_t bvh_rebuilds = 0, bvh_refits = 0;
     std::size_t frames = 0;
 };
 

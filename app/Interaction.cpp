@@ -127,7 +127,7 @@ void Interaction::update(const InputState& in, Scene& scene, Selection& sel, Cam
         sel.hovered_handle = -1;
         return;
     }
-    sel.hovered = pick_nearest(scene, ray);
+    sel.hovered = picker_.pick(scene, ray);
     sel.hovered_handle = -1;
     if (sel.selected) {
         double best = kHandlePickRadius;

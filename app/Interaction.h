@@ -9,6 +9,7 @@
 
 #include "app/Camera.h"
 #include "app/History.h"
+#include "app/Picking.h"
 #include "app/SceneEdit.h"
 
 namespace raypick::app {
@@ -46,6 +47,9 @@ public:
     /// Cancels a gesture (e.g. when the scene is replaced).
     void cancel() { mode_ = Mode::Idle; }
 
+    /// The hierarchy behind hover and click picks (its last pick time is shown in Stats).
+    const ScenePicker& picker() const { return picker_; }
+
     /// Pixel radius within which a handle is grabbed.
     static constexpr double kHandlePickRadius = 9.0;
 
@@ -64,6 +68,7 @@ private:
     Vec3d last_point_{0.0};
     Shape<double> start_shape_;
     Axis axis_ = Axis::Free;
+    ScenePicker picker_;
 };
 
 /// Points a dragged handle snaps to: the shape's other handles, and a sphere's centre (radius 0).

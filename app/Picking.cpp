@@ -156,6 +156,52 @@ std::optional<std::size_t> pick_nearest(const Scene& scene, const Ray<double>& r
     return nearest;
 }
 
+namespace {
+bool same_shape(const Shape<double>& a, const Shape<double>& b) {
+    if (a.index() != b.index()) return false;
+    return std::visit(
+        [&](const auto& x) {
+            using S = std::decay_t<decltype(x)>;
+            const S& y = std::get<S>(b);
+            if constexpr (std::is_same_v<S, Sphere<double>>) return x.center == y.center && x.radius == y.radius;
+            else if constexpr (std::is_same_v<S, Aabb<double>>) return x.min == y.min && x.max == y.max;
+            else if constexpr (std::is_same_v<S, Obb<double>>)
+                return x.center == y.center && x.rotation == y.rotation && x.half_extents == y.half_extents;
+            else return x.a == y.a && x.b == y.b && x.radius == y.radius;
+        },
+        a);
+}
+}  // namespace
+
+void ScenePicker::sync(const Scene& scene) {
+    const std::size_t n = scene.shapes.size();
+    bool rebuild = !built_ || n != shapes_.size();
+    for (std::size_t i = 0; !rebuild && i < n; ++i) rebuild = scene.shapes[i].shape.index() != shapes_[i].index();
+    if (rebuild) {
+        shapes_.clear();
+        for (const SceneShape& s : scene.shapes) shapes_.push_back(s.shape);
+        bvh_.build(shapes_);
+        built_ = true;
+        ++rebuilds_;
+        return;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        if (same_shape(scene.shapes[i].shape, shapes_[i])) continue;
+        shapes_[i] = scene.shapes[i].shape;
+        bvh_.update(static_cast<std::uint32_t>(i), shapes_[i]);
+        ++refits_;
+    }
+}
+
+std::optional<std::size_t> ScenePicker::pick(const Scene& scene, const Ray<double>& ray) {
+    sync(scene);
+    const auto start = std::chrono::steady_clock::now();
+    const auto p = bvh_.pick(ray);
+    last_pick_us_ = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
+    if (!p) return std::nullopt;
+    return std::size_t(p->shape);
+}
+
 std::string format_result(const Scene& scene, const PickResult& r, bool include_misses) {
     std::string out;
     out += "ray origin " + full(r.ray.origin) + " direction " + full(r.ray.direction) + "\n";

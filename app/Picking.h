@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "geometry/Bvh.h"
 #include "geometry/RayHit.h"
 #include "scene/Scene.h"
 
@@ -52,8 +53,29 @@ struct PickResult {
 /// Casts `ray` (range [0, inf)) against every shape; picks the nearest first surface point.
 PickResult cast_all(const Scene& scene, const Ray<double>& ray, const CompareOptions& compare);
 
-/// The nearest shape along the ray (the one a click selects), or empty.
+/// The nearest shape along the ray by brute force over every shape, or empty. The reference that
+/// ScenePicker is tested against.
 std::optional<std::size_t> pick_nearest(const Scene& scene, const Ray<double>& ray);
+
+/// Nearest-shape picking (hover and click) through raypick's bounding volume hierarchy, kept in
+/// step with the scene: a shape that moved or changed size is refitted, anything structural
+/// (shapes added, removed, reordered, or a change of type) rebuilds. Same answer as pick_nearest().
+class ScenePicker {
+public:
+    std::optional<std::size_t> pick(const Scene& scene, const Ray<double>& ray);
+    std::size_t rebuilds() const { return rebuilds_; }
+    std::size_t refits() const { return refits_; }
+    double last_pick_us() const { return last_pick_us_; }
+
+private:
+    void sync(const Scene& scene);
+    Bvh<double> bvh_;
+    std::vector<Shape<double>> shapes_;  ///< what bvh_ holds, to see what changed
+    bool built_ = false;
+    std::size_t rebuilds_ = 0;
+    std::size_t refits_ = 0;
+    double last_pick_us_ = 0.0;
+};
 
 /// Plain-text report of a result in full precision (%.17g), for "copy as text".
 std::string format_result(const Scene& scene, const PickResult& result, bool include_misses);

@@ -614,7 +614,9 @@ void Ui::stats_panel(AppState& s, std::size_t line_vertices) {
     ImGui::PlotLines("##frames", frame_history_.data(), static_cast<int>(frame_history_.size()),
                      static_cast<int>(frame_history_next_), "frame time (ms), last 120 frames", 0.0f, 50.0f,
                      ImVec2(-1, 40));
-    ImGui::Text("last pick %.1f us (%zu shapes, double core)", s.stats.pick_us, s.scene.shapes.size());
+    ImGui::Text("last pick %.1f us through the hierarchy (%zu builds, %zu refits)", s.stats.bvh_pick_us,
+                s.stats.bvh_rebuilds, s.stats.bvh_refits);
+    ImGui::Text("ray vs every shape %.1f us (%zu shapes, double core)", s.stats.pick_us, s.scene.shapes.size());
     ImGui::Text("shapes %zu, scene rays %zu, wire vertices %zu", s.scene.shapes.size(), s.scene.rays.size(), line_vertices);
     ImGui::End();
 }

@@ -29,7 +29,7 @@ void compare(const Bvh<T>& bvh, const std::vector<Shape<T>>& shapes, const Ray<T
     if (same) return;
     // Without padding the hierarchy only promises the hits that lie inside bounds(shape); a cast
     // may report a point just outside them by rounding (a surface point of a huge shape).
-    auto outside_exact_bounds = [&](const std::optional<PickResult<T>>& p) {
+    auto outside_exact_bounds = [&](const std::optional<NearestHit<T>>& p) {
         if (!p) return false;
         const Aabb<T> b = bounds(shapes[p->shape]);
         const Vec3<T> x = ray.at(p->surface.t);
@@ -43,7 +43,7 @@ void compare(const Bvh<T>& bvh, const std::vector<Shape<T>>& shapes, const Ray<T
         std::fprintf(stderr, " shape %zu:", i);
         print_shape(shapes[i]);
     }
-    auto show = [](const char* who, const std::optional<PickResult<T>>& p) {
+    auto show = [](const char* who, const std::optional<NearestHit<T>>& p) {
         if (!p) std::fprintf(stderr, " %s: nothing\n", who);
         else std::fprintf(stderr, " %s: shape %u at t = %a (%.9g)\n", who, p->shape,
                           double(p->surface.t), double(p->surface.t));

@@ -18,7 +18,7 @@ namespace raypick {
 
 /// Result of a nearest pick: which shape (its index in the caller's order), the first surface point
 /// along the ray (the exit when the origin is inside that shape), and the shape's full passage.
-template <typename T> struct PickResult {
+template <typename T> struct NearestHit {
     std::uint32_t shape = std::numeric_limits<std::uint32_t>::max();
     SurfaceHit<T> surface;
     RayHit<T> hit;
@@ -28,7 +28,7 @@ namespace detail {
 /// True when candidate (t, id) beats the current best: smaller t, ties to the smaller index, so
 /// every pick is deterministic and independent of the hierarchy's layout.
 template <typename T>
-inline bool better(T t, std::uint32_t id, const std::optional<PickResult<T>>& best) {
+inline bool better(T t, std::uint32_t id, const std::optional<NearestHit<T>>& best) {
     return !best || t < best->surface.t || (t == best->surface.t && id < best->shape);
 }
 }  // namespace detail
@@ -36,15 +36,15 @@ inline bool better(T t, std::uint32_t id, const std::optional<PickResult<T>>& be
 /// Nearest pick by brute force over every shape: the reference the hierarchy is tested against.
 /// Same contract as Bvh::pick.
 template <typename T>
-std::optional<PickResult<T>> pick_nearest(const std::vector<Shape<T>>& shapes, const Ray<T>& ray,
+std::optional<NearestHit<T>> pick_nearest(const std::vector<Shape<T>>& shapes, const Ray<T>& ray,
                                           T t_min = T(0), T t_max = infinity<T>()) {
-    std::optional<PickResult<T>> best;
+    std::optional<NearestHit<T>> best;
     for (std::uint32_t i = 0; i < shapes.size(); ++i) {
         const T limit = best ? best->surface.t : t_max;
         const auto h = cast(ray, shapes[i], t_min, limit);
         if (!h) continue;
         const auto s = first_surface(ray, *h, t_min, limit);
-        if (s && detail::better(s->t, i, best)) best = PickResult<T>{i, *s, *h};
+        if (s && detail::better(s->t, i, best)) best = NearestHit<T>{i, *s, *h};
     }
     return best;
 }
@@ -81,11 +81,11 @@ public:
     void build(std::vector<Shape<T>> shapes, BvhOptions options = {});
     void update(std::uint32_t index, const Shape<T>& shape);
 
-    std::optional<PickResult<T>> pick(const Ray<T>& ray, T t_min = T(0), T t_max = infinity<T>()) const;
+    std::optional<NearestHit<T>> pick(const Ray<T>& ray, T t_min = T(0), T t_max = infinity<T>()) const;
     /// The same pick, casting shape `hint` first (e.g. the shape the neighbouring pixel's ray hit):
     /// a good hint gives a tight bound from the start, so traversal prunes more. The result is
     /// exactly pick(ray, t_min, t_max) whatever the hint (an out-of-range hint is ignored).
-    std::optional<PickResult<T>> pick(const Ray<T>& ray, T t_min, T t_max, std::uint32_t hint) const;
+    std::optional<NearestHit<T>> pick(const Ray<T>& ray, T t_min, T t_max, std::uint32_t hint) const;
 
     std::size_t size() const { return shapes_.size(); }
     const Shape<T>& shape(std::uint32_t index) const { return shapes_[slot_of_[index]]; }
@@ -444,12 +444,12 @@ std::uint32_t Bvh<T>::collapse(const std::vector<BinNode>& bin, std::uint32_t b,
 }
 
 template <typename T>
-std::optional<PickResult<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max) const {
+std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max) const {
     return pick(ray, t_min, t_max, kNone);
 }
 
 template <typename T>
-std::optional<PickResult<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, std::uint32_t hint) const {
+std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, std::uint32_t hint) const {
     if (nodes_.empty() || !is_valid(ray) || !(t_min <= t_max)) return std::nullopt;
     Candidate best;
     auto visit_typed = [&](int type, std::uint32_t first, std::uint32_t count) {
@@ -465,14 +465,14 @@ std::optional<PickResult<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
         visit_typed(int(shapes_[slot].index()), typed_of_[slot], 1);
     }
     // The winner's full cast (normals, passage) at the end: the same t, bit for bit.
-    auto result = [&]() -> std::optional<PickResult<T>> {
+    auto result = [&]() -> std::optional<NearestHit<T>> {
         if (best.id == kNone) return std::nullopt;
         const Shape<T>& shape = shapes_[slot_of_[best.id]];
         const auto h = cast(ray, shape, t_min, t_max);
         if (!h) return std::nullopt;  // unreachable: passage() accepted it
         const auto surf = first_surface(ray, *h, t_min, t_max);
         if (!surf) return std::nullopt;
-        return PickResult<T>{best.id, *surf, *h};
+        return NearestHit<T>{best.id, *surf, *h};
     };
     typedef T V4 __attribute__((vector_size(4 * sizeof(T))));
     const V4 zero4{};

@@ -1,6 +1,8 @@
 // Picking through the double core, textbook comparison flags, the full-precision text report.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "app/Camera.h"
 #include "app/Picking.h"
 #include "app/Showcase.h"
@@ -100,4 +102,47 @@ TEST(Picking, ReportIsFullPrecision) {
     EXPECT_NE(text.find(full(res.shapes[1].hit->t_near)), std::string::npos);
     EXPECT_EQ(full(0.1), "0.10000000000000001");
     EXPECT_EQ(text.find("far (sphere): miss"), std::string::npos);
+}
+
+// The hierarchy behind hover and click picks follows every edit (moves refit, structural changes
+// rebuild) and always picks what brute force picks.
+TEST(ScenePickerTest, FollowsEditsAndMatchesBruteForce) {
+    std::mt19937 rng(4242);
+    std::uniform_real_distribution<double> u(-5.0, 5.0), sz(0.1, 1.5);
+    auto random_shape = [&](int type) -> Shape<double> {
+        const Vec3d c(u(rng), u(rng), u(rng));
+        switch (type) {
+            case 0: return Sphere<double>{c, sz(rng)};
+            case 1: return Aabb<double>{c - Vec3d(sz(rng)), c + Vec3d(sz(rng))};
+            case 2: return Obb<double>{c, Mat3<double>(1.0), Vec3d(sz(rng), sz(rng), 0.0)};
+            default: return Capsule<double>{c, c + Vec3d(u(rng), 0, 0) * 0.3, sz(rng)};
+        }
+    };
+    Scene s;
+    for (int i = 0; i < 60; ++i) s.shapes.push_back({"s" + std::to_string(i), random_shape(i % 4), ""});
+    ScenePicker picker;
+    std::size_t structural = 0;
+    for (int step = 0; step < 300; ++step) {
+        const int edit = int(rng() % 10);
+        const std::size_t i = rng() % s.shapes.size();
+        if (edit < 7) {
+            s.shapes[i].shape = random_shape(int(s.shapes[i].shape.index()));  // a drag or resize
+        } else if (edit == 7) {
+            s.shapes.push_back({"new", random_shape(int(rng() % 4)), ""});
+            ++structural;
+        } else if (edit == 8 && s.shapes.size() > 5) {
+            s.shapes.erase(s.shapes.begin() + std::ptrdiff_t(i));
+            ++structural;
+        } else {
+            s.shapes[i].shape = random_shape(int(s.shapes[i].shape.index() + 1) % 4);  // a change of type
+            ++structural;
+        }
+        for (int k = 0; k < 20; ++k) {
+            const Ray<double> ray{Vec3d(u(rng), u(rng), u(rng)) * 3.0, Vec3d(u(rng), u(rng), u(rng))};
+            ASSERT_EQ(picker.pick(s, ray), pick_nearest(s, ray)) << "step " << step << " ray " << k;
+        }
+    }
+    EXPECT_GT(picker.refits(), 100u);
+    EXPECT_LE(picker.rebuilds(), structural + 1);
+    EXPECT_GT(picker.rebuilds(), 1u);
 }

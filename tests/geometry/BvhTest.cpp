@@ -72,7 +72,7 @@ template <typename T> class BvhPick : public ::testing::Test {};
 TYPED_TEST_SUITE(BvhPick, test::Scalars);
 
 template <typename T>
-void expect_same(const std::optional<PickResult<T>>& a, const std::optional<PickResult<T>>& b,
+void expect_same(const std::optional<NearestHit<T>>& a, const std::optional<NearestHit<T>>& b,
                  std::uint32_t seed, int i) {
     ASSERT_EQ(a.has_value(), b.has_value()) << "seed " << seed << " ray " << i;
     if (!a) return;
