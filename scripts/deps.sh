@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian packages raypick needs, only those that are missing. Safe to re-run.
+# libxtst6: the demo's end-to-end tests send real input through XTest; clang + libclang-rt-14-dev:
+# the libFuzzer targets (fuzz/) that the test suite runs briefly.
 set -euo pipefail
 PACKAGES=(
   cmake g++ make pkg-config python3-glad
   libglm-dev libglfw3-dev libimgui-dev libstb-dev nlohmann-json3-dev
   libgtest-dev libbenchmark-dev
-  libgl1-mesa-dri libgl1-mesa-dev xvfb xauth
+  libgl1-mesa-dri libgl1-mesa-dev xvfb xauth libxtst6
+  clang libclang-rt-14-dev
 )
+# Optional: libembree-dev (Embree 3) adds Embree to bench/raypick_bench_pick; not needed otherwise.
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
