@@ -661,7 +661,21 @@ void check_case(Ctx& ctx, Rng& g, const Ray<T>& ray, const S& s, const Ref& R, S
         if (a < b) PCHECK(ctx, !cast(ray, s, b, a)) << " (t_min > t_max is no hit)";
     }
 
-    // Hit points lie on the surface; normals match the geometry.
+    // Shape<T> dispatch gives the same result; pick() / first_surface() give the entry, or the exit
+    // when the origin is inside (t_near < 0), at ray.at(t).
+    PCHECK(ctx, same(cast(ray, Shape<T>(s)), hit)) << " (cast through Shape<T> == direct cast)";
+    {
+        const auto pk = pick(ray, s);
+        PCHECK(ctx, pk.has_value() == hit.has_value()) << " (pick hits iff cast hits, default range)";
+        if (pk && hit) {
+            const bool exit = hit->t_near < T(0);
+            PCHECK(ctx, pk->t == (exit ? hit->t_far : hit->t_near) && pk->is_exit == exit &&
+                            pk->normal == (exit ? hit->n_far : hit->n_near) && pk->point == ray.at(pk->t))
+                << " (pick: first surface point at t >= 0) " << describe(hit) << ", pick t " << pk->t;
+        }
+    }
+
+    // Hit points lie on the surface and inside bounds(); normals match the geometry.
     if (line) {
         for (int k = 0; k < 2; ++k) {
             const T t = k ? line->t_far : line->t_near;
@@ -670,6 +684,10 @@ void check_case(Ctx& ctx, Rng& g, const Ray<T>& ray, const S& s, const Ref& R, S
             PCHECK(ctx, res <= tol) << " (hit point on the surface) at " << (k ? "t_far" : "t_near") << " = " << t
                                     << ": |SDF| " << double(res) << " > tol " << double(tol) << "; " << describe(line);
             check_normal(ctx, ray, s, LD(t), k ? line->n_far : line->n_near, k == 1, tol);
+            const Aabb<T> bb = bounds(s);
+            const LD out = box_sdf(o + d * LD(t), L(bb.min), L(bb.max));
+            PCHECK(ctx, out <= tol) << " (hit point inside bounds(shape)) outside by " << double(out) << " at "
+                                    << (k ? "t_far" : "t_near");
         }
     }
 
@@ -836,7 +854,9 @@ Obb<double> gen_shape(Rng& g, double L, Obb<double>*) {
 Capsule<double> gen_shape(Rng& g, double L, Capsule<double>*) {
     Capsule<double> c;
     c.a = rand_cube(g, L);
-    c.b = g.chance(0.03) ? c.a : c.a + rand_unit(g) * (L * g.pow10(-2, 0.7));
+    const double u = g.uniform();
+    // a == b (a sphere), nearly equal (|b - a| down to 1e-12 L: tiny |ab|^2 divisions), or a capsule.
+    c.b = u < 0.03 ? c.a : c.a + rand_unit(g) * (L * (u < 0.06 ? g.pow10(-12, -4) : g.pow10(-2, 0.7)));
     c.radius = g.chance(0.03) ? 0.0 : L * g.pow10(-2, 0.3);
     return c;
 }
