@@ -182,7 +182,7 @@ LD box_sdf(const L3& p, const L3& lo, const L3& hi) {
         if (q[i] > 0) outside += q[i] * q[i];
         inside = std::max(inside, q[i]);
     }
-    return std::sqrt(outside) + std::min(inside, LD(0));
+    return outside > 0 ? std::sqrt(outside) : std::min(inside, LD(0));
 }
 
 template <typename T> L3 obb_local(const Obb<T>& b, const L3& p) {
@@ -258,8 +258,8 @@ template <typename T, typename S> Ref reference(const Ray<T>& ray, const S& s) {
     const LD tc = dot(b.c - o, d) / dd;
     const LD w = (b.r * LD(1.01) + LD(1e-3) * r.base + LD(1e-30)) / r.dlen;
     LD lo = tc - w, hi = tc + w;
-    // Searches stop at 1e-4 of the smallest tolerance used for T (in ray parameter units).
-    const LD stop = LD(1e-4) * kK * eps<T>() * r.base / r.dlen;
+    // Searches stop at 1e-2 of the smallest tolerance used for T (in ray parameter units).
+    const LD stop = LD(1e-2) * kK * eps<T>() * r.base / r.dlen;
     // Golden-section search for the minimum of the convex f on [lo, hi].
     const LD g = (std::sqrt(LD(5)) - 1) / 2;
     LD x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo), f1 = f(x1), f2 = f(x2);
