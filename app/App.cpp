@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
 
@@ -41,6 +42,10 @@ App::App(const CommandLine& options, GLFWwindow* window) : window_(window) {
     state_.view.solid = options.solid;
     state_.view.show_ui = !options.no_ui;
     if (options.compare) state_.view.compare.enabled.fill(true);
+    if (options.raycast) {
+        state_.view.raycast.enabled = true;
+        state_.view.raycast.shading = *options.raycast;
+    }
     ignore_mouse_ = !options.screenshot_file.empty();
     last_frame_ = std::chrono::steady_clock::now();
 }
@@ -184,6 +189,7 @@ void App::update() {
     // A slider or text field edit ends when no item is active any more: one undo step per edit.
     if (s.history.in_gesture() && !interaction_.busy() && !ImGui::IsAnyItemActive()) s.history.end(s.scene);
     if (s.view.show_scene_rays) draw_case_labels();
+    draw_raycast_view();
     // The hovered shape's name beside the cursor.
     if (s.sel.hovered && *s.sel.hovered < s.scene.shapes.size() && !interaction_.busy() &&
         s.viewport.contains(io.MousePos.x, io.MousePos.y) && !io.WantCaptureMouse) {
@@ -208,6 +214,75 @@ void App::draw_case_labels() {
                           IM_COL32(0, 0, 0, 180));
         dl->AddText(at, IM_COL32(255, 140, 0, 255), f.text.c_str());
     }
+}
+
+void App::draw_raycast_view() {
+    AppState& s = state_;
+    RaycastOptions& o = s.view.raycast;
+    const PictureSize size = raycast_.size();
+    if (!o.enabled || size.empty()) return;
+    const ImTextureID texture = reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(renderer_.picture_texture()));
+    const ViewRect& v = s.viewport;
+    if (o.placement == RaycastPlacement::Over) {
+        // Under the panels, over the 3D view (ImGui draws after the view).
+        const auto alpha = static_cast<ImU32>(std::lround(std::clamp(o.opacity, 0.0f, 1.0f) * 255.0f));
+        ImGui::GetBackgroundDrawList()->AddImage(
+            texture, ImVec2(float(v.x), float(v.y)), ImVec2(float(v.x + v.width), float(v.y + v.height)),
+            ImVec2(0, 0), ImVec2(1, 1), IM_COL32(255, 255, 255, alpha));
+        return;
+    }
+    if (!s.view.show_ui) return;
+    // Beside: a window, first placed in the lower right of the 3D view at 45 % of its size.
+    const float w = float(v.width) * 0.45f, h = float(v.height) * 0.45f;
+    ImGui::SetNextWindowPos(ImVec2(float(v.x + v.width) - w - 8.0f, float(v.y + v.height) - h - 30.0f), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(w, h + 22.0f), ImGuiCond_FirstUseEver);
+    if (ImGui::Begin("Ray-cast view", &o.enabled)) {
+        // The picture at the view's aspect, as large as the window allows.
+        const ImVec2 avail = ImGui::GetContentRegionAvail();
+        const float aspect = float(v.width / v.height);
+        float iw = avail.x, ih = avail.x / aspect;
+        if (ih > avail.y) {
+            ih = avail.y;
+            iw = avail.y * aspect;
+        }
+        if (iw >= 1.0f && ih >= 1.0f) ImGui::Image(texture, ImVec2(iw, ih));
+    }
+    ImGui::End();
+}
+
+void App::update_raycast(const glm::dmat4& view_projection) {
+    AppState& s = state_;
+    const IdPicture gl_ids = [&](PictureSize p) { return renderer_.render_ids(view_projection, p.width, p.height); };
+    if (!raycast_.update(s.scene, s.camera, s.viewport.width, s.viewport.height, s.view.raycast, gl_ids)) return;
+    renderer_.upload_picture(raycast_.rgba(), raycast_.size().width, raycast_.size().height);
+    s.stats.raycast_ms = raycast_.cast_ms();
+    s.stats.raycast_rays_per_s = raycast_.rays_per_second();
+    s.stats.raycast_width = raycast_.size().width;
+    s.stats.raycast_height = raycast_.size().height;
+    s.stats.raycast_compared = raycast_.comparison().compared;
+    s.stats.raycast_differing = raycast_.comparison().differing;
+}
+
+RaycastCheck App::raycast_check(int shift) {
+    AppState& s = state_;
+    renderer_.sync_scene(s.scene);
+    const glm::dmat4 vp = s.camera.projection(s.view_aspect()) * s.camera.view();
+    RaycastOptions options;
+    options.enabled = true;
+    options.shading = RaycastShading::Difference;
+    options.margin = 2;
+    RaycastView view;  // its own, at full size, whatever the panel's settings
+    view.update(s.scene, s.camera, s.viewport.width, s.viewport.height, options, [&](PictureSize p) {
+        return shift_ids(renderer_.render_ids(vp, p.width, p.height), p.width, p.height, shift);
+    });
+    RaycastCheck c;
+    c.size = view.size();
+    c.compared = view.comparison().compared;
+    c.differing = view.comparison().differing;
+    c.skipped = view.comparison().skipped;
+    c.cpu_ms = view.cast_ms();
+    c.rgba = view.rgba();
+    return c;
 }
 
 void App::build_overlay() {
@@ -307,6 +382,7 @@ void App::render(int fb_width, int fb_height) {
     renderer_.sync_scene(s.scene);
     build_overlay();
     const glm::dmat4 vp = s.camera.projection(s.view_aspect()) * s.camera.view();
+    if (s.view.raycast.enabled) update_raycast(vp);  // before the view: render_ids uses the GL state
     // The view rectangle in framebuffer pixels (y up; the framebuffer may be scaled on HiDPI).
     const double sx = double(fb_width) / std::max(1, s.window_width), sy = double(fb_height) / std::max(1, s.window_height);
     const ViewRect& v = s.viewport;

@@ -7,12 +7,22 @@
 
 #include "app/AppState.h"
 #include "app/CommandLine.h"
+#include "app/RaycastView.h"
 #include "app/Renderer.h"
 #include "app/Ui.h"
 
 struct GLFWwindow;
 
 namespace raypick::app {
+
+/// The figures of --raycast-check: the CPU picture against the OpenGL ids at the view's size.
+struct RaycastCheck {
+    PictureSize size;
+    std::size_t compared = 0, differing = 0, skipped = 0;
+    double cpu_ms = 0.0;
+    std::vector<std::uint8_t> rgba;  ///< the difference picture, row 0 at the top
+    bool passed() const { return double(differing) <= 0.001 * double(compared); }
+};
 
 class App {
 public:
@@ -29,11 +39,17 @@ public:
     const AppState& state() const { return state_; }
     const Renderer& renderer() const { return renderer_; }
 
+    /// Compares a fresh full-size CPU ray-cast picture with the OpenGL object ids (margin 2),
+    /// the ids shifted right by `shift` pixels (a test aid; 0 normally). Needs the GL context.
+    RaycastCheck raycast_check(int shift);
+
 private:
     void handle_keys();
     void cast_ray();
     void build_overlay();
     void draw_case_labels();
+    void draw_raycast_view();
+    void update_raycast(const glm::dmat4& view_projection);
 
     GLFWwindow* window_;
     AppState state_;
@@ -41,6 +57,7 @@ private:
     Ui ui_;
     Interaction interaction_;
     Overlay overlay_;
+    RaycastView raycast_;
     std::chrono::steady_clock::time_point last_frame_;
     bool first_frame_ = true;
     bool ignore_mouse_ = false;

@@ -13,6 +13,7 @@
 #include "app/Interaction.h"
 #include "app/Layout.h"
 #include "app/Picking.h"
+#include "app/RaycastView.h"
 
 namespace raypick::app {
 
@@ -29,6 +30,7 @@ struct ViewOptions {
     bool show_ui = true;
     float normal_length = 0.6f;
     CompareOptions compare;
+    RaycastOptions raycast;  ///< the CPU ray-cast view
 };
 
 /// The ray whose results are shown: the mouse ray every frame, or a frozen one.
@@ -44,6 +46,10 @@ struct Stats {
     double pick_us = 0.0;       ///< last cast of the ray against every shape
     double bvh_pick_us = 0.0;   ///< last hover/click pick through the hierarchy
     std::size_t bvh_rebuilds = 0, bvh_refits = 0;
+    double raycast_ms = 0.0;           ///< last full cast of the ray-cast view (0: never)
+    double raycast_rays_per_s = 0.0;
+    int raycast_width = 0, raycast_height = 0;
+    std::size_t raycast_compared = 0, raycast_differing = 0;  ///< difference mode
     std::size_t frames = 0;
 };
 

@@ -8,7 +8,7 @@ namespace raypick::app {
 const char* usage() {
     return "usage: raypick [--scene FILE] [--open FILE] [--screenshot OUT.png] [--width W] [--height H]\n"
            "               [--ray OX OY OZ DX DY DZ] [--frames N] [--bench-frames N] [--shapes N]\n"
-           "               [--no-ui] [--solid] [--compare]\n"
+           "               [--no-ui] [--solid] [--compare] [--raycast MODE] [--raycast-check]\n"
            "  --scene FILE        open a scene file (default: assets/showcase.json or a built-in showcase)\n"
            "  --open FILE         after start-up, open FILE as File > Open does (errors in a message box)\n"
            "  --screenshot OUT    render once with the panels, write a PNG and exit\n"
@@ -19,7 +19,12 @@ const char* usage() {
            "  --shapes N          a generated scene of N mixed shapes (performance)\n"
            "  --no-ui             hide the ImGui panels\n"
            "  --solid             start in solid mode (surfaces shaded by normal)\n"
-           "  --compare           compare every shape type with its textbook variant\n";
+           "  --compare           compare every shape type with its textbook variant\n"
+           "  --raycast MODE      start with the CPU ray-cast view: normal, depth, normaldepth or difference\n"
+           "  --raycast-check     after the first frame compare the CPU ray-cast picture with the OpenGL\n"
+           "                      object ids at the view's size, print the figures, exit 0 if at most 0.1%\n"
+           "                      of the compared pixels differ (with --screenshot: write the difference)\n"
+           "  --raycast-check-shift N  test aid: shift the OpenGL ids N pixels right before comparing\n";
 }
 
 namespace {
@@ -98,6 +103,18 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
                 return r;
             }
             o.ray = ray;
+        } else if (a == "--raycast") {
+            if (!need(1)) return r;
+            RaycastShading shading = RaycastShading::Normal;
+            if (!parse_raycast_shading(args[++i], shading)) {
+                r.error = "--raycast: expected normal, depth, normaldepth or difference, got '" + args[i] + "'";
+                return r;
+            }
+            o.raycast = shading;
+        } else if (a == "--raycast-check") {
+            o.raycast_check = true;
+        } else if (a == "--raycast-check-shift") {
+            if (!int_arg(o.raycast_check_shift, -1000, 1000)) return r;
         } else if (a == "--no-ui") {
             o.no_ui = true;
         } else if (a == "--solid") {

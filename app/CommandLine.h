@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "app/RaycastView.h"
 #include "geometry/Ray.h"
 #include "geometry/Validate.h"
 
@@ -22,6 +23,9 @@ struct CommandLine {
     bool no_ui = false;            ///< --no-ui: hide the panels
     bool solid = false;            ///< --solid: start in solid mode
     bool compare = false;          ///< --compare: compare every shape type with its textbook variant
+    std::optional<RaycastShading> raycast;  ///< --raycast MODE: the CPU ray-cast view on at start
+    bool raycast_check = false;    ///< --raycast-check: compare the CPU and OpenGL pictures, exit
+    int raycast_check_shift = 0;   ///< --raycast-check-shift N: test aid, shifts the OpenGL ids
     bool help = false;
 };
 

@@ -1,4 +1,5 @@
-// raypick demo: RAII owners for OpenGL objects. Each owns one GL name, is movable and not
+// raypick demo: RAII owners for OpenGL objects (buffers, vertex arrays, framebuffers,
+// renderbuffers, textures, programs, shaders). Each owns one GL name, is movable and not
 // copyable, and deletes its object in the destructor. Requires a current GL context throughout.
 #pragma once
 
@@ -52,6 +53,10 @@ struct RenderbufferTraits {
     static GLuint create() { GLuint id = 0; glGenRenderbuffers(1, &id); return id; }
     static void destroy(GLuint id) { glDeleteRenderbuffers(1, &id); }
 };
+struct TextureTraits {
+    static GLuint create() { GLuint id = 0; glGenTextures(1, &id); return id; }
+    static void destroy(GLuint id) { glDeleteTextures(1, &id); }
+};
 struct ProgramTraits {
     static GLuint create() { return glCreateProgram(); }
     static void destroy(GLuint id) { glDeleteProgram(id); }
@@ -65,6 +70,7 @@ using Buffer = Handle<BufferTraits>;
 using VertexArray = Handle<VertexArrayTraits>;
 using Framebuffer = Handle<FramebufferTraits>;
 using Renderbuffer = Handle<RenderbufferTraits>;
+using Texture = Handle<TextureTraits>;
 using Program = Handle<ProgramTraits>;
 using Shader = Handle<ShaderTraits>;
 

@@ -6,6 +6,7 @@
 
 #include "app/History.h"
 #include "app/ShaderFiles.h"
+#include "raycast/CpuRaycast.h"
 
 namespace raypick::app {
 
@@ -35,6 +36,24 @@ void setup_solid_layout(gl::Mesh& m) {
     glBindVertexArray(0);
 }
 
+/// A vertex of the object-id picture: position and the index of its shape.
+struct IdVertex {
+    glm::vec3 position;
+    float shape;
+};
+
+void setup_id_layout(gl::Mesh& m) {
+    glBindVertexArray(m.vao.id());
+    glBindBuffer(GL_ARRAY_BUFFER, m.vbo.id());
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(IdVertex),
+                          reinterpret_cast<const void*>(offsetof(IdVertex, position)));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, sizeof(IdVertex),
+                          reinterpret_cast<const void*>(offsetof(IdVertex, shape)));
+    glBindVertexArray(0);
+}
+
 template <typename V> void upload(gl::Mesh& m, const std::vector<V>& v, GLenum usage) {
     glBindBuffer(GL_ARRAY_BUFFER, m.vbo.id());
     glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(v.size() * sizeof(V)), v.empty() ? nullptr : v.data(),
@@ -51,9 +70,11 @@ void set_matrix(const gl::Program& p, const glm::mat4& m) {
 Renderer::Renderer()
     : lines_(load_program("lines.vert", "lines.frag")),
       markers_(load_program("markers.vert", "markers.frag")),
-      solid_(load_program("solid.vert", "solid.frag")) {
+      solid_(load_program("solid.vert", "solid.frag")),
+      ids_(load_program("ids.vert", "ids.frag")) {
     setup_line_layout(wire_);
     setup_solid_layout(solid_mesh_);
+    setup_id_layout(id_mesh_);
     setup_line_layout(grid_);
     setup_line_layout(dynamic_lines_);
     setup_line_layout(dynamic_points_);
@@ -78,6 +99,7 @@ void Renderer::sync_scene(const Scene& scene) {
     upload(wire_, lines.vertices, GL_DYNAMIC_DRAW);
     have_cache_ = true;
     solid_dirty_ = true;
+    ids_dirty_ = true;
     ++rebuilds_;
 }
 
@@ -86,6 +108,91 @@ void Renderer::rebuild_solid(const std::vector<Shape<double>>& shapes) {
     for (const auto& s : shapes) append_solid(tris, s, segments_ < kCircleSegments ? 12 : 24);
     upload(solid_mesh_, tris, GL_DYNAMIC_DRAW);
     solid_dirty_ = false;
+}
+
+void Renderer::rebuild_ids(const std::vector<Shape<double>>& shapes) {
+    // Fine enough that silhouettes are within a fraction of a pixel of the exact surfaces at the
+    // sizes the view shows; coarser for large scenes so the mesh stays in memory (64 segments are
+    // ~12 000 vertices a sphere).
+    id_segments_ = shapes.size() <= 500 ? 64 : shapes.size() <= 5000 ? 24 : 12;
+    std::vector<IdVertex> vertices;
+    std::vector<SolidVertex> tris;
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+        tris.clear();
+        append_solid(tris, shapes[i], id_segments_);
+        for (const SolidVertex& v : tris) vertices.push_back({v.position, static_cast<float>(i)});
+    }
+    upload(id_mesh_, vertices, GL_DYNAMIC_DRAW);
+    ids_dirty_ = false;
+}
+
+std::vector<std::uint32_t> Renderer::render_ids(const glm::dmat4& view_projection, int width, int height) {
+    if (width <= 0 || height <= 0) return {};
+    if (ids_dirty_) rebuild_ids(cached_);
+    if (width != id_fbo_width_ || height != id_fbo_height_) {
+        glBindRenderbuffer(GL_RENDERBUFFER, id_color_.id());
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+        glBindRenderbuffer(GL_RENDERBUFFER, id_depth_.id());
+        glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, width, height);
+        glBindRenderbuffer(GL_RENDERBUFFER, 0);
+        glBindFramebuffer(GL_FRAMEBUFFER, id_fbo_.id());
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, id_color_.id());
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, id_depth_.id());
+        id_fbo_width_ = width;
+        id_fbo_height_ = height;
+    }
+    GLint saved_viewport[4] = {0, 0, 0, 0};
+    glGetIntegerv(GL_VIEWPORT, saved_viewport);
+    auto restore = [&] {
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        glViewport(saved_viewport[0], saved_viewport[1], saved_viewport[2], saved_viewport[3]);
+    };
+    glBindFramebuffer(GL_FRAMEBUFFER, id_fbo_.id());
+    const std::size_t n = std::size_t(width) * std::size_t(height);
+    std::vector<std::uint32_t> ids(n, raycast::kBackground);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+        restore();
+        id_fbo_width_ = id_fbo_height_ = 0;  // try again next time
+        return ids;
+    }
+    glViewport(0, 0, width, height);
+    glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_BLEND);
+    glUseProgram(ids_.id());
+    set_matrix(ids_, glm::mat4(view_projection));
+    glBindVertexArray(id_mesh_.vao.id());
+    glDrawArrays(GL_TRIANGLES, 0, id_mesh_.count);
+    glBindVertexArray(0);
+    glUseProgram(0);
+
+    std::vector<std::uint8_t> rgba(n * 4);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+    restore();
+    // OpenGL's rows start at the bottom; the picture's at the top.
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+            const std::uint8_t* px = &rgba[(std::size_t(height - 1 - y) * std::size_t(width) + std::size_t(x)) * 4];
+            const std::uint32_t id = std::uint32_t(px[0]) | std::uint32_t(px[1]) << 8 | std::uint32_t(px[2]) << 16;
+            if (id != 0) ids[std::size_t(y) * std::size_t(width) + std::size_t(x)] = id - 1;
+        }
+    return ids;
+}
+
+void Renderer::upload_picture(const std::vector<std::uint8_t>& rgba, int width, int height) {
+    if (width <= 0 || height <= 0 || rgba.size() != std::size_t(width) * std::size_t(height) * 4) return;
+    glBindTexture(GL_TEXTURE_2D, picture_.id());
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glBindTexture(GL_TEXTURE_2D, 0);
 }
 
 void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_height, const Viewport& view,

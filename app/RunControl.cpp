@@ -13,6 +13,7 @@ namespace raypick::app {
 
 bool RunControl::after_render(App& app, int fb_width, int fb_height) {
     ++frame_;
+    if (opt_.raycast_check) return raycast_check(app);
     AppState& st = app.state();
     const bool screenshot_mode = !opt_.screenshot_file.empty();
     if (screenshot_mode && frame_ == kScreenshotFrame) {
@@ -33,6 +34,24 @@ bool RunControl::after_render(App& app, int fb_width, int fb_height) {
         if (screenshot_mode) std::printf("raypick: wrote %s (%d x %d)\n", st.screenshot_path.c_str(), fb_width, fb_height);
     }
     return !screenshot_mode;
+}
+
+bool RunControl::raycast_check(App& app) {
+    const RaycastCheck c = app.raycast_check(opt_.raycast_check_shift);
+    const double percent = c.compared ? 100.0 * double(c.differing) / double(c.compared) : 0.0;
+    std::printf("raycast-check: %d x %d, compared %zu, differing %zu (%.4f%%), skipped %zu, cpu %.1f ms\n",
+                c.size.width, c.size.height, c.compared, c.differing, percent, c.skipped, c.cpu_ms);
+    exit_code_ = c.passed() ? 0 : 1;
+    if (!opt_.screenshot_file.empty()) {
+        if (auto err = save_png(opt_.screenshot_file, c.size.width, c.size.height, c.rgba)) {
+            std::fprintf(stderr, "raypick: %s\n", err->c_str());
+            exit_code_ = 1;
+        } else {
+            std::printf("raypick: wrote %s (%d x %d, the difference picture)\n", opt_.screenshot_file.c_str(),
+                        c.size.width, c.size.height);
+        }
+    }
+    return false;  // one check, then exit
 }
 
 bool RunControl::after_swap(App& app) {

@@ -1,5 +1,6 @@
 // raypick demo: what happens around each frame besides drawing — screenshots (--screenshot, F12 / P),
-// frame limits (--frames), the benchmark (--bench-frames) and quitting. Keeps main's loop short.
+// frame limits (--frames), the benchmark (--bench-frames), --raycast-check and quitting. Keeps
+// main's loop short.
 #pragma once
 
 #include <chrono>
@@ -29,6 +30,10 @@ public:
     static constexpr int kBenchWarmup = 10;
 
 private:
+    /// --raycast-check: prints the figures, sets the exit code, writes the difference picture to
+    /// --screenshot's path if given. Always false (the run ends).
+    bool raycast_check(App& app);
+
     CommandLine opt_;
     int frame_ = 0;
     int exit_code_ = 0;

@@ -22,6 +22,23 @@
 
 namespace raypick::app {
 
+namespace {
+/// Writes "<path>.tmp", then renames it, so a reader never sees half a file.
+std::optional<std::string> write_png(const std::string& path, int width, int height, int channels,
+                                     const unsigned char* pixels) {
+    const std::string tmp = path + ".tmp";
+    if (!stbi_write_png(tmp.c_str(), width, height, channels, pixels, width * channels)) {
+        std::remove(tmp.c_str());
+        return "could not write " + path;
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        return "could not rename " + tmp + " to " + path;
+    }
+    return std::nullopt;
+}
+}  // namespace
+
 std::optional<std::string> save_screenshot(const std::string& path, int width, int height) {
     if (width <= 0 || height <= 0) return std::string("nothing to save: the framebuffer is empty");
     const std::size_t row = static_cast<std::size_t>(width) * 3;
@@ -33,16 +50,13 @@ std::optional<std::string> save_screenshot(const std::string& path, int width, i
     std::vector<unsigned char> flipped(pixels.size());
     for (int y = 0; y < height; ++y)
         std::copy_n(&pixels[static_cast<std::size_t>(height - 1 - y) * row], row, &flipped[static_cast<std::size_t>(y) * row]);
-    const std::string tmp = path + ".tmp";
-    if (!stbi_write_png(tmp.c_str(), width, height, 3, flipped.data(), static_cast<int>(row))) {
-        std::remove(tmp.c_str());
-        return "could not write " + path;
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        return "could not rename " + tmp + " to " + path;
-    }
-    return std::nullopt;
+    return write_png(path, width, height, 3, flipped.data());
+}
+
+std::optional<std::string> save_png(const std::string& path, int width, int height, const std::vector<std::uint8_t>& rgba) {
+    if (width <= 0 || height <= 0 || rgba.size() != static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 4)
+        return std::string("nothing to save: the picture is empty");
+    return write_png(path, width, height, 4, rgba.data());
 }
 
 }  // namespace raypick::app

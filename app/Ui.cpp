@@ -599,7 +599,41 @@ void Ui::options_panel(AppState& s) {
         if (ImGui::Checkbox(shape_type_name(ShapeType(t)), &on)) v.compare.enabled[static_cast<std::size_t>(t)] = on;
     }
     if (v.compare.enabled[0]) ImGui::Checkbox("sphere: geometric (tutorial) instead of algebraic", &v.compare.sphere_geometric);
+    raycast_options(s);
     ImGui::End();
+}
+
+void Ui::raycast_options(AppState& s) {
+    RaycastOptions& r = s.view.raycast;
+    ImGui::Separator();
+    ImGui::Checkbox("CPU ray-cast view", &r.enabled);
+    if (!r.enabled) return;
+    int shading = static_cast<int>(r.shading);
+    ImGui::RadioButton("normal", &shading, int(RaycastShading::Normal));
+    ImGui::SameLine();
+    ImGui::RadioButton("depth", &shading, int(RaycastShading::Depth));
+    ImGui::SameLine();
+    ImGui::RadioButton("normal+depth", &shading, int(RaycastShading::NormalAndDepth));
+    ImGui::SameLine();
+    ImGui::RadioButton("difference", &shading, int(RaycastShading::Difference));
+    r.shading = static_cast<RaycastShading>(shading);
+    int placement = static_cast<int>(r.placement);
+    ImGui::RadioButton("beside", &placement, int(RaycastPlacement::Beside));
+    ImGui::SameLine();
+    ImGui::RadioButton("over the view", &placement, int(RaycastPlacement::Over));
+    r.placement = static_cast<RaycastPlacement>(placement);
+    ImGui::SameLine();
+    ImGui::Checkbox("half resolution", &r.half_resolution);
+    if (r.placement == RaycastPlacement::Over) ImGui::SliderFloat("opacity", &r.opacity, 0.0f, 1.0f, "%.2f");
+    if (r.shading == RaycastShading::Difference) {
+        ImGui::SliderInt("silhouette margin (px)", &r.margin, 1, 2);
+        ImGui::TextColored(kMagenta, "magenta: the OpenGL picture shows another object");
+    }
+    const Stats& st = s.stats;
+    ImGui::Text("%d x %d in %.1f ms, %.2f M rays/s", st.raycast_width, st.raycast_height, st.raycast_ms,
+                st.raycast_rays_per_s * 1e-6);
+    if (r.shading == RaycastShading::Difference)
+        ImGui::Text("compared %zu pixels, differing %zu", st.raycast_compared, st.raycast_differing);
 }
 
 void Ui::stats_panel(AppState& s, std::size_t line_vertices) {
@@ -617,6 +651,9 @@ void Ui::stats_panel(AppState& s, std::size_t line_vertices) {
     ImGui::Text("last pick %.1f us through the hierarchy (%zu builds, %zu refits)", s.stats.bvh_pick_us,
                 s.stats.bvh_rebuilds, s.stats.bvh_refits);
     ImGui::Text("ray vs every shape %.1f us (%zu shapes, double core)", s.stats.pick_us, s.scene.shapes.size());
+    if (s.view.raycast.enabled)
+        ImGui::Text("ray-cast view %.1f ms (%d x %d, all cores)", s.stats.raycast_ms, s.stats.raycast_width,
+                    s.stats.raycast_height);
     ImGui::Text("shapes %zu, scene rays %zu, wire vertices %zu", s.scene.shapes.size(), s.scene.rays.size(), line_vertices);
     ImGui::End();
 }

@@ -40,6 +40,7 @@ private:
     void inspector_panel(AppState& s);
     void ray_panel(AppState& s);
     void options_panel(AppState& s);
+    void raycast_options(AppState& s);
     void stats_panel(AppState& s, std::size_t line_vertices);
     void cases_panel(AppState& s);
     void popups(AppState& s);

@@ -377,6 +377,107 @@ TEST(AppWindow, OpeningABadFileKeepsTheSceneAndShowsTheMessage) {
     EXPECT_GT(differing, 20);
 }
 
+// ---- the CPU ray-cast view ----------------------------------------------------------------------
+
+namespace {
+
+/// The figures of one `raypick --raycast-check` run.
+struct RaycastFigures {
+    int width = 0, height = 0;
+    std::size_t compared = 0, differing = 0, skipped = 0;
+    double percent = 0.0, cpu_ms = 0.0;
+};
+
+std::optional<RaycastFigures> parse_raycast_check(const std::string& output) {
+    const auto at = output.find("raycast-check: ");
+    if (at == std::string::npos) return std::nullopt;
+    RaycastFigures f;
+    if (std::sscanf(output.c_str() + at, "raycast-check: %d x %d, compared %zu, differing %zu (%lf%%), skipped %zu, cpu %lf ms",
+                    &f.width, &f.height, &f.compared, &f.differing, &f.percent, &f.skipped, &f.cpu_ms) != 7)
+        return std::nullopt;
+    return f;
+}
+
+std::string showcase_file() { return std::string(RAYPICK_SOURCE_ASSETS_DIR) + "/showcase.json"; }
+
+}  // namespace
+
+TEST(AppWindow, RaycastCheckCpuAndOpenGlPicturesAgreeAwayFromSilhouettes) {
+    REQUIRE_DISPLAY();
+    const fs::path png = tmp_dir() / "difference.png";
+    fs::remove(png);
+    const AppRun r = run_app("--scene " + quote(showcase_file()) + " --raycast-check --screenshot " + quote(png.string()) +
+                             " --width " + std::to_string(kW) + " --height " + std::to_string(kH));
+    EXPECT_EQ(r.code, 0) << r.output;
+    const auto f = parse_raycast_check(r.output);
+    ASSERT_TRUE(f) << r.output;
+    // At the 3D view's full size (between the panel columns).
+    const ViewRect v = view_rect(kW, kH, true);
+    EXPECT_EQ(f->width, static_cast<int>(v.width));
+    EXPECT_EQ(f->height, static_cast<int>(v.height));
+    const std::size_t pixels = std::size_t(f->width) * std::size_t(f->height);
+    EXPECT_EQ(f->compared + f->skipped, pixels);
+    // The showcase fills a good part of the view, but it is the pixels away from silhouettes that
+    // count: most of the view is compared, and much of the compared part shows shapes (see below).
+    EXPECT_GT(f->compared, pixels * 8 / 10) << r.output;
+    EXPECT_LE(double(f->differing), 0.001 * double(f->compared)) << r.output;
+
+    // The difference picture: the dimmed normal picture, nearly no magenta, silhouettes dark blue.
+    const Image img = load_png(png.string());
+    ASSERT_EQ(img.width, f->width);
+    ASSERT_EQ(img.height, f->height);
+    std::size_t magenta = 0, skipped_blue = 0, shape_pixels = 0;
+    for (int y = 0; y < img.height; ++y)
+        for (int x = 0; x < img.width; ++x) {
+            const glm::ivec3 c = img.at(x, y);
+            magenta += c == glm::ivec3(255, 0, 255);
+            skipped_blue += close_colour(c, glm::ivec3(16, 22, 61), 3);  // the skip colour over the background
+            shape_pixels += c.x + c.y + c.z > 3 * 24;  // brighter than the dimmed background
+        }
+    EXPECT_EQ(magenta, f->differing);
+    EXPECT_GT(skipped_blue, std::size_t(500)) << "silhouettes against the background are skipped";
+    EXPECT_GT(shape_pixels, pixels / 5) << "the shapes cover a fifth of the view at least";
+}
+
+TEST(AppWindow, RaycastCheckFailsWhenTheOpenGlPictureIsOffByAFewPixels) {
+    // The negative control: the same check against OpenGL ids deliberately shifted 6 pixels to the
+    // right (--raycast-check-shift, a test aid) must fail, so the passing check above means something.
+    REQUIRE_DISPLAY();
+    const AppRun r = run_app("--scene " + quote(showcase_file()) + " --raycast-check --raycast-check-shift 6 --width " +
+                             std::to_string(kW) + " --height " + std::to_string(kH));
+    EXPECT_EQ(r.code, 1) << r.output;
+    const auto f = parse_raycast_check(r.output);
+    ASSERT_TRUE(f) << r.output;
+    EXPECT_GT(double(f->differing), 0.001 * double(f->compared)) << r.output;
+}
+
+TEST(AppWindow, RaycastViewShowsTheCpuPictureBesideTheOpenGlOne) {
+    REQUIRE_DISPLAY();
+    const std::string file = save(picture_scene(true), "scene.json");
+    const Image plain = screenshot(file, "plain.png");
+    const Image view = screenshot(file, "raycast.png", "--raycast normal");
+    ASSERT_FALSE(plain.rgb.empty());
+    ASSERT_FALSE(view.rgb.empty());
+    // In wire mode nothing is shaded; the ray-cast view's window shows the crate's front face in
+    // the colour of the normal (0, 0, 1) and the ball's in bluish normal colours.
+    auto count = [](const Image& img, const glm::ivec3& c) {
+        int n = 0;
+        for (int y = 0; y < img.height; ++y)
+            for (int x = 0; x < img.width; ++x) n += close_colour(img.at(x, y), c, 2);
+        return n;
+    };
+    EXPECT_EQ(count(plain, glm::ivec3(128, 128, 255)), 0);
+    EXPECT_GT(count(view, glm::ivec3(128, 128, 255)), 2000);
+    // The other modes start too (difference renders the OpenGL id picture each time it changes).
+    for (const char* mode : {"depth", "normaldepth", "difference"}) {
+        const AppRun r = run_app("--scene " + quote(file) + " --raycast " + mode + " --frames 5");
+        EXPECT_EQ(r.code, 0) << mode << ": " << r.output;
+    }
+    const AppRun bad = run_app("--raycast sideways");
+    EXPECT_EQ(bad.code, 2) << bad.output;
+    EXPECT_NE(bad.output.find("--raycast"), std::string::npos) << bad.output;
+}
+
 // ---- end to end: real X input events (XTest) into the running app ------------------------------
 
 namespace {

@@ -1,0 +1,157 @@
+#include "app/RaycastView.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "app/History.h"
+
+namespace raypick::app {
+
+namespace {
+
+bool same_camera(const Camera& a, const Camera& b) {
+    return a.target == b.target && a.distance == b.distance && a.yaw == b.yaw && a.pitch == b.pitch &&
+           a.fov_y_degrees == b.fov_y_degrees;
+}
+
+/// Difference mode: the normal picture dimmed, with the comparison's colours blended over it.
+std::vector<std::uint8_t> compose_difference(const raycast::Image& image, const raycast::Comparison& c) {
+    std::vector<std::uint8_t> out = raycast::shade(image, raycast::Shading::Normal);
+    if (c.rgba.size() != out.size()) return out;
+    for (std::size_t i = 0; i < out.size(); i += 4) {
+        const float a = c.rgba[i + 3] / 255.0f;
+        for (std::size_t k = 0; k < 3; ++k)
+            out[i + k] = static_cast<std::uint8_t>(std::lround(out[i + k] * 0.4f * (1.0f - a) + c.rgba[i + k] * a));
+    }
+    return out;
+}
+
+}  // namespace
+
+bool parse_raycast_shading(const std::string& name, RaycastShading& out) {
+    if (name == "normal") out = RaycastShading::Normal;
+    else if (name == "depth") out = RaycastShading::Depth;
+    else if (name == "normaldepth") out = RaycastShading::NormalAndDepth;
+    else if (name == "difference") out = RaycastShading::Difference;
+    else return false;
+    return true;
+}
+
+PictureSize raycast_picture_size(double view_width, double view_height, bool half_resolution) {
+    if (!(view_width >= 1.0) || !(view_height >= 1.0) || !std::isfinite(view_width) || !std::isfinite(view_height))
+        return {};
+    const double k = half_resolution ? 0.5 : 1.0;
+    return {std::max(1, static_cast<int>(std::lround(view_width * k))),
+            std::max(1, static_cast<int>(std::lround(view_height * k)))};
+}
+
+ViewRays::ViewRays(const Camera& camera, PictureSize picture, double view_width, double view_height) {
+    view_w_ = view_width > 0.0 ? view_width : 1.0;
+    view_h_ = view_height > 0.0 ? view_height : 1.0;
+    step_x_ = picture.width > 0 ? view_w_ / picture.width : 1.0;
+    step_y_ = picture.height > 0 ? view_h_ / picture.height : 1.0;
+    // The same frame and formula as Camera::ray_from_pixel, evaluated once.
+    const double tan_half = std::tan(glm::radians(camera.fov_y_degrees) * 0.5);
+    eye_ = camera.eye();
+    forward_ = camera.forward();
+    right_ = tan_half * (view_w_ / view_h_) * camera.right();
+    up_ = tan_half * camera.up();
+}
+
+Ray<float> ViewRays::operator()(int x, int y) const {
+    const double vx = (x + 0.5) * step_x_, vy = (y + 0.5) * step_y_;  // in the view's pixels
+    const double ndc_x = 2.0 * vx / view_w_ - 1.0;
+    const double ndc_y = 1.0 - 2.0 * vy / view_h_;
+    Ray<double> r;
+    r.origin = eye_;
+    r.direction = glm::normalize(forward_ + ndc_x * right_ + ndc_y * up_);
+    return convert<float>(r);
+}
+
+std::vector<std::uint32_t> shift_ids(const std::vector<std::uint32_t>& ids, int width, int height, int shift) {
+    std::vector<std::uint32_t> out(ids.size(), raycast::kBackground);
+    if (width <= 0 || height <= 0 || ids.size() != std::size_t(width) * std::size_t(height)) return out;
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) {
+            const int from = x - shift;
+            if (from < 0 || from >= width) continue;
+            out[std::size_t(y) * std::size_t(width) + std::size_t(x)] = ids[std::size_t(y) * std::size_t(width) + std::size_t(from)];
+        }
+    return out;
+}
+
+void RaycastView::sync(const Scene& scene) {
+    const std::size_t n = scene.shapes.size();
+    bool rebuild = !built_ || n != shapes_.size();
+    for (std::size_t i = 0; !rebuild && i < n; ++i) rebuild = scene.shapes[i].shape.index() != shapes_[i].index();
+    if (rebuild) {
+        shapes_.clear();
+        std::vector<Shape<float>> shapes;
+        shapes.reserve(n);
+        for (const SceneShape& s : scene.shapes) {
+            shapes_.push_back(s.shape);
+            shapes.push_back(convert<float>(s.shape));
+        }
+        bvh_.build(std::move(shapes));
+        built_ = true;
+        scene_changed_ = true;
+        ++rebuilds_;
+        return;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        if (same_shape(scene.shapes[i].shape, shapes_[i])) continue;
+        shapes_[i] = scene.shapes[i].shape;
+        bvh_.update(static_cast<std::uint32_t>(i), convert<float>(shapes_[i]));
+        scene_changed_ = true;
+    }
+}
+
+bool RaycastView::update(const Scene& scene, const Camera& camera, double view_width, double view_height,
+                         const RaycastOptions& options, const IdPicture& other_ids) {
+    sync(scene);
+    const PictureSize picture = raycast_picture_size(view_width, view_height, options.half_resolution);
+    if (picture.empty()) return false;  // minimised or a zero-size view: keep the last picture
+    const bool recast = !have_picture_ || scene_changed_ || !same_camera(camera, camera_) ||
+                        view_width != view_w_ || view_height != view_h_ || picture != picture_;
+    const bool difference = options.shading == RaycastShading::Difference;
+    const bool reshade = recast || options.shading != shading_ || (difference && options.margin != margin_);
+    if (!reshade) return false;
+
+    if (recast) {
+        const ViewRays rays(camera, picture, view_width, view_height);
+        const auto start = std::chrono::steady_clock::now();
+        image_ = raycast::render(bvh_, picture.width, picture.height, rays);
+        cast_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        ++casts_;
+        camera_ = camera;
+        view_w_ = view_width;
+        view_h_ = view_height;
+        picture_ = picture;
+        scene_changed_ = false;
+        have_picture_ = true;
+    }
+    shading_ = options.shading;
+    margin_ = options.margin;
+    comparison_ = raycast::Comparison{};
+    switch (options.shading) {
+        case RaycastShading::Normal: rgba_ = raycast::shade(image_, raycast::Shading::Normal); break;
+        case RaycastShading::Depth: rgba_ = raycast::shade(image_, raycast::Shading::Depth); break;
+        case RaycastShading::NormalAndDepth: rgba_ = raycast::shade(image_, raycast::Shading::NormalAndDepth); break;
+        case RaycastShading::Difference: {
+            const std::vector<std::uint32_t> ids = other_ids ? other_ids(picture) : std::vector<std::uint32_t>{};
+            comparison_ = raycast::compare_ids(image_, ids, options.margin);
+            rgba_ = compose_difference(image_, comparison_);
+            break;
+        }
+    }
+    return true;
+}
+
+double RaycastView::rays_per_second() const {
+    const double rays = double(image_.width) * double(image_.height);
+    return cast_ms_ > 0.0 ? rays / (cast_ms_ * 1e-3) : 0.0;
+}
+
+}  // namespace raypick::app
