@@ -232,9 +232,10 @@ void App::draw_raycast_view() {
         return;
     }
     if (!s.view.show_ui) return;
-    // Beside: a window, first placed in the lower right of the 3D view at 45 % of its size.
+    // Beside: a window, first placed in the upper right of the 3D view (clear of the Test cases
+    // panel) at 45 % of its size.
     const float w = float(v.width) * 0.45f, h = float(v.height) * 0.45f;
-    ImGui::SetNextWindowPos(ImVec2(float(v.x + v.width) - w - 8.0f, float(v.y + v.height) - h - 30.0f), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowPos(ImVec2(float(v.x + v.width) - w - 8.0f, float(v.y) + 8.0f), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(w, h + 22.0f), ImGuiCond_FirstUseEver);
     if (ImGui::Begin("Ray-cast view", &o.enabled)) {
         // The picture at the view's aspect, as large as the window allows.

@@ -84,9 +84,10 @@ void Ui::draw(AppState& s, std::size_t line_vertices) {
     inspector_panel(s);
     place(right, top, kRightPanelWidth, mid - top);
     ray_panel(s);
-    place(right, mid, kRightPanelWidth, 200);
+    const float options_height = s.view.raycast.enabled ? 280.0f : 200.0f;  // room for the ray-cast lines
+    place(right, mid, kRightPanelWidth, options_height);
     options_panel(s);
-    place(right, mid + 200, kRightPanelWidth, std::max(bottom - mid - 200, 80.0f));
+    place(right, mid + options_height, kRightPanelWidth, std::max(bottom - mid - options_height, 80.0f));
     stats_panel(s, line_vertices);
 #if RAYPICK_HAVE_CASE_CHECK
     // Opens by itself for a scene with expectations (a case file); View > Test cases toggles it.
@@ -605,9 +606,13 @@ void Ui::options_panel(AppState& s) {
 
 void Ui::raycast_options(AppState& s) {
     RaycastOptions& r = s.view.raycast;
+    const Stats& st = s.stats;
     ImGui::Separator();
     ImGui::Checkbox("CPU ray-cast view", &r.enabled);
     if (!r.enabled) return;
+    ImGui::SameLine();
+    ImGui::TextColored(kGrey, "%dx%d %.1f ms, %.2f M rays/s", st.raycast_width, st.raycast_height, st.raycast_ms,
+                       st.raycast_rays_per_s * 1e-6);
     int shading = static_cast<int>(r.shading);
     ImGui::RadioButton("normal", &shading, int(RaycastShading::Normal));
     ImGui::SameLine();
@@ -626,14 +631,13 @@ void Ui::raycast_options(AppState& s) {
     ImGui::Checkbox("half resolution", &r.half_resolution);
     if (r.placement == RaycastPlacement::Over) ImGui::SliderFloat("opacity", &r.opacity, 0.0f, 1.0f, "%.2f");
     if (r.shading == RaycastShading::Difference) {
-        ImGui::SliderInt("silhouette margin (px)", &r.margin, 1, 2);
-        ImGui::TextColored(kMagenta, "magenta: the OpenGL picture shows another object");
+        // Magenta: pixels where the OpenGL picture shows another object; blue: silhouettes, skipped.
+        ImGui::SetNextItemWidth(60.0f);
+        ImGui::SliderInt("margin", &r.margin, 1, 2, "%d px");
+        ImGui::SameLine();
+        ImGui::TextColored(st.raycast_differing ? kMagenta : kGreen, "compared %zu, differing %zu",
+                           st.raycast_compared, st.raycast_differing);
     }
-    const Stats& st = s.stats;
-    ImGui::Text("%d x %d in %.1f ms, %.2f M rays/s", st.raycast_width, st.raycast_height, st.raycast_ms,
-                st.raycast_rays_per_s * 1e-6);
-    if (r.shading == RaycastShading::Difference)
-        ImGui::Text("compared %zu pixels, differing %zu", st.raycast_compared, st.raycast_differing);
 }
 
 void Ui::stats_panel(AppState& s, std::size_t line_vertices) {
