@@ -37,6 +37,7 @@ bool RunControl::after_render(App& app, int fb_width, int fb_height) {
 }
 
 bool RunControl::raycast_check(App& app) {
+    glFinish();  // the software renderer's threads are idle while the CPU picture is timed
     const RaycastCheck c = app.raycast_check(opt_.raycast_check_shift);
     const double percent = c.compared ? 100.0 * double(c.differing) / double(c.compared) : 0.0;
     std::printf("raycast-check: %d x %d, compared %zu, differing %zu (%.4f%%), skipped %zu, cpu %.1f ms\n",
