@@ -383,7 +383,9 @@ void App::render(int fb_width, int fb_height) {
     renderer_.sync_scene(s.scene);
     build_overlay();
     const glm::dmat4 vp = s.camera.projection(s.view_aspect()) * s.camera.view();
-    if (s.view.raycast.enabled) update_raycast(vp);  // before the view: render_ids uses the GL state
+    // The ray-cast view, when it is visible (before the view: render_ids changes the GL state).
+    const RaycastOptions& rc = s.view.raycast;
+    if (rc.enabled && (rc.placement == RaycastPlacement::Over || s.view.show_ui)) update_raycast(vp);
     // The view rectangle in framebuffer pixels (y up; the framebuffer may be scaled on HiDPI).
     const double sx = double(fb_width) / std::max(1, s.window_width), sy = double(fb_height) / std::max(1, s.window_height);
     const ViewRect& v = s.viewport;
