@@ -112,9 +112,10 @@ void Renderer::rebuild_solid(const std::vector<Shape<double>>& shapes) {
 
 void Renderer::rebuild_ids(const std::vector<Shape<double>>& shapes) {
     // Fine enough that silhouettes are within a fraction of a pixel of the exact surfaces at the
-    // sizes the view shows; coarser for large scenes so the mesh stays in memory (64 segments are
-    // ~12 000 vertices a sphere).
-    id_segments_ = shapes.size() <= 500 ? 64 : shapes.size() <= 5000 ? 24 : 12;
+    // sizes the view shows; coarser for large scenes, whose shapes are small on screen, so the mesh
+    // stays small (64 segments are ~12 000 vertices a sphere, 8 are ~200).
+    const std::size_t n = shapes.size();
+    id_segments_ = n <= 500 ? 64 : n <= 5000 ? 24 : n <= 20000 ? 12 : 8;
     std::vector<IdVertex> vertices;
     std::vector<SolidVertex> tris;
     for (std::size_t i = 0; i < shapes.size(); ++i) {

@@ -437,6 +437,13 @@ TEST(AppWindow, RaycastCheckCpuAndOpenGlPicturesAgreeAwayFromSilhouettes) {
     EXPECT_EQ(magenta, f->differing);
     EXPECT_GT(skipped_blue, std::size_t(500)) << "silhouettes against the background are skipped";
     EXPECT_GT(shape_pixels, pixels / 5) << "the shapes cover a fifth of the view at least";
+
+    // A large generated scene (all four types, coarser id tessellation) agrees too.
+    const AppRun many = run_app("--shapes 2000 --raycast-check");
+    EXPECT_EQ(many.code, 0) << many.output;
+    const auto g = parse_raycast_check(many.output);
+    ASSERT_TRUE(g) << many.output;
+    EXPECT_GT(g->compared, std::size_t(g->width) * std::size_t(g->height) / 2) << many.output;
 }
 
 TEST(AppWindow, RaycastCheckFailsWhenTheOpenGlPictureIsOffByAFewPixels) {
