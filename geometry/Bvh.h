@@ -117,13 +117,26 @@ private:
     static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
     struct Prim {
-        Vec3<T> lo, hi, centroid;
+        Vec3<T> lo, hi;  ///< padded bounds; empty (lo > hi) for an invalid shape
         std::uint32_t id;
+        /// Twice the centroid (the factor 2 cancels in binning); 0 for an invalid shape.
+        Vec3<T> centroid2() const { return lo.x <= hi.x ? lo + hi : Vec3<T>(T(0)); }
+    };
+    /// Box and centroid bounds of a range of prims, handed from a node to its children.
+    struct Range {
+        Vec3<T> lo{infinity<T>()}, hi{-infinity<T>()}, clo{infinity<T>()}, chi{-infinity<T>()};
+        void add(const Prim& p) {
+            lo = glm::min(lo, p.lo);
+            hi = glm::max(hi, p.hi);
+            const Vec3<T> c = p.centroid2();
+            clo = glm::min(clo, c);
+            chi = glm::max(chi, c);
+        }
     };
 
     Aabb<T> padded_bounds(const Shape<T>& s) const;
     std::uint32_t build_node(std::vector<BinNode>& bin, std::vector<Prim>& prims, std::uint32_t begin,
-                             std::uint32_t end, int depth, const BvhOptions& opt);
+                             std::uint32_t end, const Range& range, int depth, const BvhOptions& opt);
     std::uint32_t collapse(const std::vector<BinNode>& bin, std::uint32_t b, ChildRef up);
     std::uint32_t make_leaf(std::uint32_t first, std::uint32_t count);
     std::uint32_t leaf_counts(std::uint32_t first, std::uint32_t count) const;
@@ -197,13 +210,14 @@ template <typename T> void Bvh<T>::build(std::vector<Shape<T>> shapes, BvhOption
     std::vector<Prim> prims(n);
     for (std::uint32_t i = 0; i < n; ++i) {
         const Aabb<T> b = padded_bounds(shapes[i]);
-        const bool empty = !(b.min.x <= b.max.x);
-        prims[i] = {b.min, b.max, empty ? Vec3<T>(T(0)) : (b.min + b.max) * T(0.5), i};
+        prims[i] = {b.min, b.max, i};
     }
     std::vector<BinNode> bin;
     if (n > 0) {
+        Range all;
+        for (const Prim& p : prims) all.add(p);
         bin.reserve(2 * (n / std::uint32_t(std::max(1, options.max_leaf_size))) + 1);
-        build_node(bin, prims, 0, n, 1, options);
+        build_node(bin, prims, 0, n, all, 1, options);
     }
     shapes_.resize(n);
     id_of_.resize(n);
@@ -224,17 +238,11 @@ template <typename T> void Bvh<T>::build(std::vector<Shape<T>> shapes, BvhOption
 
 template <typename T>
 std::uint32_t Bvh<T>::build_node(std::vector<BinNode>& bin_nodes, std::vector<Prim>& prims, std::uint32_t begin,
-                                 std::uint32_t end, int depth, const BvhOptions& opt) {
+                                 std::uint32_t end, const Range& range, int depth, const BvhOptions& opt) {
     depth_ = std::max(depth_, depth);
     const auto index = static_cast<std::uint32_t>(bin_nodes.size());
     bin_nodes.push_back({});
-    Vec3<T> lo(infinity<T>()), hi(-infinity<T>()), clo(infinity<T>()), chi(-infinity<T>());
-    for (std::uint32_t i = begin; i < end; ++i) {
-        lo = glm::min(lo, prims[i].lo);
-        hi = glm::max(hi, prims[i].hi);
-        clo = glm::min(clo, prims[i].centroid);
-        chi = glm::max(chi, prims[i].centroid);
-    }
+    const Vec3<T> lo = range.lo, hi = range.hi, clo = range.clo, chi = range.chi;
     bin_nodes[index].lo = lo;
     bin_nodes[index].hi = hi;
     const std::uint32_t count = end - begin;
@@ -258,15 +266,16 @@ std::uint32_t Bvh<T>::build_node(std::vector<BinNode>& bin_nodes, std::vector<Pr
     Vec3<T> scale;
     for (int a = 0; a < 3; ++a) scale[a] = ext[a] > T(0) ? T(bins) / ext[a] : T(0);
     auto bin_of = [&](const Prim& p, int a) {
-        return std::min(bins - 1, int((p.centroid[a] - clo[a]) * scale[a]));
+        return std::min(bins - 1, int((p.centroid2()[a] - clo[a]) * scale[a]));
     };
     int best_axis = -1, best_split = 0;
     T best_cost = infinity<T>();
     if (depth < kMaxDepth) {
         for (std::uint32_t i = begin; i < end; ++i) {
             const Prim& p = prims[i];
+            const Vec3<T> c = p.centroid2();
             for (int a = 0; a < 3; ++a) {
-                Bin& b = bin[a][bin_of(p, a)];
+                Bin& b = bin[a][std::min(bins - 1, int((c[a] - clo[a]) * scale[a]))];
                 b.lo = glm::min(b.lo, p.lo);
                 b.hi = glm::max(b.hi, p.hi);
                 ++b.n;
@@ -300,14 +309,24 @@ std::uint32_t Bvh<T>::build_node(std::vector<BinNode>& bin_nodes, std::vector<Pr
         }
     }
     std::uint32_t mid;
+    Range left, right;
     if (best_axis >= 0) {
         // SAH: traversal cost 1, intersection cost 1 per shape, relative to the parent's area.
         const T parent_area = area(lo, hi);
         const T split_cost = T(1) + (parent_area > T(0) ? best_cost / parent_area : T(count));
         if (count <= std::uint32_t(2 * opt.max_leaf_size) && split_cost >= T(count)) return make_leaf();
-        auto it = std::partition(prims.begin() + begin, prims.begin() + end,
-                                 [&](const Prim& p) { return bin_of(p, best_axis) < best_split; });
-        mid = static_cast<std::uint32_t>(it - prims.begin());
+        // Partition in place (Hoare), gathering each side's bounds on the way for the children.
+        auto goes_left = [&](const Prim& p) { return bin_of(p, best_axis) < best_split; };
+        std::uint32_t i = begin, j = end;
+        while (true) {
+            while (i < j && goes_left(prims[i])) left.add(prims[i++]);
+            while (i < j && !goes_left(prims[j - 1])) right.add(prims[--j]);
+            if (i >= j) break;
+            std::swap(prims[i], prims[j - 1]);
+            left.add(prims[i++]);
+            right.add(prims[--j]);
+        }
+        mid = i;
     } else {
         // All centroids coincide (or the tree is too deep): split at the median of the longest axis.
         int axis = 0;
@@ -315,12 +334,18 @@ std::uint32_t Bvh<T>::build_node(std::vector<BinNode>& bin_nodes, std::vector<Pr
         if (ext.z > ext[axis]) axis = 2;
         mid = begin + count / 2;
         std::nth_element(prims.begin() + begin, prims.begin() + mid, prims.begin() + end,
-                         [axis](const Prim& a, const Prim& b) { return a.centroid[axis] < b.centroid[axis]; });
+                         [axis](const Prim& a, const Prim& b) { return a.centroid2()[axis] < b.centroid2()[axis]; });
     }
-    if (mid == begin || mid == end) mid = begin + count / 2;
-    build_node(bin_nodes, prims, begin, mid, depth + 1, opt);
-    const std::uint32_t right = build_node(bin_nodes, prims, mid, end, depth + 1, opt);
-    bin_nodes[index].first = right;
+    if (mid == begin || mid == end || best_axis < 0) {
+        if (mid == begin || mid == end) mid = begin + count / 2;
+        left = Range{};
+        right = Range{};
+        for (std::uint32_t k = begin; k < mid; ++k) left.add(prims[k]);
+        for (std::uint32_t k = mid; k < end; ++k) right.add(prims[k]);
+    }
+    build_node(bin_nodes, prims, begin, mid, left, depth + 1, opt);
+    const std::uint32_t right_child = build_node(bin_nodes, prims, mid, end, right, depth + 1, opt);
+    bin_nodes[index].first = right_child;
     bin_nodes[index].count = 0;
     return index;
 }
