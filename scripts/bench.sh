@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs every benchmark on the same data and prints the figures the README's table quotes.
+# Install libembree-dev first to include Embree 3 in the picking comparison (optional).
+#   bash scripts/bench.sh            # Release build in build-bench/, then all benchmarks
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR="${RAYPICK_BENCH_BUILD_DIR:-build-bench}"
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DRAYPICK_BUILD_APP=OFF -DRAYPICK_BUILD_TESTS=OFF > /dev/null
+cmake --build "$BUILD_DIR" -j"$(nproc)" --target raypick_bench_kernels raypick_bench_pick raypick_bench_raycast
+echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+"$BUILD_DIR/bench/raypick_bench_kernels" --benchmark_min_time=0.5
+"$BUILD_DIR/bench/raypick_bench_pick" --benchmark_min_time=0.5
+"$BUILD_DIR/bench/raypick_bench_raycast"
