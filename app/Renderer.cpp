@@ -1,5 +1,7 @@
 #include "app/Renderer.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 
 #include <glm/gtc/type_ptr.hpp>
@@ -54,6 +56,23 @@ void setup_id_layout(gl::Mesh& m) {
     glBindVertexArray(0);
 }
 
+void attach_buffer_texture(const gl::Texture& texture, const gl::Buffer& buffer, GLenum format) {
+    glBindBuffer(GL_TEXTURE_BUFFER, buffer.id());
+    glBufferData(GL_TEXTURE_BUFFER, 16, nullptr, GL_DYNAMIC_DRAW);  // never empty
+    glBindTexture(GL_TEXTURE_BUFFER, texture.id());
+    glTexBuffer(GL_TEXTURE_BUFFER, format, buffer.id());
+    glBindTexture(GL_TEXTURE_BUFFER, 0);
+    glBindBuffer(GL_TEXTURE_BUFFER, 0);
+}
+
+// Texture units of the instanced wireframes' buffer textures (0 is left to ImGui's pictures).
+constexpr GLint kInstanceUnit = 1, kMeshUnit = 2, kListUnit = 3;
+
+template <typename V> void upload_buffer(GLenum target, const gl::Buffer& b, const std::vector<V>& v, GLenum usage) {
+    glBindBuffer(target, b.id());
+    glBufferData(target, static_cast<GLsizeiptr>(v.size() * sizeof(V)), v.empty() ? nullptr : v.data(), usage);
+}
+
 template <typename V> void upload(gl::Mesh& m, const std::vector<V>& v, GLenum usage) {
     glBindBuffer(GL_ARRAY_BUFFER, m.vbo.id());
     glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(v.size() * sizeof(V)), v.empty() ? nullptr : v.data(),
@@ -69,10 +88,39 @@ void set_matrix(const gl::Program& p, const glm::mat4& m) {
 
 Renderer::Renderer()
     : lines_(load_program("lines.vert", "lines.frag")),
+      instanced_(load_program("instanced.vert", "lines.frag")),
       markers_(load_program("markers.vert", "markers.frag")),
       solid_(load_program("solid.vert", "solid.frag")),
       ids_(load_program("ids.vert", "ids.frag")) {
-    setup_line_layout(wire_);
+    attach_buffer_texture(instance_tex_.texture, instance_tex_.buffer, GL_RGBA32F);
+    attach_buffer_texture(mesh_tex_.texture, mesh_tex_.buffer, GL_RGBA32F);
+    attach_buffer_texture(list_tex_.texture, list_tex_.buffer, GL_R32I);
+    glUseProgram(instanced_.id());
+    glUniform1i(glGetUniformLocation(instanced_.id(), "u_instances"), kInstanceUnit);
+    glUniform1i(glGetUniformLocation(instanced_.id(), "u_mesh"), kMeshUnit);
+    glUniform1i(glGetUniformLocation(instanced_.id(), "u_list"), kListUnit);
+    glUseProgram(0);
+    // Every unit mesh at every level of detail in one buffer (their indices stay on the CPU).
+    std::vector<glm::vec4> mesh;
+    for (int k = 0; k < kUnitMeshCount; ++k) {
+        const auto kind = static_cast<UnitMesh>(k);
+        const bool has_circles = kind == UnitMesh::Rings || kind == UnitMesh::Capsule;
+        for (std::size_t level = 0; level < kLodSegments.size(); ++level) {
+            InstanceDraw& range = mesh_ranges_[std::size_t(k)][level];
+            if (!has_circles && level > 0) {
+                range = mesh_ranges_[std::size_t(k)][0];
+                mesh_indices_[std::size_t(k)][level] = mesh_indices_[std::size_t(k)][0];
+                continue;
+            }
+            const UnitLines unit = unit_wireframe(kind, kLodSegments[level]);
+            range.mesh_first = static_cast<GLint>(mesh.size());
+            range.mesh_count = static_cast<GLint>(unit.vertices.size());
+            for (const UnitVertex& v : unit.vertices) mesh.emplace_back(v.position, v.far);
+            mesh_indices_[std::size_t(k)][level] = unit.indices;
+        }
+    }
+    upload_buffer(GL_TEXTURE_BUFFER, mesh_tex_.buffer, mesh, GL_STATIC_DRAW);
+    glBindBuffer(GL_TEXTURE_BUFFER, 0);
     setup_solid_layout(solid_mesh_);
     setup_id_layout(id_mesh_);
     setup_line_layout(grid_);
@@ -84,23 +132,123 @@ Renderer::Renderer()
 }
 
 void Renderer::sync_scene(const Scene& scene) {
-    bool same = have_cache_ && cached_.size() == scene.shapes.size();
-    for (std::size_t i = 0; same && i < cached_.size(); ++i) same = same_shape(cached_[i], scene.shapes[i].shape);
-    if (same) return;
-    cached_.clear();
-    cached_.reserve(scene.shapes.size());
-    segments_ = scene.shapes.size() > 250 ? kCircleSegments / 2 : kCircleSegments;
-    LineList lines;
-    lines.vertices.reserve(scene.shapes.size() * 200);
-    for (const SceneShape& s : scene.shapes) {
-        cached_.push_back(s.shape);
-        append_wireframe(lines, s.shape, palette::shape, segments_);
+    const std::size_t n = scene.shapes.size();
+    if (have_cache_ && cached_.size() == n) {
+        changed_.clear();
+        for (std::size_t i = 0; i < n; ++i)
+            if (!same_shape(cached_[i], scene.shapes[i].shape)) changed_.push_back(i);
+        if (changed_.empty()) return;
+        // A few shapes changed in place (a drag, a field edit): rewrite just their instances; the
+        // draw lists are rebuilt (a shape may need another unit mesh, e.g. a radius dragged to 0).
+        if (changed_.size() <= 64) {
+            glBindBuffer(GL_TEXTURE_BUFFER, instance_tex_.buffer.id());
+            for (const std::size_t i : changed_) {
+                const PlacedInstance p = wireframe_instance(scene.shapes[i].shape, palette::shape);
+                instances_[i] = p.instance;
+                kinds_[i] = p.mesh;
+                glBufferSubData(GL_TEXTURE_BUFFER, static_cast<GLintptr>(i * sizeof(ShapeInstance)),
+                                sizeof(ShapeInstance), &instances_[i]);
+                cached_[i] = scene.shapes[i].shape;
+            }
+            glBindBuffer(GL_TEXTURE_BUFFER, 0);
+            lists_dirty_ = true;
+            solid_dirty_ = true;
+            ids_dirty_ = true;
+            ++instance_updates_;
+            return;
+        }
     }
-    upload(wire_, lines.vertices, GL_DYNAMIC_DRAW);
+    rebuild_instances(scene);
+}
+
+void Renderer::rebuild_instances(const Scene& scene) {
+    const std::size_t n = scene.shapes.size();
+    cached_.clear();
+    cached_.reserve(n);
+    instances_.resize(n);
+    kinds_.resize(n);
+    segments_ = n > 250 ? kCircleSegments / 2 : kCircleSegments;
+    for (std::size_t i = 0; i < n; ++i) {
+        const Shape<double>& shape = scene.shapes[i].shape;
+        cached_.push_back(shape);
+        const PlacedInstance p = wireframe_instance(shape, palette::shape);
+        instances_[i] = p.instance;
+        kinds_[i] = p.mesh;
+    }
+    if (!instances_.empty()) upload_buffer(GL_TEXTURE_BUFFER, instance_tex_.buffer, instances_, GL_DYNAMIC_DRAW);
+    glBindBuffer(GL_TEXTURE_BUFFER, 0);
     have_cache_ = true;
+    lists_dirty_ = true;
     solid_dirty_ = true;
     ids_dirty_ = true;
     ++rebuilds_;
+}
+
+void Renderer::update_lists(const glm::mat4& vp, int view_width, int view_height) {
+    if (!lists_dirty_ && vp == lod_view_projection_ && view_height == lod_height_) return;
+    lod_view_projection_ = vp;
+    lod_height_ = view_height;
+    lists_dirty_ = false;
+    // Clip-space rows: a point is in the view when |x|, |y| <= w. Moving it by at most R changes
+    // x by at most R |row x.xyz| (likewise y, w), which bounds a sphere of radius R.
+    const glm::vec4 rx(vp[0][0], vp[1][0], vp[2][0], vp[3][0]), ry(vp[0][1], vp[1][1], vp[2][1], vp[3][1]);
+    const glm::vec4 rw(vp[0][3], vp[1][3], vp[2][3], vp[3][3]);
+    const float lx = glm::length(glm::vec3(rx)), ly = glm::length(glm::vec3(ry)), lw = glm::length(glm::vec3(rw));
+    // A length r at depth w covers at most r * pixels_per_unit / w pixels.
+    const float pixels_per_unit = 0.5f * std::max(lx * float(view_width), ly * float(view_height));
+    const std::size_t levels = kLodSegments.size();
+    std::array<std::vector<std::int32_t>, kUnitMeshCount * kLodSegments.size()> buckets;
+    for (std::size_t i = 0; i < instances_.size(); ++i) {
+        const ShapeInstance& in = instances_[i];
+        const glm::vec3 c0(in.transform[3]), c1 = c0 + glm::vec3(in.offset);
+        // A bounding sphere: around the mid point of a and b (the centre for the other kinds).
+        const glm::vec3 c = 0.5f * (c0 + c1);
+        const float r = glm::length(glm::vec3(in.transform[0])) + glm::length(glm::vec3(in.transform[1])) +
+                        glm::length(glm::vec3(in.transform[2])) + 0.5f * glm::length(glm::vec3(in.offset));
+        const glm::vec4 p(c, 1.0f);
+        const float x = glm::dot(rx, p), y = glm::dot(ry, p), w = glm::dot(rw, p);
+        if (std::isfinite(r) && std::isfinite(x) && std::isfinite(y) && std::isfinite(w)) {
+            const float wr = w + r * lw;  // the largest w in the sphere
+            if (wr < 0.0f || x - r * lx > wr || x + r * lx < -wr || y - r * ly > wr || y + r * ly < -wr) continue;
+        }
+        std::size_t level = 0;
+        const UnitMesh kind = kinds_[i];
+        if (kind == UnitMesh::Rings || kind == UnitMesh::Capsule) {
+            // The circles' radius on screen at the nearer of their centres (a and b).
+            const float circle = glm::length(glm::vec3(in.transform[0]));
+            const float w0 = glm::dot(rw, glm::vec4(c0, 1.0f)), w1 = glm::dot(rw, glm::vec4(c1, 1.0f));
+            const float near_w = std::min(w0, w1) - circle * lw;
+            const double pixels = near_w > 0.0f ? double(circle) * pixels_per_unit / near_w : HUGE_VAL;
+            const int segments = lod_segments(pixels);
+            while (level + 1 < levels && kLodSegments[level] < segments) ++level;
+        }
+        buckets[std::size_t(kind) * levels + level].push_back(static_cast<std::int32_t>(i));
+    }
+    // Indexed GL_LINES: vertex k * U + j is vertex j (of U) of the draw's k-th instance, so the
+    // vertices two segments share are shaded once.
+    list_.clear();
+    draws_.clear();
+    elements_.clear();
+    line_vertices_ = 0;
+    for (std::size_t b = 0; b < buckets.size(); ++b) {
+        if (buckets[b].empty()) continue;
+        InstanceDraw d = mesh_ranges_[b / levels][b % levels];
+        const std::vector<std::uint32_t>& indices = mesh_indices_[b / levels][b % levels];
+        d.list_first = static_cast<GLint>(list_.size());
+        d.list_count = static_cast<GLint>(buckets[b].size());
+        d.element_first = elements_.size();
+        d.element_count = static_cast<GLsizei>(indices.size() * buckets[b].size());
+        list_.insert(list_.end(), buckets[b].begin(), buckets[b].end());
+        for (std::uint32_t k = 0; k < static_cast<std::uint32_t>(d.list_count); ++k)
+            for (const std::uint32_t j : indices) elements_.push_back(k * static_cast<std::uint32_t>(d.mesh_count) + j);
+        draws_.push_back(d);
+        line_vertices_ += std::size_t(d.element_count);
+    }
+    if (!list_.empty()) upload_buffer(GL_TEXTURE_BUFFER, list_tex_.buffer, list_, GL_STREAM_DRAW);
+    glBindBuffer(GL_TEXTURE_BUFFER, 0);
+    glBindVertexArray(empty_vao_.id());  // the element buffer binding belongs to the vertex array
+    upload_buffer(GL_ELEMENT_ARRAY_BUFFER, element_buffer_, elements_, GL_STREAM_DRAW);
+    glBindVertexArray(0);
 }
 
 void Renderer::rebuild_solid(const std::vector<Shape<double>>& shapes) {
@@ -226,8 +374,30 @@ void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_heig
         glBindVertexArray(grid_.vao.id());
         glDrawArrays(GL_LINES, 0, grid_.count);
     }
-    glBindVertexArray(wire_.vao.id());
-    glDrawArrays(GL_LINES, 0, wire_.count);
+    update_lists(vp, view.width, view.height);
+    if (!draws_.empty()) {
+        glUseProgram(instanced_.id());
+        set_matrix(instanced_, vp);
+        const GLint mesh_first = glGetUniformLocation(instanced_.id(), "u_mesh_first");
+        const GLint mesh_count = glGetUniformLocation(instanced_.id(), "u_mesh_count");
+        const GLint list_first = glGetUniformLocation(instanced_.id(), "u_list_first");
+        glActiveTexture(GL_TEXTURE0 + kInstanceUnit);
+        glBindTexture(GL_TEXTURE_BUFFER, instance_tex_.texture.id());
+        glActiveTexture(GL_TEXTURE0 + kMeshUnit);
+        glBindTexture(GL_TEXTURE_BUFFER, mesh_tex_.texture.id());
+        glActiveTexture(GL_TEXTURE0 + kListUnit);
+        glBindTexture(GL_TEXTURE_BUFFER, list_tex_.texture.id());
+        glActiveTexture(GL_TEXTURE0);
+        glBindVertexArray(empty_vao_.id());
+        for (const InstanceDraw& d : draws_) {
+            glUniform1i(mesh_first, d.mesh_first);
+            glUniform1i(mesh_count, d.mesh_count);
+            glUniform1i(list_first, d.list_first);
+            glDrawElements(GL_LINES, d.element_count, GL_UNSIGNED_INT,
+                           reinterpret_cast<const void*>(d.element_first * sizeof(std::uint32_t)));
+        }
+    }
+    glUseProgram(lines_.id());
 
     glBindVertexArray(dynamic_lines_.vao.id());
     if (!overlay.highlight.vertices.empty()) {

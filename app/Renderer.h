@@ -1,8 +1,9 @@
-// raypick demo: everything drawn with OpenGL — the batched scene wireframe (one vertex buffer,
-// rebuilt only when the shapes change), the solid mode, grid and axes, and per-frame overlays
-// (highlights, the ray, normal arrows, entry/exit markers, handles).
+// raypick demo: everything drawn with OpenGL — the scene's wireframes (instanced: one unit mesh per
+// kind, one instance per shape, updated only for the shapes that change), the solid mode, grid and
+// axes, and per-frame overlays (highlights, the ray, normal arrows, entry/exit markers, handles).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -48,7 +49,8 @@ public:
     /// Loads and compiles the shaders (throws StartupError) and creates the buffers.
     Renderer();
 
-    /// Rebuilds the scene's vertex buffers if the shapes changed since the last call.
+    /// Brings the scene's instance buffers up to date: nothing if no shape changed, only the changed
+    /// instances if a few shapes changed in place (a drag), else a rebuild (counted by scene_rebuilds).
     void sync_scene(const Scene& scene);
 
     /// Clears the current framebuffer (fb_width x fb_height pixels) and draws the 3D view into
@@ -68,18 +70,55 @@ public:
     void upload_picture(const std::vector<std::uint8_t>& rgba, int width, int height);
     GLuint picture_texture() const { return picture_.id(); }
 
-    /// Segments per circle of the scene's wireframes: fewer for large scenes (> 250 shapes) so a
-    /// thousand shapes stay interactive on a software renderer. Highlights use the same count.
+    /// Segments per circle of the highlights (hovered, selected): fewer for large scenes (> 250
+    /// shapes). The scene's own wireframes choose per shape and frame (lod_segments).
     int circle_segments() const { return segments_; }
-    std::size_t scene_line_vertices() const { return static_cast<std::size_t>(wire_.count); }
+    /// Line vertices the scene's wireframes drew in the last frame (instances x their unit mesh's
+    /// vertices at the level of detail each needed).
+    std::size_t scene_line_vertices() const { return line_vertices_; }
     std::size_t scene_rebuilds() const { return rebuilds_; }
+    /// In-place updates of single instances (drags) since start.
+    std::size_t instance_updates() const { return instance_updates_; }
 
 private:
+    /// One draw of the scene's wireframes: `list_count` instances of the unit mesh at
+    /// [mesh_first, mesh_first + mesh_count) of the mesh buffer, their shapes at list_first, its
+    /// element_count indices at element_first of the element buffer.
+    struct InstanceDraw {
+        GLint mesh_first = 0, mesh_count = 0, list_first = 0, list_count = 0;
+        std::size_t element_first = 0;
+        GLsizei element_count = 0;
+    };
+    /// A buffer texture: a buffer object seen by shaders as a samplerBuffer.
+    struct BufferTexture {
+        gl::Buffer buffer;
+        gl::Texture texture;
+    };
+
     gl::Program lines_;
+    gl::Program instanced_;
     gl::Program markers_;
     gl::Program solid_;
     gl::Program ids_;
-    gl::Mesh wire_;        // all shapes, palette::shape
+    gl::VertexArray empty_vao_;     // no attributes: the instanced draws fetch from buffer textures
+    BufferTexture instance_tex_;    // ShapeInstance per shape (RGBA32F)
+    BufferTexture mesh_tex_;        // every unit mesh at every level of detail, GL_LINES order
+    BufferTexture list_tex_;        // shape indices per draw (R32I)
+    // Per unit mesh and level of detail (kLodSegments): its range in mesh_tex_.
+    std::array<std::array<InstanceDraw, kLodSegments.size()>, kUnitMeshCount> mesh_ranges_{};
+    std::array<std::array<std::vector<std::uint32_t>, kLodSegments.size()>, kUnitMeshCount> mesh_indices_;
+    gl::Buffer element_buffer_;             // the draws' indices (recorded in empty_vao_)
+    std::vector<std::uint32_t> elements_;   // mirrors element_buffer_
+    std::vector<ShapeInstance> instances_;  // per shape, mirrors instance_tex_
+    std::vector<UnitMesh> kinds_;           // per shape
+    std::vector<std::int32_t> list_;        // mirrors list_tex_
+    std::vector<InstanceDraw> draws_;
+    bool lists_dirty_ = true;
+    glm::mat4 lod_view_projection_{0.0f};
+    int lod_height_ = 0;
+    std::size_t line_vertices_ = 0;
+    std::vector<std::size_t> changed_;
+    std::size_t instance_updates_ = 0;
     gl::Mesh solid_mesh_;  // all shapes, triangles with normals
     gl::Mesh grid_;
     gl::Mesh dynamic_lines_;
@@ -98,6 +137,10 @@ private:
     std::size_t rebuilds_ = 0;
     int segments_ = kCircleSegments;
 
+    void rebuild_instances(const Scene& scene);
+    /// The draws for this view: every shape with a circle at the level of detail its size on
+    /// screen needs (see lod_segments), the rest with their one mesh; shapes outside the view out.
+    void update_lists(const glm::mat4& view_projection, int view_width, int view_height);
     void rebuild_solid(const std::vector<Shape<double>>& shapes);
     void rebuild_ids(const std::vector<Shape<double>>& shapes);
 };

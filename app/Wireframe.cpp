@@ -1,6 +1,7 @@
 #include "app/Wireframe.h"
 
 #include <cmath>
+#include <cstdint>
 #include <type_traits>
 
 #include <glm/gtc/constants.hpp>
@@ -218,6 +219,157 @@ void append_grid(LineList& out, double half, double step) {
     out.line(dvec3(0, 0, 0), dvec3(half, 0, 0), palette::axis_x);
     out.line(dvec3(0, 0, 0), dvec3(0, half * 0.25, 0), palette::axis_y);
     out.line(dvec3(0, 0, 0), dvec3(0, 0, half), palette::axis_z);
+}
+
+// ---- instanced wireframes ------------------------------------------------------------------------
+
+namespace {
+
+struct UnitBuilder {
+    UnitLines& out;
+    std::uint32_t add(const dvec3& p, float far) {
+        out.vertices.push_back({glm::vec3(p), far});
+        return static_cast<std::uint32_t>(out.vertices.size() - 1);
+    }
+    void line(std::uint32_t a, std::uint32_t b) {
+        out.indices.push_back(a);
+        out.indices.push_back(b);
+    }
+    // As LineList::circle around the origin: n segments, the last back to the first vertex.
+    void circle(const dvec3& u, const dvec3& v, int n, float far) {
+        const std::uint32_t first = add(u, far);
+        std::uint32_t prev = first;
+        for (int i = 1; i <= n; ++i) {
+            const double a = glm::two_pi<double>() * i / n;
+            const std::uint32_t cur = i == n ? first : add(std::cos(a) * u + std::sin(a) * v, far);
+            line(prev, cur);
+            prev = cur;
+        }
+    }
+    // As LineList::arc around the origin: n segments from +u through +v to -u.
+    void arc(const dvec3& u, const dvec3& v, int n, float far) {
+        std::uint32_t prev = add(u, far);
+        for (int i = 1; i <= n; ++i) {
+            const double a = glm::pi<double>() * i / n;
+            const std::uint32_t cur = add(std::cos(a) * u + std::sin(a) * v, far);
+            line(prev, cur);
+            prev = cur;
+        }
+    }
+};
+
+glm::mat4 frame_matrix(const dvec3& x, const dvec3& y, const dvec3& z, const dvec3& origin) {
+    return glm::mat4(glm::vec4(glm::vec3(x), 0.0f), glm::vec4(glm::vec3(y), 0.0f), glm::vec4(glm::vec3(z), 0.0f),
+                     glm::vec4(glm::vec3(origin), 1.0f));
+}
+
+constexpr double kCrossSize = 0.05;  // half-size of the mark of a point (as append_wireframe's)
+
+PlacedInstance sphere_instance(const dvec3& c, double r, const Color& col) {
+    PlacedInstance p;
+    p.instance.color = col;
+    if (r == 0.0) {
+        p.mesh = UnitMesh::Cross;
+        r = kCrossSize;
+    } else {
+        p.mesh = UnitMesh::Rings;
+    }
+    p.instance.transform = frame_matrix(dvec3(r, 0, 0), dvec3(0, r, 0), dvec3(0, 0, r), c);
+    return p;
+}
+
+}  // namespace
+
+UnitLines unit_wireframe(UnitMesh kind, int n) {
+    UnitLines out;
+    UnitBuilder b{out};
+    const dvec3 x(1, 0, 0), y(0, 1, 0), z(0, 0, 1);
+    switch (kind) {
+    case UnitMesh::Rings:
+        b.circle(x, y, n, 0.0f);
+        b.circle(y, z, n, 0.0f);
+        b.circle(z, x, n, 0.0f);
+        break;
+    case UnitMesh::Cross:
+        for (const dvec3& a : {x, y, z}) b.line(b.add(-a, 0.0f), b.add(a, 0.0f));
+        break;
+    case UnitMesh::Box: {
+        std::uint32_t corner[8];
+        for (int k = 0; k < 8; ++k)
+            corner[k] = b.add(dvec3((k & 1) ? 1 : -1, (k & 2) ? 1 : -1, (k & 4) ? 1 : -1), 0.0f);
+        for (int k = 0; k < 8; ++k)
+            for (int bit = 1; bit < 8; bit <<= 1)
+                if (!(k & bit)) b.line(corner[k], corner[k | bit]);
+        break;
+    }
+    case UnitMesh::Segment:
+        b.line(b.add(dvec3(0.0), 0.0f), b.add(dvec3(0.0), 1.0f));
+        break;
+    case UnitMesh::Capsule:
+        // In the capsule's frame: x = u, y = v, z = the axis from a to b; radius 1.
+        for (const dvec3& off : {x, -x, y, -y}) b.line(b.add(off, 0.0f), b.add(off, 1.0f));
+        b.circle(x, y, n, 0.0f);
+        b.circle(x, y, n, 1.0f);
+        b.arc(x, -z, n / 2, 0.0f);
+        b.arc(y, -z, n / 2, 0.0f);
+        b.arc(x, z, n / 2, 1.0f);
+        b.arc(y, z, n / 2, 1.0f);
+        break;
+    }
+    return out;
+}
+
+PlacedInstance wireframe_instance(const Shape<double>& shape, const Color& col) {
+    return std::visit(
+        [&](const auto& s) -> PlacedInstance {
+            using S = std::decay_t<decltype(s)>;
+            PlacedInstance p;
+            p.instance.color = col;
+            if constexpr (std::is_same_v<S, Sphere<double>>) {
+                return sphere_instance(s.center, s.radius, col);
+            } else if constexpr (std::is_same_v<S, Aabb<double>>) {
+                const dvec3 h = (s.max - s.min) * 0.5;
+                p.mesh = UnitMesh::Box;
+                p.instance.transform =
+                    frame_matrix(dvec3(h.x, 0, 0), dvec3(0, h.y, 0), dvec3(0, 0, h.z), (s.min + s.max) * 0.5);
+            } else if constexpr (std::is_same_v<S, Obb<double>>) {
+                const dvec3& h = s.half_extents;
+                p.mesh = UnitMesh::Box;
+                p.instance.transform = frame_matrix(dvec3(s.rotation[0]) * h.x, dvec3(s.rotation[1]) * h.y,
+                                                    dvec3(s.rotation[2]) * h.z, s.center);
+            } else {
+                const dvec3 ab = s.b - s.a;
+                const double len = glm::length(ab);
+                if (!(len > 0.0)) return sphere_instance(s.a, s.radius, col);  // a == b: the sphere it is
+                if (s.radius == 0.0) {                                          // a segment
+                    p.mesh = UnitMesh::Segment;
+                    p.instance.transform = frame_matrix(dvec3(0.0), dvec3(0.0), dvec3(0.0), s.a);
+                    p.instance.offset = glm::vec4(glm::vec3(ab), 0.0f);
+                    return p;
+                }
+                const dvec3 axis = ab / len;
+                dvec3 u, v;
+                perpendicular_frame(axis, u, v);
+                const double r = s.radius;
+                p.mesh = UnitMesh::Capsule;
+                p.instance.transform = frame_matrix(u * r, v * r, axis * r, s.a);
+                p.instance.offset = glm::vec4(glm::vec3(ab), 0.0f);
+            }
+            return p;
+        },
+        shape);
+}
+
+int lod_segments(double radius_pixels) {
+    // The sagitta (largest gap between the chord and the circle) r (1 - cos(pi / n)) at most
+    // kMaxSagittaPixels: the polygon is within a third of a pixel of the true circle.
+    for (int n = kLodSegments.front(); n < kLodSegments.back(); n *= 2)
+        if (radius_pixels * (1.0 - std::cos(glm::pi<double>() / n)) <= kMaxSagittaPixels) return n;
+    return kLodSegments.back();
+}
+
+glm::vec3 instance_point(const ShapeInstance& in, const UnitVertex& v) {
+    return glm::vec3(in.transform * glm::vec4(v.position, 1.0f)) + v.far * glm::vec3(in.offset);
 }
 
 }  // namespace raypick::app

@@ -2,6 +2,8 @@
 // CPU only (float vertices for the GPU); the Renderer uploads the lists.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -78,5 +80,65 @@ void append_grid(LineList& out, double half_size, double step);
 
 /// Two unit vectors perpendicular to `axis` (and to each other); any `axis`, even zero.
 void perpendicular_frame(const glm::dvec3& axis, glm::dvec3& u, glm::dvec3& v);
+
+// ---- instanced wireframes ------------------------------------------------------------------------
+// The scene's wireframes are drawn with instancing: one unit mesh per kind below, and per shape one
+// ShapeInstance (a float transform, an offset for the far end of a capsule, a colour). The vertex
+// shader (shaders/instanced.vert) computes exactly what instance_point() computes here, and
+// wireframe_instance() chooses the kind and the transform so that the instanced lines are the
+// lines append_wireframe() generates for the same shape and segment count (tests/app/InstancingTest).
+
+/// The unit meshes. Rings: the sphere's three great circles (radius 1 around the origin). Cross:
+/// the mark of a point (radius 0; three segments from -1 to 1 along the axes). Box: the 12 edges of
+/// [-1, 1]^3. Segment: a capsule of radius 0. Capsule: the capsule wireframe in its frame (x = u,
+/// y = v, z = axis, radius 1), vertices at the far end flagged.
+enum class UnitMesh : int { Rings, Cross, Box, Segment, Capsule };
+inline constexpr int kUnitMeshCount = 5;
+
+/// A unit-mesh vertex: its position, and `far` = 1 for vertices that belong to a capsule's end b
+/// (they are moved by the instance's offset b - a), else 0.
+struct UnitVertex {
+    glm::vec3 position;
+    float far = 0.0f;
+};
+
+/// An indexed GL_LINES mesh (two indices per segment).
+struct UnitLines {
+    std::vector<UnitVertex> vertices;
+    std::vector<std::uint32_t> indices;
+};
+
+/// Segments per circle of the level-of-detail meshes (Rings and Capsule), coarsest first.
+inline constexpr std::array<int, 4> kLodSegments{4, 8, 16, 32};
+/// How far (pixels) a level-of-detail polygon may stray from its circle.
+inline constexpr double kMaxSagittaPixels = 0.35;
+/// The fewest segments of kLodSegments whose polygon stays within kMaxSagittaPixels of a circle
+/// of `radius_pixels` on screen (the largest level for anything bigger, or not finite).
+int lod_segments(double radius_pixels);
+
+/// The unit mesh of `kind` with `segments` per full circle (as append_wireframe's).
+UnitLines unit_wireframe(UnitMesh kind, int segments = kCircleSegments);
+
+/// Per-shape instance data, laid out for the GPU: six RGBA32F texels of a buffer texture.
+struct ShapeInstance {
+    glm::mat4 transform{1.0f};  ///< unit mesh -> world
+    glm::vec4 offset{0.0f};     ///< xyz added to vertices with far = 1 (capsule: b - a); w unused
+    Color color{1.0f};
+};
+static_assert(sizeof(ShapeInstance) == 24 * sizeof(float), "six vec4 texels, no padding");
+
+struct PlacedInstance {
+    UnitMesh mesh = UnitMesh::Cross;
+    ShapeInstance instance;
+};
+
+/// Which unit mesh draws `shape` and where: the same decisions as append_wireframe (radius 0 spheres
+/// and a == b, radius 0 capsules are the cross; a == b capsules the sphere they are; radius 0
+/// capsules the segment; flat boxes the collapsed box).
+PlacedInstance wireframe_instance(const Shape<double>& shape, const Color& color);
+
+/// A unit-mesh vertex placed by an instance: transform * (position, 1) + far * offset.xyz, in float, as
+/// the vertex shader does.
+glm::vec3 instance_point(const ShapeInstance& instance, const UnitVertex& vertex);
 
 }  // namespace raypick::app

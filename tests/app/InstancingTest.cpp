@@ -1,0 +1,166 @@
+// The instanced wireframes (one unit mesh per kind, one instance per shape, placed by the vertex
+// shader shaders/instanced.vert = instance_point()) draw exactly the lines append_wireframe()
+// generates from the core's parameters, for every type and every degenerate case, and their
+// vertices lie on the surfaces the core casts against.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "app/SceneEdit.h"
+#include "app/Wireframe.h"
+
+using namespace raypick;
+using namespace raypick::app;
+
+namespace {
+
+struct Case {
+    std::string name;
+    Shape<double> shape;
+};
+
+std::vector<Case> cases() {
+    std::vector<Case> c;
+    c.push_back({"sphere", Sphere<double>{Vec3d(1, 2, 3), 1.5}});
+    c.push_back({"sphere radius 0", Sphere<double>{Vec3d(-1, 0.5, 2), 0.0}});
+    c.push_back({"aabb", Aabb<double>{Vec3d(-1, 0, 2), Vec3d(0.5, 2, 2.25)}});
+    c.push_back({"flat aabb", Aabb<double>{Vec3d(0, 0, 0), Vec3d(1, 1, 0)}});
+    c.push_back({"point aabb", Aabb<double>{Vec3d(2, 2, 2), Vec3d(2, 2, 2)}});
+    Obb<double> b;
+    b.center = Vec3d(1, 0, -1);
+    b.rotation = rotation_from_euler_degrees(Vec3d(10, 20, 30));
+    b.half_extents = Vec3d(1, 0.5, 0.25);
+    c.push_back({"obb", b});
+    b.half_extents = Vec3d(1, 0.0, 0.25);
+    c.push_back({"flat obb", b});
+    b.half_extents = Vec3d(0.0);
+    c.push_back({"point obb", b});
+    Capsule<double> k;
+    k.a = Vec3d(-1, 0.5, 0);
+    k.b = Vec3d(2, 1.5, 1);
+    k.radius = 0.4;
+    c.push_back({"capsule", k});
+    k.a = Vec3d(0, -1, 0);
+    k.b = Vec3d(0, 3, 0);  // along y: perpendicular_frame's other helper axis
+    c.push_back({"capsule along y", k});
+    k.radius = 0.0;
+    c.push_back({"capsule radius 0 (segment)", k});
+    k.a = k.b = Vec3d(1.0);
+    k.radius = 0.7;
+    c.push_back({"capsule a == b (sphere)", k});
+    k.radius = 0.0;
+    c.push_back({"capsule a == b, radius 0 (point)", k});
+    return c;
+}
+
+/// The instanced lines of `shape` as GL_LINES vertices (what the vertex shader places).
+std::vector<glm::vec3> instanced_lines(const Shape<double>& shape, int segments) {
+    const PlacedInstance p = wireframe_instance(shape, palette::shape);
+    const UnitLines unit = unit_wireframe(p.mesh, segments);
+    std::vector<glm::vec3> out;
+    for (const std::uint32_t i : unit.indices) out.push_back(instance_point(p.instance, unit.vertices.at(i)));
+    return out;
+}
+
+double tolerance(const glm::dvec3& p) { return 2e-6 * std::max(1.0, glm::length(p)); }
+
+}  // namespace
+
+TEST(Instancing, SameLinesAsTheBatchedWireframeForEveryTypeAndDegenerateCase) {
+    for (const Case& c : cases())
+        for (const int n : kLodSegments) {
+            SCOPED_TRACE(c.name + ", " + std::to_string(n) + " segments");
+            LineList reference;
+            append_wireframe(reference, c.shape, palette::shape, n);
+            const std::vector<glm::vec3> lines = instanced_lines(c.shape, n);
+            ASSERT_EQ(lines.size(), reference.vertices.size());
+            ASSERT_FALSE(lines.empty()) << "every shape draws something, even a point";
+            for (std::size_t i = 0; i < lines.size(); ++i) {
+                const glm::dvec3 want(reference.vertices[i].position);
+                EXPECT_LT(glm::length(glm::dvec3(lines[i]) - want), tolerance(want)) << "vertex " << i;
+            }
+        }
+}
+
+TEST(Instancing, VerticesLieOnTheSurfaces) {
+    for (const Case& c : cases()) {
+        SCOPED_TRACE(c.name);
+        const std::vector<glm::vec3> lines = instanced_lines(c.shape, 16);
+        std::visit(
+            [&](const auto& s) {
+                using S = std::decay_t<decltype(s)>;
+                for (const glm::vec3& v : lines) {
+                    const glm::dvec3 p(v);
+                    if constexpr (std::is_same_v<S, Sphere<double>>) {
+                        if (s.radius > 0.0) EXPECT_NEAR(glm::length(p - glm::dvec3(s.center)), s.radius, 1e-5);
+                        else EXPECT_LE(glm::length(p - glm::dvec3(s.center)), 0.05 + 1e-6);  // the point's mark
+                    } else if constexpr (std::is_same_v<S, Aabb<double>>) {
+                        // Inside the box and on one of its faces (a corner's coordinates).
+                        for (int k = 0; k < 3; ++k) {
+                            EXPECT_GE(p[k], s.min[k] - 1e-6);
+                            EXPECT_LE(p[k], s.max[k] + 1e-6);
+                        }
+                        int on_faces = 0;
+                        for (int k = 0; k < 3; ++k)
+                            on_faces += std::abs(p[k] - s.min[k]) < 1e-6 || std::abs(p[k] - s.max[k]) < 1e-6;
+                        EXPECT_EQ(on_faces, 3) << "a corner";
+                    } else if constexpr (std::is_same_v<S, Obb<double>>) {
+                        const glm::dvec3 d = p - glm::dvec3(s.center);
+                        for (int k = 0; k < 3; ++k)
+                            EXPECT_NEAR(std::abs(glm::dot(d, glm::dvec3(s.rotation[k]))), s.half_extents[k], 1e-5);
+                    } else {
+                        const glm::dvec3 a(s.a), ab = glm::dvec3(s.b) - a;
+                        const double len2 = glm::dot(ab, ab);
+                        const double t = len2 > 0.0 ? std::clamp(glm::dot(p - a, ab) / len2, 0.0, 1.0) : 0.0;
+                        const double dist = glm::length(p - (a + t * ab));
+                        if (s.radius > 0.0 || len2 > 0.0) EXPECT_NEAR(dist, s.radius, 1e-5);
+                        else EXPECT_LE(dist, 0.05 + 1e-6);
+                    }
+                }
+            },
+            c.shape);
+    }
+}
+
+TEST(Instancing, DegenerateShapesUseTheMeshOfWhatTheCoreSees) {
+    EXPECT_EQ(wireframe_instance(Sphere<double>{Vec3d(0.0), 0.0}, palette::shape).mesh, UnitMesh::Cross);
+    EXPECT_EQ(wireframe_instance(Sphere<double>{Vec3d(0.0), 2.0}, palette::shape).mesh, UnitMesh::Rings);
+    Capsule<double> k;
+    EXPECT_EQ(wireframe_instance(k, palette::shape).mesh, UnitMesh::Capsule);
+    k.radius = 0.0;
+    EXPECT_EQ(wireframe_instance(k, palette::shape).mesh, UnitMesh::Segment);
+    k.a = k.b;
+    EXPECT_EQ(wireframe_instance(k, palette::shape).mesh, UnitMesh::Cross);
+    k.radius = 1.0;
+    EXPECT_EQ(wireframe_instance(k, palette::shape).mesh, UnitMesh::Rings);
+    EXPECT_EQ(wireframe_instance(Aabb<double>{Vec3d(0.0), Vec3d(0.0)}, palette::shape).mesh, UnitMesh::Box);
+    // The instance carries the colour it is drawn in.
+    EXPECT_EQ(wireframe_instance(Aabb<double>{}, palette::selected).instance.color, palette::selected);
+}
+
+TEST(Instancing, LevelOfDetailKeepsCirclesWithinAThirdOfAPixel) {
+    EXPECT_EQ(lod_segments(0.0), kLodSegments.front());
+    EXPECT_EQ(lod_segments(1e9), kLodSegments.back());
+    EXPECT_EQ(lod_segments(HUGE_VAL), kLodSegments.back());
+    EXPECT_EQ(lod_segments(std::nan("")), kLodSegments.back());
+    int previous = 0;
+    for (double r = 0.0; r < 200.0; r += 0.25) {
+        const int n = lod_segments(r);
+        EXPECT_GE(n, previous) << "more segments for bigger circles";
+        previous = n;
+        if (n < kLodSegments.back()) {
+            EXPECT_LE(r * (1.0 - std::cos(3.14159265358979323846 / n)), kMaxSagittaPixels) << r << " px, " << n;
+        }
+    }
+    // Every level's meshes are closed circles of the promised size.
+    for (const int n : kLodSegments) {
+        EXPECT_EQ(unit_wireframe(UnitMesh::Rings, n).indices.size(), std::size_t(3 * n * 2));
+        EXPECT_EQ(unit_wireframe(UnitMesh::Capsule, n).indices.size(), std::size_t((4 + 2 * n + 4 * (n / 2)) * 2));
+    }
+    EXPECT_EQ(unit_wireframe(UnitMesh::Box).indices.size(), 24u);
+    EXPECT_EQ(unit_wireframe(UnitMesh::Cross).indices.size(), 6u);
+    EXPECT_EQ(unit_wireframe(UnitMesh::Segment).indices.size(), 2u);
+}
