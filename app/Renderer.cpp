@@ -155,6 +155,7 @@ void Renderer::sync_scene(const Scene& scene) {
             solid_dirty_ = true;
             ids_dirty_ = true;
             ++instance_updates_;
+            ++scene_version_;
             return;
         }
     }
@@ -167,7 +168,6 @@ void Renderer::rebuild_instances(const Scene& scene) {
     cached_.reserve(n);
     instances_.resize(n);
     kinds_.resize(n);
-    segments_ = n > 250 ? kCircleSegments / 2 : kCircleSegments;
     for (std::size_t i = 0; i < n; ++i) {
         const Shape<double>& shape = scene.shapes[i].shape;
         cached_.push_back(shape);
@@ -182,6 +182,7 @@ void Renderer::rebuild_instances(const Scene& scene) {
     solid_dirty_ = true;
     ids_dirty_ = true;
     ++rebuilds_;
+    ++scene_version_;
 }
 
 void Renderer::update_lists(const glm::mat4& vp, int view_width, int view_height) {
@@ -253,7 +254,8 @@ void Renderer::update_lists(const glm::mat4& vp, int view_width, int view_height
 
 void Renderer::rebuild_solid(const std::vector<Shape<double>>& shapes) {
     std::vector<SolidVertex> tris;
-    for (const auto& s : shapes) append_solid(tris, s, segments_ < kCircleSegments ? 12 : 24);
+    const int segments = shapes.size() > 250 ? 12 : 24;
+    for (const auto& s : shapes) append_solid(tris, s, segments);
     upload(solid_mesh_, tris, GL_DYNAMIC_DRAW);
     solid_dirty_ = false;
 }
@@ -344,9 +346,8 @@ void Renderer::upload_picture(const std::vector<std::uint8_t>& rgba, int width, 
     glBindTexture(GL_TEXTURE_2D, 0);
 }
 
-void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_height, const Viewport& view,
-                    const Overlay& overlay, const DrawSettings& settings) {
-    const glm::mat4 vp(view_projection);
+void Renderer::draw_scene_layer(const glm::mat4& vp, int fb_width, int fb_height, const Viewport& view,
+                                const DrawSettings& settings) {
     glViewport(0, 0, fb_width, fb_height);
     glClearColor(settings.background.r, settings.background.g, settings.background.b, settings.background.a);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
@@ -357,7 +358,6 @@ void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_heig
     glDisable(GL_BLEND);
 
     if (settings.solid) {
-        if (solid_dirty_) rebuild_solid(cached_);
         glUseProgram(solid_.id());
         set_matrix(solid_, vp);
         // Push the surfaces back a little so their own wireframe stays visible on top.
@@ -397,8 +397,97 @@ void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_heig
                            reinterpret_cast<const void*>(d.element_first * sizeof(std::uint32_t)));
         }
     }
-    glUseProgram(lines_.id());
+    glUseProgram(0);
+    glBindVertexArray(0);
+}
 
+bool Renderer::prepare_layer(int fb_width, int fb_height) {
+    if (layer_depth_format_ == 0) {
+        // The depth copy needs the default framebuffer's depth format exactly.
+        GLint depth = 0, stencil = 0;
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_DEPTH, GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE, &depth);
+        glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_STENCIL, GL_FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE, &stencil);
+        if (depth == 24 && stencil == 8) layer_depth_format_ = GL_DEPTH24_STENCIL8;
+        else if (depth == 24 && stencil == 0) layer_depth_format_ = GL_DEPTH_COMPONENT24;
+        else if (depth == 16 && stencil == 0) layer_depth_format_ = GL_DEPTH_COMPONENT16;
+        else {
+            layer_cache_enabled_ = false;
+            return false;
+        }
+    }
+    if (fb_width == layer_width_ && fb_height == layer_height_) return true;
+    glBindRenderbuffer(GL_RENDERBUFFER, layer_color_.id());
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, fb_width, fb_height);
+    glBindRenderbuffer(GL_RENDERBUFFER, layer_depth_.id());
+    glRenderbufferStorage(GL_RENDERBUFFER, layer_depth_format_, fb_width, fb_height);
+    glBindRenderbuffer(GL_RENDERBUFFER, 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, layer_fbo_.id());
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, layer_color_.id());
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER,
+                              layer_depth_format_ == GL_DEPTH24_STENCIL8 ? GL_DEPTH_STENCIL_ATTACHMENT : GL_DEPTH_ATTACHMENT,
+                              GL_RENDERBUFFER, layer_depth_.id());
+    const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    if (!complete) {
+        layer_cache_enabled_ = false;
+        return false;
+    }
+    layer_width_ = fb_width;
+    layer_height_ = fb_height;
+    return true;
+}
+
+void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_height, const Viewport& view,
+                    const Overlay& overlay, const DrawSettings& settings) {
+    const glm::mat4 vp(view_projection);
+    // The scene layer (background, solid surfaces, grid, wireframes) changes only with the camera,
+    // the view, the scene or the settings: it is drawn into an offscreen framebuffer then, and
+    // otherwise copied (colour and depth, so the overlays are depth-tested as before).
+    if (settings.solid && solid_dirty_) rebuild_solid(cached_);
+    const LayerKey key{vp, fb_width, fb_height, view.x, view.y, view.width, view.height,
+                       settings.solid, settings.grid, settings.background, scene_version_};
+    bool copied = false;
+    if (layer_cache_enabled_ && prepare_layer(fb_width, fb_height)) {
+        if (!layer_valid_ || !(key == layer_key_)) {
+            glBindFramebuffer(GL_FRAMEBUFFER, layer_fbo_.id());
+            draw_scene_layer(vp, fb_width, fb_height, view, settings);
+            glBindFramebuffer(GL_FRAMEBUFFER, 0);
+            layer_key_ = key;
+            layer_valid_ = true;
+            ++layer_draws_;
+        }
+        // Outside the view: the background. Inside: the layer's colour, and its depth only when a
+        // depth-tested overlay (the highlights) needs it — copies cost a software renderer.
+        glViewport(0, 0, fb_width, fb_height);
+        glClearColor(settings.background.r, settings.background.g, settings.background.b, settings.background.a);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        while (glGetError() != GL_NO_ERROR) {
+        }
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, layer_fbo_.id());
+        glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+        const GLbitfield copy = GL_COLOR_BUFFER_BIT | (overlay.highlight.vertices.empty() ? 0u : GL_DEPTH_BUFFER_BIT);
+        const int x1 = std::min(view.x + view.width, fb_width), y1 = std::min(view.y + view.height, fb_height);
+        const int x0 = std::max(view.x, 0), y0 = std::max(view.y, 0);
+        if (x1 > x0 && y1 > y0) glBlitFramebuffer(x0, y0, x1, y1, x0, y0, x1, y1, copy, GL_NEAREST);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        copied = glGetError() == GL_NO_ERROR;
+        if (!copied) {  // e.g. a depth format the copy refuses: draw directly from now on
+            layer_cache_enabled_ = false;
+            layer_valid_ = false;
+        }
+    }
+    if (!copied) {
+        draw_scene_layer(vp, fb_width, fb_height, view, settings);
+        ++layer_draws_;
+    }
+    glViewport(view.x, view.y, view.width, view.height);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_BLEND);
+    glUseProgram(lines_.id());
+    set_matrix(lines_, vp);
     glBindVertexArray(dynamic_lines_.vao.id());
     if (!overlay.highlight.vertices.empty()) {
         upload(dynamic_lines_, overlay.highlight.vertices, GL_STREAM_DRAW);

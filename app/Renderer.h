@@ -70,13 +70,16 @@ public:
     void upload_picture(const std::vector<std::uint8_t>& rgba, int width, int height);
     GLuint picture_texture() const { return picture_.id(); }
 
-    /// Segments per circle of the highlights (hovered, selected): fewer for large scenes (> 250
-    /// shapes). The scene's own wireframes choose per shape and frame (lod_segments).
-    int circle_segments() const { return segments_; }
+    /// Segments per circle of the highlights (hovered, selected): the finest level of detail, so a
+    /// highlight covers its shape's wireframe at whatever level that is drawn (lod_segments).
+    int circle_segments() const { return kLodSegments.back(); }
     /// Line vertices the scene's wireframes drew in the last frame (instances x their unit mesh's
     /// vertices at the level of detail each needed).
     std::size_t scene_line_vertices() const { return line_vertices_; }
     std::size_t scene_rebuilds() const { return rebuilds_; }
+    /// How often the scene layer (background, surfaces, grid, wireframes) was drawn; between
+    /// changes of camera, view, scene or settings it is copied from an offscreen framebuffer.
+    std::size_t scene_layer_draws() const { return layer_draws_; }
     /// In-place updates of single instances (drags) since start.
     std::size_t instance_updates() const { return instance_updates_; }
 
@@ -117,6 +120,29 @@ private:
     glm::mat4 lod_view_projection_{0.0f};
     int lod_height_ = 0;
     std::size_t line_vertices_ = 0;
+    /// What the cached scene layer was drawn for.
+    struct LayerKey {
+        glm::mat4 view_projection{0.0f};
+        int fb_width = 0, fb_height = 0, x = 0, y = 0, width = 0, height = 0;
+        bool solid = false, grid = false;
+        glm::vec4 background{0.0f};
+        std::size_t scene_version = 0;
+        bool operator==(const LayerKey& o) const {
+            return view_projection == o.view_projection && fb_width == o.fb_width && fb_height == o.fb_height &&
+                   x == o.x && y == o.y && width == o.width && height == o.height && solid == o.solid &&
+                   grid == o.grid && background == o.background && scene_version == o.scene_version;
+        }
+    };
+    gl::Framebuffer layer_fbo_;
+    gl::Renderbuffer layer_color_;
+    gl::Renderbuffer layer_depth_;
+    GLenum layer_depth_format_ = 0;  // the default framebuffer's, found on first use
+    int layer_width_ = 0, layer_height_ = 0;
+    bool layer_cache_enabled_ = true;
+    bool layer_valid_ = false;
+    LayerKey layer_key_;
+    std::size_t layer_draws_ = 0;
+    std::size_t scene_version_ = 0;  // counts changes of the scene's shapes
     std::vector<std::size_t> changed_;
     std::size_t instance_updates_ = 0;
     gl::Mesh solid_mesh_;  // all shapes, triangles with normals
@@ -135,9 +161,13 @@ private:
     bool ids_dirty_ = true;
     int id_segments_ = 64;
     std::size_t rebuilds_ = 0;
-    int segments_ = kCircleSegments;
 
     void rebuild_instances(const Scene& scene);
+    /// Clears the bound framebuffer and draws background, solid surfaces, grid and wireframes.
+    void draw_scene_layer(const glm::mat4& view_projection, int fb_width, int fb_height, const Viewport& view,
+                          const DrawSettings& settings);
+    /// Sizes the scene layer's framebuffer; false (and the cache off) if it cannot be copied.
+    bool prepare_layer(int fb_width, int fb_height);
     /// The draws for this view: every shape with a circle at the level of detail its size on
     /// screen needs (see lod_segments), the rest with their one mesh; shapes outside the view out.
     void update_lists(const glm::mat4& view_projection, int view_width, int view_height);
