@@ -20,18 +20,37 @@ void Camera::look_at(const Vec3d& new_eye, const Vec3d& new_target) {
     yaw = std::atan2(d.x, d.z);
 }
 
-Vec3d Camera::eye() const {
-    const Vec3d offset(std::cos(pitch) * std::sin(yaw), std::sin(pitch), std::cos(pitch) * std::cos(yaw));
-    return target + distance * offset;
+namespace {
+// Unit vector from the target towards the eye.
+Vec3d eye_direction(double yaw, double pitch) {
+    return {std::cos(pitch) * std::sin(yaw), std::sin(pitch), std::cos(pitch) * std::cos(yaw)};
 }
+}  // namespace
 
-Vec3d Camera::forward() const { return glm::normalize(target - eye()); }
+Vec3d Camera::eye() const { return target + distance * eye_direction(yaw, pitch); }
+
+// From the angles, not from target - eye(): far from the origin (|target| / distance > 2^53) the eye
+// rounds onto the target, and the difference would be zero (a NaN direction, a NaN camera after a pan).
+Vec3d Camera::forward() const { return -glm::normalize(eye_direction(yaw, pitch)); }
 Vec3d Camera::right() const { return glm::normalize(glm::cross(forward(), Vec3d(0, 1, 0))); }
 Vec3d Camera::up() const { return glm::cross(right(), forward()); }
 double Camera::near_plane() const { return std::max(1e-4, distance * 0.01); }
 double Camera::far_plane() const { return distance * 100.0 + 1000.0; }
 
-glm::dmat4 Camera::view() const { return glm::lookAt(eye(), target, up()); }
+glm::dmat4 Camera::view() const {
+    // glm::lookAt(eye(), target, up()) with the basis from the angles (see forward()).
+    const Vec3d e = eye(), f = forward(), r = right(), u = up();
+    glm::dmat4 m(1.0);
+    for (int k = 0; k < 3; ++k) {
+        m[k][0] = r[k];
+        m[k][1] = u[k];
+        m[k][2] = -f[k];
+    }
+    m[3][0] = -glm::dot(r, e);
+    m[3][1] = -glm::dot(u, e);
+    m[3][2] = glm::dot(f, e);
+    return m;
+}
 
 glm::dmat4 Camera::projection(double aspect) const {
     return glm::perspective(glm::radians(fov_y_degrees), aspect > 0.0 ? aspect : 1.0, near_plane(),
