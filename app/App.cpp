@@ -46,7 +46,16 @@ App::App(const CommandLine& options, GLFWwindow* window) : window_(window) {
         state_.view.raycast.enabled = true;
         state_.view.raycast.shading = *options.raycast;
     }
-    ignore_mouse_ = !options.screenshot_file.empty();
+    ignore_mouse_ = !options.screenshot_file.empty() || options.abuse > 0;
+    if (options.abuse > 0) {
+        AbuseOptions a;
+        a.actions = options.abuse;
+        a.seed = static_cast<std::uint64_t>(options.seed);
+        a.sabotage = options.abuse_sabotage;
+        a.extreme = options.abuse_extreme;
+        abuse_ = std::make_unique<Abuse>(a, state_);
+        glfwSwapInterval(0);  // as fast as it draws
+    }
     last_frame_ = std::chrono::steady_clock::now();
 }
 
@@ -169,7 +178,9 @@ void App::update() {
     in.key_z = keys_free && ImGui::IsKeyDown(GLFW_KEY_Z) && !io.KeyCtrl;
     in.ui_wants_mouse = io.WantCaptureMouse;
     const bool mouse_in_view = s.viewport.contains(io.MousePos.x, io.MousePos.y) && !ignore_mouse_;
-    if (mouse_in_view || interaction_.busy()) {
+    if (abuse_) {  // --abuse: one step of a random action through the same calls, every frame
+        abuse_->frame(s, interaction_);
+    } else if (mouse_in_view || interaction_.busy()) {
         interaction_.update(in, s.scene, s.sel, s.camera, s.history);
         s.stats.bvh_pick_us = interaction_.picker().last_pick_us();
         s.stats.bvh_rebuilds = interaction_.picker().rebuilds();

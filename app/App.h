@@ -5,6 +5,7 @@
 #include <chrono>
 #include <memory>
 
+#include "app/Abuse.h"
 #include "app/AppState.h"
 #include "app/CommandLine.h"
 #include "app/RaycastView.h"
@@ -38,6 +39,8 @@ public:
     AppState& state() { return state_; }
     const AppState& state() const { return state_; }
     const Renderer& renderer() const { return renderer_; }
+    /// The --abuse driver, if running (null otherwise).
+    Abuse* abuse() { return abuse_.get(); }
 
     /// Compares a fresh full-size CPU ray-cast picture with the OpenGL object ids (margin 2),
     /// the ids shifted right by `shift` pixels (a test aid; 0 normally). Needs the GL context.
@@ -62,6 +65,7 @@ private:
     bool first_frame_ = true;
     bool ignore_mouse_ = false;
     bool was_busy_ = false;  ///< screenshot mode: the picture must not depend on the cursor
+    std::unique_ptr<Abuse> abuse_;  ///< --abuse: drives the interaction instead of the mouse
 };
 
 }  // namespace raypick::app

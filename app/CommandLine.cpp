@@ -9,6 +9,7 @@ const char* usage() {
     return "usage: raypick [--scene FILE] [--open FILE] [--screenshot OUT.png] [--width W] [--height H]\n"
            "               [--ray OX OY OZ DX DY DZ] [--frames N] [--bench-frames N] [--shapes N]\n"
            "               [--no-ui] [--solid] [--compare] [--raycast MODE] [--raycast-check]\n"
+           "               [--abuse N [--seed S]]\n"
            "  --scene FILE        open a scene file (default: assets/showcase.json or a built-in showcase)\n"
            "  --open FILE         after start-up, open FILE as File > Open does (errors in a message box)\n"
            "  --screenshot OUT    render once with the panels, write a PNG and exit\n"
@@ -24,7 +25,12 @@ const char* usage() {
            "  --raycast-check     after the first frame compare the CPU ray-cast picture with the OpenGL\n"
            "                      object ids at the view's size, print the figures, exit 0 if at most 0.1%\n"
            "                      of the compared pixels differ (with --screenshot: write the difference)\n"
-           "  --raycast-check-shift N  test aid: shift the OpenGL ids N pixels right before comparing\n";
+           "  --raycast-check-shift N  test aid: shift the OpenGL ids N pixels right before comparing\n"
+           "  --abuse N [--seed S] run N random edits, drags, broken files, undo/redo through the UI's code\n"
+           "                      paths, check every frame against undo's model, print a summary, exit 0 or 1\n"
+           "                      (with --screenshot: write the last frame)\n"
+           "  --abuse-sabotage    test aid: the abuse model skips one undo (the check must fail)\n"
+           "  --abuse-extreme     --abuse also types +-DBL_MAX into fields\n";
 }
 
 namespace {
@@ -115,6 +121,16 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
             o.raycast_check = true;
         } else if (a == "--raycast-check-shift") {
             if (!int_arg(o.raycast_check_shift, -1000, 1000)) return r;
+        } else if (a == "--abuse") {
+            if (!int_arg(o.abuse, 1, 1000000)) return r;
+        } else if (a == "--seed") {
+            int seed = 0;
+            if (!int_arg(seed, 0, 2147483647)) return r;
+            o.seed = seed;
+        } else if (a == "--abuse-sabotage") {
+            o.abuse_sabotage = true;
+        } else if (a == "--abuse-extreme") {
+            o.abuse_extreme = true;
         } else if (a == "--no-ui") {
             o.no_ui = true;
         } else if (a == "--solid") {

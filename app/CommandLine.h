@@ -26,6 +26,10 @@ struct CommandLine {
     std::optional<RaycastShading> raycast;  ///< --raycast MODE: the CPU ray-cast view on at start
     bool raycast_check = false;    ///< --raycast-check: compare the CPU and OpenGL pictures, exit
     int raycast_check_shift = 0;   ///< --raycast-check-shift N: test aid, shifts the OpenGL ids
+    int abuse = 0;                 ///< --abuse N: N random actions checked against undo's model, exit
+    long long seed = 1;            ///< --seed S: the random actions of --abuse
+    bool abuse_sabotage = false;   ///< --abuse-sabotage: test aid, the model skips one undo (must fail)
+    bool abuse_extreme = false;    ///< --abuse-extreme: --abuse also types +-DBL_MAX into fields
     bool help = false;
 };
 

@@ -14,6 +14,7 @@ namespace raypick::app {
 bool RunControl::after_render(App& app, int fb_width, int fb_height) {
     ++frame_;
     if (opt_.raycast_check) return raycast_check(app);
+    if (Abuse* abuse = app.abuse()) return abuse_after_render(*abuse, fb_width, fb_height);
     AppState& st = app.state();
     const bool screenshot_mode = !opt_.screenshot_file.empty();
     if (screenshot_mode && frame_ == kScreenshotFrame) {
@@ -53,6 +54,23 @@ bool RunControl::raycast_check(App& app) {
         }
     }
     return false;  // one check, then exit
+}
+
+bool RunControl::abuse_after_render(Abuse& abuse, int fb_width, int fb_height) {
+    // Every frame must draw without a GL error (degenerate and huge shapes included).
+    for (GLenum e = glGetError(), n = 0; e != GL_NO_ERROR && n < 8; e = glGetError(), ++n) abuse.note_gl_error(e);
+    if (!abuse.done()) return true;
+    if (!opt_.screenshot_file.empty()) {  // the last frame, to look at
+        if (auto err = save_screenshot(opt_.screenshot_file, fb_width, fb_height))
+            std::fprintf(stderr, "raypick: %s\n", err->c_str());
+        else
+            std::printf("raypick: wrote %s (%d x %d)\n", opt_.screenshot_file.c_str(), fb_width, fb_height);
+    }
+    for (const std::string& m : abuse.mismatches()) std::printf("%s\n", m.c_str());
+    std::printf("%s", abuse.summary().c_str());
+    std::fflush(stdout);
+    exit_code_ = abuse.exit_code();
+    return false;
 }
 
 bool RunControl::after_swap(App& app) {

@@ -11,6 +11,7 @@
 
 namespace raypick::app {
 
+class Abuse;
 class App;
 
 class RunControl {
@@ -33,6 +34,9 @@ private:
     /// --raycast-check: prints the figures, sets the exit code, writes the difference picture to
     /// --screenshot's path if given. Always false (the run ends).
     bool raycast_check(App& app);
+    /// --abuse: hands the frame's GL errors to the driver; when it is done, writes --screenshot's
+    /// picture (the last frame), prints the mismatches and the summary, sets the exit code. False: stop.
+    bool abuse_after_render(Abuse& abuse, int fb_width, int fb_height);
 
     CommandLine opt_;
     int frame_ = 0;
