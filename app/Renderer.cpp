@@ -225,31 +225,38 @@ void Renderer::update_lists(const glm::mat4& vp, int view_width, int view_height
         }
         buckets[std::size_t(kind) * levels + level].push_back(static_cast<std::int32_t>(i));
     }
-    // Indexed GL_LINES: vertex k * U + j is vertex j (of U) of the draw's k-th instance, so the
-    // vertices two segments share are shaded once.
+    // Indexed GL_LINES: index k * U + j is vertex j (of U) of the draw's k-th instance, so the
+    // vertices two segments share are shaded once. The indices depend only on the mesh and the
+    // count: each mesh keeps a buffer for as many instances as it needed so far (grown, never
+    // rewritten for a new camera), and a new view uploads only the shape list.
     list_.clear();
     draws_.clear();
-    elements_.clear();
     line_vertices_ = 0;
+    glBindVertexArray(empty_vao_.id());  // element buffer bindings belong to the vertex array
     for (std::size_t b = 0; b < buckets.size(); ++b) {
         if (buckets[b].empty()) continue;
         InstanceDraw d = mesh_ranges_[b / levels][b % levels];
         const std::vector<std::uint32_t>& indices = mesh_indices_[b / levels][b % levels];
+        ElementCache& cache = element_cache_[b];
         d.list_first = static_cast<GLint>(list_.size());
         d.list_count = static_cast<GLint>(buckets[b].size());
-        d.element_first = elements_.size();
         d.element_count = static_cast<GLsizei>(indices.size() * buckets[b].size());
+        d.elements = cache.buffer.id();
+        if (cache.capacity < buckets[b].size()) {
+            cache.capacity = std::min(std::max(buckets[b].size(), cache.capacity * 2), instances_.size());
+            std::vector<std::uint32_t> elements;
+            elements.reserve(cache.capacity * indices.size());
+            for (std::uint32_t k = 0; k < static_cast<std::uint32_t>(cache.capacity); ++k)
+                for (const std::uint32_t j : indices) elements.push_back(k * static_cast<std::uint32_t>(d.mesh_count) + j);
+            upload_buffer(GL_ELEMENT_ARRAY_BUFFER, cache.buffer, elements, GL_STATIC_DRAW);
+        }
         list_.insert(list_.end(), buckets[b].begin(), buckets[b].end());
-        for (std::uint32_t k = 0; k < static_cast<std::uint32_t>(d.list_count); ++k)
-            for (const std::uint32_t j : indices) elements_.push_back(k * static_cast<std::uint32_t>(d.mesh_count) + j);
         draws_.push_back(d);
         line_vertices_ += std::size_t(d.element_count);
     }
+    glBindVertexArray(0);
     if (!list_.empty()) upload_buffer(GL_TEXTURE_BUFFER, list_tex_.buffer, list_, GL_STREAM_DRAW);
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
-    glBindVertexArray(empty_vao_.id());  // the element buffer binding belongs to the vertex array
-    upload_buffer(GL_ELEMENT_ARRAY_BUFFER, element_buffer_, elements_, GL_STREAM_DRAW);
-    glBindVertexArray(0);
 }
 
 void Renderer::rebuild_solid(const std::vector<Shape<double>>& shapes) {
@@ -393,8 +400,8 @@ void Renderer::draw_scene_layer(const glm::mat4& vp, int fb_width, int fb_height
             glUniform1i(mesh_first, d.mesh_first);
             glUniform1i(mesh_count, d.mesh_count);
             glUniform1i(list_first, d.list_first);
-            glDrawElements(GL_LINES, d.element_count, GL_UNSIGNED_INT,
-                           reinterpret_cast<const void*>(d.element_first * sizeof(std::uint32_t)));
+            glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, d.elements);
+            glDrawElements(GL_LINES, d.element_count, GL_UNSIGNED_INT, nullptr);
         }
     }
     glUseProgram(0);

@@ -86,11 +86,16 @@ public:
 private:
     /// One draw of the scene's wireframes: `list_count` instances of the unit mesh at
     /// [mesh_first, mesh_first + mesh_count) of the mesh buffer, their shapes at list_first, its
-    /// element_count indices at element_first of the element buffer.
+    /// the first element_count indices of the element buffer `elements`.
     struct InstanceDraw {
         GLint mesh_first = 0, mesh_count = 0, list_first = 0, list_count = 0;
-        std::size_t element_first = 0;
         GLsizei element_count = 0;
+        GLuint elements = 0;
+    };
+    /// A unit mesh's indices repeated for `capacity` instances (instance k's shifted by k * U).
+    struct ElementCache {
+        gl::Buffer buffer;
+        std::size_t capacity = 0;
     };
     /// A buffer texture: a buffer object seen by shaders as a samplerBuffer.
     struct BufferTexture {
@@ -110,8 +115,7 @@ private:
     // Per unit mesh and level of detail (kLodSegments): its range in mesh_tex_.
     std::array<std::array<InstanceDraw, kLodSegments.size()>, kUnitMeshCount> mesh_ranges_{};
     std::array<std::array<std::vector<std::uint32_t>, kLodSegments.size()>, kUnitMeshCount> mesh_indices_;
-    gl::Buffer element_buffer_;             // the draws' indices (recorded in empty_vao_)
-    std::vector<std::uint32_t> elements_;   // mirrors element_buffer_
+    std::array<ElementCache, kUnitMeshCount * kLodSegments.size()> element_cache_;  // per mesh and level
     std::vector<ShapeInstance> instances_;  // per shape, mirrors instance_tex_
     std::vector<UnitMesh> kinds_;           // per shape
     std::vector<std::int32_t> list_;        // mirrors list_tex_
