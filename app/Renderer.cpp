@@ -410,11 +410,16 @@ void Renderer::draw_scene_layer(const glm::mat4& vp, int fb_width, int fb_height
 
 bool Renderer::prepare_layer(int fb_width, int fb_height) {
     if (layer_depth_format_ == 0) {
-        // The depth copy needs the default framebuffer's depth format exactly.
-        GLint depth = 0, stencil = 0;
+        // The depth copy needs the default framebuffer's depth format exactly; with another (or
+        // none) the scene is drawn directly every frame. (A refused copy would be a GL error.)
+        GLint depth = 0, stencil = 0, type = GL_NONE;
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
-        glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_DEPTH, GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE, &depth);
-        glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_STENCIL, GL_FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE, &stencil);
+        glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_DEPTH, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+        if (type != GL_NONE)
+            glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_DEPTH, GL_FRAMEBUFFER_ATTACHMENT_DEPTH_SIZE, &depth);
+        glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_STENCIL, GL_FRAMEBUFFER_ATTACHMENT_OBJECT_TYPE, &type);
+        if (type != GL_NONE)
+            glGetFramebufferAttachmentParameteriv(GL_FRAMEBUFFER, GL_STENCIL, GL_FRAMEBUFFER_ATTACHMENT_STENCIL_SIZE, &stencil);
         if (depth == 24 && stencil == 8) layer_depth_format_ = GL_DEPTH24_STENCIL8;
         else if (depth == 24 && stencil == 0) layer_depth_format_ = GL_DEPTH_COMPONENT24;
         else if (depth == 16 && stencil == 0) layer_depth_format_ = GL_DEPTH_COMPONENT16;
@@ -469,8 +474,6 @@ void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_heig
         glViewport(0, 0, fb_width, fb_height);
         glClearColor(settings.background.r, settings.background.g, settings.background.b, settings.background.a);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-        while (glGetError() != GL_NO_ERROR) {
-        }
         glBindFramebuffer(GL_READ_FRAMEBUFFER, layer_fbo_.id());
         glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
         const GLbitfield copy = GL_COLOR_BUFFER_BIT | (overlay.highlight.vertices.empty() ? 0u : GL_DEPTH_BUFFER_BIT);
@@ -478,11 +481,7 @@ void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_heig
         const int x0 = std::max(view.x, 0), y0 = std::max(view.y, 0);
         if (x1 > x0 && y1 > y0) glBlitFramebuffer(x0, y0, x1, y1, x0, y0, x1, y1, copy, GL_NEAREST);
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
-        copied = glGetError() == GL_NO_ERROR;
-        if (!copied) {  // e.g. a depth format the copy refuses: draw directly from now on
-            layer_cache_enabled_ = false;
-            layer_valid_ = false;
-        }
+        copied = true;
     }
     if (!copied) {
         draw_scene_layer(vp, fb_width, fb_height, view, settings);
