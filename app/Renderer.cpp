@@ -190,40 +190,12 @@ void Renderer::update_lists(const glm::mat4& vp, int view_width, int view_height
     lod_view_projection_ = vp;
     lod_height_ = view_height;
     lists_dirty_ = false;
-    // Clip-space rows: a point is in the view when |x|, |y| <= w. Moving it by at most R changes
-    // x by at most R |row x.xyz| (likewise y, w), which bounds a sphere of radius R.
-    const glm::vec4 rx(vp[0][0], vp[1][0], vp[2][0], vp[3][0]), ry(vp[0][1], vp[1][1], vp[2][1], vp[3][1]);
-    const glm::vec4 rw(vp[0][3], vp[1][3], vp[2][3], vp[3][3]);
-    const float lx = glm::length(glm::vec3(rx)), ly = glm::length(glm::vec3(ry)), lw = glm::length(glm::vec3(rw));
-    // A length r at depth w covers at most r * pixels_per_unit / w pixels.
-    const float pixels_per_unit = 0.5f * std::max(lx * float(view_width), ly * float(view_height));
     const std::size_t levels = kLodSegments.size();
     std::array<std::vector<std::int32_t>, kUnitMeshCount * kLodSegments.size()> buckets;
     for (std::size_t i = 0; i < instances_.size(); ++i) {
-        const ShapeInstance& in = instances_[i];
-        const glm::vec3 c0(in.transform[3]), c1 = c0 + glm::vec3(in.offset);
-        // A bounding sphere: around the mid point of a and b (the centre for the other kinds).
-        const glm::vec3 c = 0.5f * (c0 + c1);
-        const float r = glm::length(glm::vec3(in.transform[0])) + glm::length(glm::vec3(in.transform[1])) +
-                        glm::length(glm::vec3(in.transform[2])) + 0.5f * glm::length(glm::vec3(in.offset));
-        const glm::vec4 p(c, 1.0f);
-        const float x = glm::dot(rx, p), y = glm::dot(ry, p), w = glm::dot(rw, p);
-        if (std::isfinite(r) && std::isfinite(x) && std::isfinite(y) && std::isfinite(w)) {
-            const float wr = w + r * lw;  // the largest w in the sphere
-            if (wr < 0.0f || x - r * lx > wr || x + r * lx < -wr || y - r * ly > wr || y + r * ly < -wr) continue;
-        }
-        std::size_t level = 0;
-        const UnitMesh kind = kinds_[i];
-        if (kind == UnitMesh::Rings || kind == UnitMesh::Capsule) {
-            // The circles' radius on screen at the nearer of their centres (a and b).
-            const float circle = glm::length(glm::vec3(in.transform[0]));
-            const float w0 = glm::dot(rw, glm::vec4(c0, 1.0f)), w1 = glm::dot(rw, glm::vec4(c1, 1.0f));
-            const float near_w = std::min(w0, w1) - circle * lw;
-            const double pixels = near_w > 0.0f ? double(circle) * pixels_per_unit / near_w : HUGE_VAL;
-            const int segments = lod_segments(pixels);
-            while (level + 1 < levels && kLodSegments[level] < segments) ++level;
-        }
-        buckets[std::size_t(kind) * levels + level].push_back(static_cast<std::int32_t>(i));
+        const int level = instance_level(kinds_[i], instances_[i], vp, view_width, view_height);
+        if (level < 0) continue;  // outside the view
+        buckets[std::size_t(kinds_[i]) * levels + std::size_t(level)].push_back(static_cast<std::int32_t>(i));
     }
     // Indexed GL_LINES: index k * U + j is vertex j (of U) of the draw's k-th instance, so the
     // vertices two segments share are shaded once. The indices depend only on the mesh and the

@@ -1,5 +1,6 @@
 #include "app/Wireframe.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -366,6 +367,42 @@ int lod_segments(double radius_pixels) {
     for (int n = kLodSegments.front(); n < kLodSegments.back(); n *= 2)
         if (radius_pixels * (1.0 - std::cos(glm::pi<double>() / n)) <= kMaxSagittaPixels) return n;
     return kLodSegments.back();
+}
+
+int instance_level(UnitMesh mesh, const ShapeInstance& in, const glm::mat4& vp, int view_width, int view_height) {
+    // Clip-space rows: a point is in the view when |x|, |y| <= w. Moving it by at most R changes
+    // x by at most R |row x.xyz| (likewise y, w), which bounds a sphere of radius R.
+    const glm::vec4 rx(vp[0][0], vp[1][0], vp[2][0], vp[3][0]), ry(vp[0][1], vp[1][1], vp[2][1], vp[3][1]);
+    const glm::vec4 rw(vp[0][3], vp[1][3], vp[2][3], vp[3][3]);
+    const float lx = glm::length(glm::vec3(rx)), ly = glm::length(glm::vec3(ry)), lw = glm::length(glm::vec3(rw));
+    const glm::vec3 c0(in.transform[3]), c1 = c0 + glm::vec3(in.offset);
+    // A bounding sphere: around the mid point of a and b (the centre for the other kinds).
+    const glm::vec3 c = 0.5f * (c0 + c1);
+    const float r = glm::length(glm::vec3(in.transform[0])) + glm::length(glm::vec3(in.transform[1])) +
+                    glm::length(glm::vec3(in.transform[2])) + 0.5f * glm::length(glm::vec3(in.offset));
+    const glm::vec4 p(c, 1.0f);
+    const float x = glm::dot(rx, p), y = glm::dot(ry, p), w = glm::dot(rw, p);
+    if (std::isfinite(r) && std::isfinite(x) && std::isfinite(y) && std::isfinite(w)) {
+        const float wr = w + r * lw;  // the largest w in the sphere
+        if (wr < 0.0f || x - r * lx > wr || x + r * lx < -wr || y - r * ly > wr || y + r * ly < -wr) return -1;
+    }
+    if (mesh != UnitMesh::Rings && mesh != UnitMesh::Capsule) return 0;
+    // Moving a point q by d moves x/w on screen by (rx.d - (x/w) rw.d) / w: at most
+    // |d| (lx + |x/w| lw) / w_q (likewise y). The circles' radius in pixels is bounded with the
+    // nearest w_q and the largest |x/w|, |y/w| of the bounding sphere (at most 1 in the view).
+    const float circle = glm::length(glm::vec3(in.transform[0]));
+    const float w0 = glm::dot(rw, glm::vec4(c0, 1.0f)), w1 = glm::dot(rw, glm::vec4(c1, 1.0f));
+    const float near_w = std::min(w0, w1) - circle * lw;
+    const float sphere_near_w = w - r * lw;
+    const float ax = sphere_near_w > 0.0f ? std::min(1.0f, (std::abs(x) + r * lx) / sphere_near_w) : 1.0f;
+    const float ay = sphere_near_w > 0.0f ? std::min(1.0f, (std::abs(y) + r * ly) / sphere_near_w) : 1.0f;
+    const float pixels_per_unit =
+        0.5f * std::max((lx + ax * lw) * float(view_width), (ly + ay * lw) * float(view_height));
+    const double pixels = near_w > 0.0f ? double(circle) * pixels_per_unit / near_w : HUGE_VAL;
+    const int segments = lod_segments(pixels);
+    int level = 0;
+    while (level + 1 < int(kLodSegments.size()) && kLodSegments[std::size_t(level)] < segments) ++level;
+    return level;
 }
 
 glm::vec3 instance_point(const ShapeInstance& in, const UnitVertex& v) {

@@ -137,6 +137,13 @@ struct PlacedInstance {
 /// capsules the segment; flat boxes the collapsed box).
 PlacedInstance wireframe_instance(const Shape<double>& shape, const Color& color);
 
+/// The level of detail (index into kLodSegments) an instance needs in a view of view_width x
+/// view_height pixels — its circles within kMaxSagittaPixels of round at their nearest point — or
+/// -1 when its bounding sphere is entirely outside the view. Meshes without circles: level 0.
+/// Conservative both ways: more segments rather than fewer, culled only when surely invisible.
+int instance_level(UnitMesh mesh, const ShapeInstance& instance, const glm::mat4& view_projection, int view_width,
+                   int view_height);
+
 /// A unit-mesh vertex placed by an instance: transform * (position, 1) + far * offset.xyz, in float, as
 /// the vertex shader does.
 glm::vec3 instance_point(const ShapeInstance& instance, const UnitVertex& vertex);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/Camera.h"
 #include "app/SceneEdit.h"
 #include "app/Wireframe.h"
 
@@ -163,4 +164,68 @@ TEST(Instancing, LevelOfDetailKeepsCirclesWithinAThirdOfAPixel) {
     EXPECT_EQ(unit_wireframe(UnitMesh::Box).indices.size(), 24u);
     EXPECT_EQ(unit_wireframe(UnitMesh::Cross).indices.size(), 6u);
     EXPECT_EQ(unit_wireframe(UnitMesh::Segment).indices.size(), 2u);
+}
+
+TEST(Instancing, CulledOnlyWhenSurelyOutsideAndCirclesRoundEnoughOnScreen) {
+    // A camera at (0, 4, 14) looking at the origin; shapes of every kind on a grid that reaches far
+    // outside the view on every side and behind the camera, some close to it (large on screen).
+    Camera cam;
+    cam.look_at(Vec3d(0, 4, 14), Vec3d(0, 0, 0));
+    const int width = 800, height = 600;
+    const glm::mat4 vp(cam.projection(double(width) / height) * cam.view());
+    int culled = 0, kept = 0;
+    for (int gx = -12; gx <= 12; ++gx)
+        for (int gz = -12; gz <= 16; ++gz)
+            for (int t = 0; t < kShapeTypeCount; ++t) {
+                Shape<double> shape = make_shape(ShapeType(t), Vec3d(gx * 3.0, 0.5 * (gx % 3), gz * 1.5));
+                const PlacedInstance p = wireframe_instance(shape, palette::shape);
+                const int level = instance_level(p.mesh, p.instance, vp, width, height);
+                const UnitLines unit = unit_wireframe(p.mesh, kLodSegments.back());
+                std::vector<glm::vec4> clip;
+                for (const UnitVertex& v : unit.vertices) clip.push_back(vp * glm::vec4(instance_point(p.instance, v), 1.0f));
+                if (level < 0) {
+                    ++culled;
+                    // Every vertex beyond the same plane of the view: no line can cross it.
+                    bool beyond[5] = {true, true, true, true, true};
+                    for (const glm::vec4& c : clip) {
+                        beyond[0] = beyond[0] && c.x > c.w;
+                        beyond[1] = beyond[1] && c.x < -c.w;
+                        beyond[2] = beyond[2] && c.y > c.w;
+                        beyond[3] = beyond[3] && c.y < -c.w;
+                        beyond[4] = beyond[4] && c.w < 0.0f;
+                    }
+                    EXPECT_TRUE(beyond[0] || beyond[1] || beyond[2] || beyond[3] || beyond[4])
+                        << "culled but maybe visible: type " << t << " at " << gx << ", " << gz;
+                    continue;
+                }
+                ++kept;
+                if (p.mesh != UnitMesh::Rings && p.mesh != UnitMesh::Capsule) {
+                    EXPECT_EQ(level, 0);
+                    continue;
+                }
+                const int n = kLodSegments[std::size_t(level)];
+                if (n == kLodSegments.back()) continue;
+                // The drawn polygon's longest chord on screen bounds the circle's radius there:
+                // chord = 2 r sin(pi / n); its sagitta r (1 - cos(pi / n)) must stay small.
+                const UnitLines drawn = unit_wireframe(p.mesh, n);
+                double longest = 0.0;
+                for (std::size_t i = 0; i + 1 < drawn.indices.size(); i += 2) {
+                    glm::vec4 a = vp * glm::vec4(instance_point(p.instance, drawn.vertices[drawn.indices[i]]), 1.0f);
+                    glm::vec4 b = vp * glm::vec4(instance_point(p.instance, drawn.vertices[drawn.indices[i + 1]]), 1.0f);
+                    if (a.w <= 0.0f || b.w <= 0.0f) continue;
+                    const glm::dvec2 pa(a.x / a.w * width * 0.5, a.y / a.w * height * 0.5);
+                    const glm::dvec2 pb(b.x / b.w * width * 0.5, b.y / b.w * height * 0.5);
+                    // Only chords of circles (the capsule's side lines are not).
+                    if (p.mesh == UnitMesh::Capsule &&
+                        drawn.vertices[drawn.indices[i]].far != drawn.vertices[drawn.indices[i + 1]].far)
+                        continue;
+                    longest = std::max(longest, glm::length(pa - pb));
+                }
+                const double pi = 3.14159265358979323846;
+                const double radius = longest / (2.0 * std::sin(pi / n));
+                EXPECT_LE(radius * (1.0 - std::cos(pi / n)), kMaxSagittaPixels * 1.01)
+                    << "type " << t << " at " << gx << ", " << gz << ": " << n << " segments";
+            }
+    EXPECT_GT(culled, 100);  // the grid reaches outside the view...
+    EXPECT_GT(kept, 100);    // ...and inside it
 }
