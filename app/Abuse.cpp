@@ -197,8 +197,31 @@ void Abuse::frame(AppState& s, Interaction& interaction) {
         if (gesture_.kind != Kind::None) {
             continue_gesture(s, interaction);
         } else if (action_ >= opt_.actions) {
-            // The state after the last action was checked. This frame is drawn too, after R (reset
-            // the camera), so that --screenshot shows the final scene.
+            // The state after the last action was checked. Last, undo everything and redo it all
+            // again, every step checked; this frame is drawn too, after R (reset the camera), so
+            // that --screenshot shows the final scene.
+            current_ = "undo all, redo all";
+            while (pos_ > 0 && mismatches_.size() < kMaxMismatches) {
+                if (!undo(s)) {
+                    mismatch("undo failed with " + std::to_string(pos_) + " steps left in the model");
+                    break;
+                }
+                --pos_;
+                ++undos_;
+                expect_model(s, "undoing everything");
+            }
+            while (pos_ + 1 < model_.size() && mismatches_.size() < kMaxMismatches) {
+                if (!redo(s)) {
+                    mismatch("redo failed with " + std::to_string(model_.size() - 1 - pos_) + " steps left in the model");
+                    break;
+                }
+                ++pos_;
+                ++redos_;
+                expect_model(s, "redoing everything");
+            }
+            if (undo(s) != (pos_ > 0) || redo(s) != (pos_ > 0)) mismatch("one more undo + redo at the end");
+            expect_model(s, "at the end");
+            interaction.cancel();
             reset_camera(s);
             done_ = true;
             return;
@@ -731,7 +754,7 @@ void Abuse::finish_gesture(AppState& s, Interaction& interaction) {
         const bool expect = pos_ > 0;
         const bool ok = undo(s);
         interaction.cancel();
-        ++undos_;
+        if (ok) ++undos_;
         if (ok != expect) mismatch(std::string("undo during a drag ") + (ok ? "succeeded" : "failed") + " unexpectedly");
         if (ok) --pos_;
         expect_model(s, "after undo during a drag");
