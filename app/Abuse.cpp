@@ -123,6 +123,7 @@ Abuse::Abuse(const AbuseOptions& options, AppState& s) : opt_(options), rng_(opt
 
 std::string Abuse::summary() const {
     std::ostringstream os;
+    for (const std::string& n : notes_) os << n << "\n";
     os << "abuse: " << action_ << " actions, " << undos_ << " undos, " << redos_ << " redos, " << refused_
        << " refused edits, " << bad_kept_ << " bad files kept, " << mismatches_.size() << " mismatches\n";
     os << "abuse: kinds:";
@@ -474,6 +475,7 @@ void Abuse::act_bad_file(AppState& s) {
     current_ = "bad file " + fs::path(path).filename().string();
     const Scene before = s.scene;
     const std::size_t undo_before = s.history.undo_count();
+    const std::string path_before = s.scene_path;
     s.error_title.clear();
     if (open_scene(s, path)) {  // File > Open
         mismatch("the broken file " + path + " was opened");
@@ -482,7 +484,8 @@ void Abuse::act_bad_file(AppState& s) {
     }
     ++bad_kept_;
     if (s.error_title.empty() || s.error_message.empty()) mismatch("no message for the broken file " + path);
-    if (!(s.scene == before)) mismatch("the scene changed after failing to open " + path);
+    if (!(s.scene == before) || s.scene_path != path_before)
+        mismatch("the scene or its path changed after failing to open " + path);
     if (s.history.undo_count() != undo_before) mismatch("a failed open added an undo step");
 }
 
@@ -506,8 +509,9 @@ void Abuse::act_save_reopen(AppState& s) {
     if (!(s.scene == before)) mismatch("saving changed the scene");
     if (saved != expect_ok)
         mismatch(saved ? "a scene that validate_scene() refuses was saved" : "saving a valid scene failed: " + s.error_message);
-    if (!saved) {
+    if (!saved) {  // validate_scene() refuses it (e.g. an expectation of a deleted shape): noted
         ++kinds_["save_refused"];
+        if (notes_.size() < 5) notes_.push_back("abuse: note: save refused at action " + std::to_string(action_) + ": " + s.error_message);
         return;
     }
     if (!open_scene(s, path)) {  // File > Open of what was just saved

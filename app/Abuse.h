@@ -120,6 +120,7 @@ private:
     std::size_t undos_ = 0, redos_ = 0, refused_ = 0, bad_kept_ = 0, snaps_ = 0;
     std::map<std::string, int> kinds_;
     std::vector<std::string> mismatches_;
+    std::vector<std::string> notes_;  ///< not failures: things worth a look (a refused save)
 };
 
 }  // namespace raypick::app
