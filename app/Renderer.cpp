@@ -431,8 +431,13 @@ void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_heig
     if (settings.solid && solid_dirty_) rebuild_solid(cached_);
     const LayerKey key{vp, fb_width, fb_height, view.x, view.y, view.width, view.height,
                        settings.solid, settings.grid, settings.background, scene_version_};
+    // While the key changes from frame to frame (orbit, zoom, drag) a cached layer would be used
+    // once at most: draw straight into the window then, and cache once the picture holds still.
+    const bool moving = !(key == last_key_);
+    last_key_ = key;
+    if (moving) layer_valid_ = false;
     bool copied = false;
-    if (layer_cache_enabled_ && prepare_layer(fb_width, fb_height)) {
+    if (!moving && layer_cache_enabled_ && prepare_layer(fb_width, fb_height)) {
         if (!layer_valid_ || !(key == layer_key_)) {
             glBindFramebuffer(GL_FRAMEBUFFER, layer_fbo_.id());
             draw_scene_layer(vp, fb_width, fb_height, view, settings);

@@ -77,8 +77,9 @@ public:
     /// vertices at the level of detail each needed).
     std::size_t scene_line_vertices() const { return line_vertices_; }
     std::size_t scene_rebuilds() const { return rebuilds_; }
-    /// How often the scene layer (background, surfaces, grid, wireframes) was drawn; between
-    /// changes of camera, view, scene or settings it is copied from an offscreen framebuffer.
+    /// How often the scene layer (background, surfaces, grid, wireframes) was drawn; once it holds
+    /// still (same camera, view, scene and settings as the frame before) it is drawn offscreen
+    /// once and copied from there until it changes.
     std::size_t scene_layer_draws() const { return layer_draws_; }
     /// In-place updates of single instances (drags) since start.
     std::size_t instance_updates() const { return instance_updates_; }
@@ -145,6 +146,7 @@ private:
     bool layer_cache_enabled_ = true;
     bool layer_valid_ = false;
     LayerKey layer_key_;
+    LayerKey last_key_;  // the previous frame's
     std::size_t layer_draws_ = 0;
     std::size_t scene_version_ = 0;  // counts changes of the scene's shapes
     std::vector<std::size_t> changed_;
