@@ -15,7 +15,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "geometry/Validate.h"
+#include "geometry/Shape.h"
 
 namespace raypick {
 namespace batch_sse2 {

@@ -48,6 +48,7 @@ template <typename T> inline VecT<T> vcopysign(VecT<T> mag, VecT<T> sgn) {
     return (VecT<T>)(((MaskT<T>)mag & ~Simd<T>::kSign) | ((MaskT<T>)sgn & Simd<T>::kSign));
 }
 template <typename T> inline VecT<T> sel(MaskT<T> m, VecT<T> a, VecT<T> b) { return m ? a : b; }
+template <typename T> inline VecT<T> vmax(VecT<T> x, VecT<T> y) { return sel<T>(x < y, y, x); }  // glm::max
 template <typename T> inline MaskT<T> finite3(VecT<T> x, VecT<T> y, VecT<T> z) {
     return x * T(0) + y * T(0) + z * T(0) == T(0);
 }
@@ -88,6 +89,34 @@ inline void store(BatchHits<T>& out, std::size_t k, std::size_t count, VecT<T> t
     }
 }
 
+/// Lanes whose magnitudes leave the scalar code's safe range (see detail::sphere_roots): the
+/// scalar code rescales them, so they are recomputed by the scalar passage itself.
+template <typename T> inline MaskT<T> unsafe(VecT<T> x, VecT<T> y, VecT<T> z, VecT<T> r) {
+    const VecT<T> m = vmax<T>(vmax<T>(vmax<T>(vabs<T>(x), vabs<T>(y)), vabs<T>(z)), r);
+    const T lo = std::ldexp(T(1), -detail::safe_exponent<T>()), hi = std::ldexp(T(1), detail::safe_exponent<T>());
+    return ~((m >= lo) & (m <= hi));
+}
+
+/// Entry k of `out` from the scalar code for shape i: exactly cast()'s acceptance and t values.
+template <typename T, typename SoA>
+inline void scalar_lane(const Ray<T>& ray, const SoA& shapes, std::size_t i, T t_min, T t_max, BatchHits<T>& out,
+                        std::size_t k) {
+    const auto shape = shapes.get(i);
+    T t0 = T(0), t1 = T(0);
+    const bool hit = is_valid(shape) && detail::passage(ray, shape, t0, t1) && detail::accepts(t0, t1, t_min, t_max);
+    out.t_near[k] = t0;
+    out.t_far[k] = t1;
+    out.hit[k] = hit;
+}
+
+template <typename T, typename SoA>
+inline void fix_unsafe(const Ray<T>& ray, const SoA& shapes, std::size_t i, std::size_t count, MaskT<T> bad,
+                       T t_min, T t_max, BatchHits<T>& out, std::size_t k) {
+    const std::size_t n = count < std::size_t(Simd<T>::W) ? count : std::size_t(Simd<T>::W);
+    for (std::size_t l = 0; l < n; ++l)
+        if (bad[l]) scalar_lane(ray, shapes, i + l, t_min, t_max, out, k + l);
+}
+
 template <typename T>
 void sphere_kernel(const Ray<T>& ray, const SphereSoA<T>& s, std::size_t begin, std::size_t end, T t_min,
                    T t_max, BatchHits<T>& out) {
@@ -99,8 +128,10 @@ void sphere_kernel(const Ray<T>& ray, const SphereSoA<T>& s, std::size_t begin, 
         const MaskT<T> valid = finite3<T>(cx, cy, cz) & nonneg_finite<T>(r);
         MaskT<T> ok;
         VecT<T> t0, t1;
-        roots<T>(ray.origin.x - cx, ray.origin.y - cy, ray.origin.z - cz, dx, dy, dz, r, ok, t0, t1);
+        const VecT<T> fx = ray.origin.x - cx, fy = ray.origin.y - cy, fz = ray.origin.z - cz;
+        roots<T>(fx, fy, fz, dx, dy, dz, r, ok, t0, t1);
         store(out, i - begin, cnt, t0, t1, valid & ok & accept<T>(t0, t1, t_min, t_max));
+        fix_unsafe(ray, s, i, cnt, unsafe<T>(fx, fy, fz, r) | unsafe<T>(dx, dy, dz, splat(T(0))), t_min, t_max, out, i - begin);
     }
 }
 
@@ -140,7 +171,6 @@ void aabb_kernel(const Ray<T>& ray, const AabbSoA<T>& b, std::size_t begin, std:
     }
 }
 
-template <typename T> inline VecT<T> vmax(VecT<T> x, VecT<T> y) { return sel<T>(x < y, y, x); }  // glm::max
 
 template <typename T>
 void obb_kernel(const Ray<T>& ray, const ObbSoA<T>& b, std::size_t begin, std::size_t end, T t_min, T t_max,
@@ -206,12 +236,15 @@ void capsule_kernel(const Ray<T>& ray, const CapsuleSoA<T>& c, std::size_t begin
         tn = sel<T>(ok & (t0 < tn), t0, tn);
         tf = sel<T>(ok & (t1 > tf), t1, tf);
         // Lateral surface (see cast(Ray, Capsule)).
+        MaskT<T> bad = unsafe<T>(fax, fay, faz, r) | unsafe<T>(ray.origin.x - bx, ray.origin.y - by, ray.origin.z - bz, r) |
+                       unsafe<T>(dx, dy, dz, splat(T(0)));
         const VecT<T> fa_ab = (fax * abx + fay * aby) + faz * abz;
         const VecT<T> d_ab = (dx * abx + dy * aby) + dz * abz;
         const VecT<T> kf = fa_ab / abab, kd = d_ab / abab;
         const VecT<T> fpx = fax - kf * abx, fpy = fay - kf * aby, fpz = faz - kf * abz;
         const VecT<T> dpx = dx - kd * abx, dpy = dy - kd * aby, dpz = dz - kd * abz;
         roots<T>(fpx, fpy, fpz, dpx, dpy, dpz, r, ok, t0, t1);
+        bad |= segment & (unsafe<T>(fpx, fpy, fpz, r) | unsafe<T>(dpx, dpy, dpz, splat(T(0))));
         ok &= segment & (((dpx * dpx + dpy * dpy) + dpz * dpz) > T(0));
         const VecT<T> s0 = (fa_ab + t0 * d_ab) / abab, s1 = (fa_ab + t1 * d_ab) / abab;
         const MaskT<T> in0 = ok & (s0 >= T(0)) & (s0 <= T(1));
@@ -220,5 +253,6 @@ void capsule_kernel(const Ray<T>& ray, const CapsuleSoA<T>& c, std::size_t begin
         tn = sel<T>(c0 < tn, c0, tn);
         tf = sel<T>(c1 > tf, c1, tf);
         store(out, i - begin, cnt, tn, tf, valid & accept<T>(tn, tf, t_min, t_max));
+        fix_unsafe(ray, c, i, cnt, bad, t_min, t_max, out, i - begin);
     }
 }

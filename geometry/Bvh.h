@@ -119,8 +119,9 @@ private:
     struct Prim {
         Vec3<T> lo, hi;  ///< padded bounds; empty (lo > hi) for an invalid shape
         std::uint32_t id;
-        /// Twice the centroid (the factor 2 cancels in binning); 0 for an invalid shape.
-        Vec3<T> centroid2() const { return lo.x <= hi.x ? lo + hi : Vec3<T>(T(0)); }
+        /// The centroid (halves first, so that it cannot overflow near the largest finite values);
+        /// 0 for an invalid shape.
+        Vec3<T> centroid2() const { return lo.x <= hi.x ? lo * T(0.5) + hi * T(0.5) : Vec3<T>(T(0)); }
     };
     /// Box and centroid bounds of a range of prims, handed from a node to its children.
     struct Range {
@@ -265,9 +266,13 @@ std::uint32_t Bvh<T>::build_node(std::vector<BinNode>& bin_nodes, std::vector<Pr
     const Vec3<T> ext = chi - clo;
     Vec3<T> scale;
     for (int a = 0; a < 3; ++a) scale[a] = ext[a] > T(0) ? T(bins) / ext[a] : T(0);
-    auto bin_of = [&](const Prim& p, int a) {
-        return std::min(bins - 1, int((p.centroid2()[a] - clo[a]) * scale[a]));
+    // Bin of a centroid coordinate. NaN or out-of-range positions (extents that overflow to inf
+    // near the largest finite values make scale 0 and inf * 0 = NaN) land in the end bins.
+    auto bin_index = [&](T c, int a) {
+        const T f = (c - clo[a]) * scale[a];
+        return f > T(0) ? (f < T(bins) ? int(f) : bins - 1) : 0;
     };
+    auto bin_of = [&](const Prim& p, int a) { return bin_index(p.centroid2()[a], a); };
     int best_axis = -1, best_split = 0;
     T best_cost = infinity<T>();
     if (depth < kMaxDepth) {
@@ -275,7 +280,7 @@ std::uint32_t Bvh<T>::build_node(std::vector<BinNode>& bin_nodes, std::vector<Pr
             const Prim& p = prims[i];
             const Vec3<T> c = p.centroid2();
             for (int a = 0; a < 3; ++a) {
-                Bin& b = bin[a][std::min(bins - 1, int((c[a] - clo[a]) * scale[a]))];
+                Bin& b = bin[a][bin_index(c[a], a)];
                 b.lo = glm::min(b.lo, p.lo);
                 b.hi = glm::max(b.hi, p.hi);
                 ++b.n;

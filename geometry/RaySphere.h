@@ -1,6 +1,8 @@
 // raypick geometry: ray against sphere (the robust default).
 #pragma once
 
+#include <cmath>
+#include <limits>
 #include <optional>
 
 #include "geometry/Math.h"
@@ -12,15 +14,9 @@
 namespace raypick {
 namespace detail {
 
-/// Real roots t0 <= t1 of |f + t*d|^2 = r^2 (f = origin - centre), or false when there are none.
-///
-/// Numerics (Ray Tracing Gems ch. 7): the discriminant is a*r^2 - |f x d|^2, which equals
-/// a*(r^2 - distance(line, centre)^2) without first forming |f|^2*a and (f.d)^2, so nothing large
-/// cancels when the sphere is far away; the roots come from q = b' + sign(b')*sqrt(disc) as
-/// c/q and q/a, so neither root suffers from -b' + sqrt(...) cancellation. Exact for small integer
-/// inputs, e.g. a tangent ray gives a discriminant of exactly zero.
-/// Requires dot(d, d) > 0.
-template <typename T> inline bool sphere_roots(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0, T& t1) {
+/// sphere_roots() for inputs in the safe range (see sphere_roots_in_safe_range()).
+template <typename T>
+inline bool sphere_roots_unscaled(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0, T& t1) {
     const T a = glm::dot(d, d);
     const Vec3<T> fxd = glm::cross(f, d);
     const T disc = a * (r * r) - glm::dot(fxd, fxd);
@@ -36,6 +32,44 @@ template <typename T> inline bool sphere_roots(const Vec3<T>& f, const Vec3<T>& 
     const T tb = q / a;
     t0 = glm::min(ta, tb);
     t1 = glm::max(ta, tb);
+    return true;
+}
+
+template <typename T> inline T max_abs(const Vec3<T>& v) {
+    return glm::max(glm::abs(v.x), glm::max(glm::abs(v.y), glm::abs(v.z)));
+}
+
+/// Magnitudes for which every product in sphere_roots_unscaled() stays a normal number: the
+/// position terms (|f|, r) and the direction's (|d|) each within [2^-kSafe, 2^kSafe].
+template <typename T> constexpr int safe_exponent() { return sizeof(T) >= 8 ? 240 : 30; }
+template <typename T> inline bool in_safe_range(T m) {
+    return m >= std::ldexp(T(1), -safe_exponent<T>()) && m <= std::ldexp(T(1), safe_exponent<T>());
+}
+template <typename T> inline bool sphere_roots_in_safe_range(const Vec3<T>& f, const Vec3<T>& d, T r) {
+    return in_safe_range(glm::max(max_abs(f), r)) && in_safe_range(max_abs(d));
+}
+
+/// Real roots t0 <= t1 of |f + t*d|^2 = r^2 (f = origin - centre), or false when there are none.
+///
+/// Numerics (Ray Tracing Gems ch. 7): the discriminant is a*r^2 - |f x d|^2, which equals
+/// a*(r^2 - distance(line, centre)^2) without first forming |f|^2*a and (f.d)^2, so nothing large
+/// cancels when the sphere is far away; the roots come from q = b' + sign(b')*sqrt(disc) as
+/// c/q and q/a, so neither root suffers from -b' + sqrt(...) cancellation. Exact for small integer
+/// inputs, e.g. a tangent ray gives a discriminant of exactly zero.
+/// Scale: outside the safe range (tiny or huge shapes or directions) the position terms and the
+/// direction are first scaled by powers of two (exact), so squares neither underflow (which made a
+/// near miss a tangent) nor overflow, and t is scaled back. Requires dot(d, d) > 0.
+template <typename T> inline bool sphere_roots(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0, T& t1) {
+    if (sphere_roots_in_safe_range(f, d, r)) return sphere_roots_unscaled(f, d, r, t0, t1);
+    const T mf = glm::max(max_abs(f), r), md = max_abs(d);
+    const int ef = (mf > T(0) && mf <= std::numeric_limits<T>::max()) ? std::ilogb(mf) : 0;
+    const int ed = (md > T(0) && md <= std::numeric_limits<T>::max()) ? std::ilogb(md) : 0;
+    const Vec3<T> fs(std::ldexp(f.x, -ef), std::ldexp(f.y, -ef), std::ldexp(f.z, -ef));
+    const Vec3<T> ds(std::ldexp(d.x, -ed), std::ldexp(d.y, -ed), std::ldexp(d.z, -ed));
+    if (!sphere_roots_unscaled(fs, ds, std::ldexp(r, -ef), t0, t1)) return false;
+    // |f + t d| = r with f = fs 2^ef, d = ds 2^ed: the scaled root is t' = t 2^(ed - ef).
+    t0 = std::ldexp(t0, ef - ed);
+    t1 = std::ldexp(t1, ef - ed);
     return true;
 }
 

@@ -42,10 +42,10 @@ template <typename T> bool nonneg_finite(const Vec3<T>& v) {
 
 // ---- fast checks (no allocation), used by every cast -------------------------------------------
 
-/// Finite origin, finite direction whose squared length is > 0 (does not underflow).
+/// Finite origin; finite direction whose squared length neither underflows to 0 nor overflows.
 template <typename T> inline bool is_valid(const Ray<T>& r) {
-    return is_finite(r.origin) && is_finite(r.direction) &&
-           glm::dot(r.direction, r.direction) > T(0);
+    const T dd = glm::dot(r.direction, r.direction);
+    return is_finite(r.origin) && is_finite(r.direction) && dd > T(0) && dd <= std::numeric_limits<T>::max();
 }
 template <typename T> inline bool is_valid(const Sphere<T>& s) {
     return is_finite(s.center) && detail::nonneg_finite(s.radius);
@@ -74,6 +74,9 @@ template <typename T> std::optional<InputError> validate(const Ray<T>& r) {
     if (!(glm::dot(r.direction, r.direction) > T(0)))
         return InputError{"direction", "direction must be non-zero (its squared length must not "
                                         "underflow), got " + str(r.direction)};
+    if (!(glm::dot(r.direction, r.direction) <= std::numeric_limits<T>::max()))
+        return InputError{"direction", "direction is too long (its squared length overflows; scale "
+                                        "it down, t scales with it), got " + str(r.direction)};
     return std::nullopt;
 }
 

@@ -121,6 +121,24 @@ TYPED_TEST(Batch, CapsulesMatchScalarBitForBit) {
         });
 }
 
+// Tiny and huge scenes: the scalar code rescales such magnitudes (so squares neither underflow nor
+// overflow); the batch kernels hand those lanes to it, and must still agree bit for bit.
+TYPED_TEST(Batch, TinyAndHugeScalesMatchScalarBitForBit) {
+    using T = TypeParam;
+    const int e = sizeof(T) >= 8 ? 400 : 60;
+    for (int scale_exp : {-e, -e / 2, e / 2, e}) {
+        const T k = std::ldexp(T(1), scale_exp);
+        auto scaled = [k](Gen<T>& g) { return g.p() * k; };
+        for (std::uint32_t s = 0; s < 10; ++s) {
+            check_type<T, SphereSoA<T>>(base_seed() + s, [&](Gen<T>& g) { return Sphere<T>{scaled(g), g.size() * k}; });
+            check_type<T, CapsuleSoA<T>>(base_seed() + s, [&](Gen<T>& g) {
+                const Vec3<T> a = scaled(g);
+                return Capsule<T>{a, g.pick(4) == 0 ? a : scaled(g), g.size() * k};
+            });
+        }
+    }
+}
+
 TEST(BatchIsaName, IsKnown) {
     const std::string isa = batch_isa();
     EXPECT_TRUE(isa == "avx2" || isa == "sse2") << isa;

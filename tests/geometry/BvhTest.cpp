@@ -188,6 +188,27 @@ TYPED_TEST(BvhPick, EmptyInvalidAndCoincidentShapes) {
     EXPECT_FALSE(bvh.pick(Ray<T>{{0, 0, 0}, {0, 0, 0}}));  // invalid ray
 }
 
+// Found by the demo's abuse driver: valid shapes near the largest finite value made the builder
+// index its bins with int(NaN) (inf - inf in the centroid extents) and crash.
+TYPED_TEST(BvhPick, ShapesNearTheLargestFiniteValueBuildAndPick) {
+    using T = TypeParam;
+    const T big = std::numeric_limits<T>::max();
+    std::vector<Shape<T>> shapes{Sphere<T>{{0, 0, 0}, 1}, Sphere<T>{{0, 1, 0}, 1}, Sphere<T>{{0, 2, 0}, 1},
+                                 Sphere<T>{{big, 0, 0}, 1}, Sphere<T>{{-big, 0, 0}, 1},
+                                 Aabb<T>{{-big, -1, -1}, {big, -0.5, 1}}, Capsule<T>{{-big, 5, 0}, {big, 5, 0}, 1}};
+    for (int i = 0; i < 40; ++i) shapes.push_back(Sphere<T>{{T(i), T(10), T(0)}, T(0.5)});
+    const Bvh<T> bvh(shapes);
+    for (const Ray<T>& ray : {Ray<T>{{0, 0, -5}, {0, 0, 1}}, Ray<T>{{3, 10, -5}, {0, 0, 1}},
+                              Ray<T>{{0, -0.75, -5}, {0, 0, 1}}, Ray<T>{{-5, 0, 0}, {1, 0, 0}}}) {
+        const auto a = bvh.pick(ray);
+        const auto b = pick_nearest(shapes, ray);
+        ASSERT_EQ(a.has_value(), b.has_value());
+        if (a) {
+            EXPECT_EQ(a->shape, b->shape);
+        }
+    }
+}
+
 TEST(BvhBuild, LargeSceneHasBoundedDepthAndFewNodes) {
     Gen<float> g(base_seed() + 7);
     std::vector<Shape<float>> shapes;
