@@ -25,6 +25,14 @@ template <typename T> struct NearestHit {
 };
 
 namespace detail {
+/// Largest finite |component| (0 if none): the magnitude of a box whose faces may be infinite.
+template <typename T> inline T finite_max_abs(const Vec3<T>& v) {
+    T m = T(0);
+    for (int i = 0; i < 3; ++i)
+        if (std::abs(v[i]) <= std::numeric_limits<T>::max()) m = std::max(m, std::abs(v[i]));
+    return m;
+}
+
 /// True when candidate (t, id) beats the current best: smaller t, ties to the smaller index, so
 /// every pick is deterministic and independent of the hierarchy's layout.
 template <typename T>
@@ -65,7 +73,8 @@ struct BvhOptions {
 /// - Node tests are robust for rays parallel to node slabs: a zero direction component gives
 ///   +-inf slab distances, and the NaN of an origin lying exactly on a slab plane of such an axis is
 ///   ignored (the ray is inside the closed slab); slab distances are widened by a few ulps (Ize
-///   2013) and node bounds padded, so rounding never loses a node.
+///   2013), boxes by the casts' own rounding scale for the ray, and node bounds padded, so
+///   rounding never loses a node and pick() agrees with pick_nearest() exactly.
 /// - Nodes are 4 wide (a binary SAH tree collapsed), their four child boxes tested together; leaves
 ///   keep their shapes in compact per-type arrays (a float sphere is 16 bytes, not a 64-byte
 ///   variant), so traversal touches little memory.
@@ -185,9 +194,12 @@ template <typename T> Aabb<T> Bvh<T>::padded_bounds(const Shape<T>& s) const {
     if (!is_valid(s)) return {Vec3<T>(infinity<T>()), Vec3<T>(-infinity<T>())};
     Aabb<T> b = bounds(s);
     if (!pad_) return b;
-    // Pad outward by a few ulps of the magnitudes so rounding in bounds() can never cut the shape.
+    // Pad outward, on every axis alike, by a few ulps of the shape's largest coordinate: the scale
+    // at which bounds() and the shape's own cast round (a zero-size shape far out on one axis is
+    // decided at that scale on the others too), so rounding never cuts off what the cast accepts.
     const T eps = std::numeric_limits<T>::epsilon();
-    const Vec3<T> pad = (glm::abs(b.min) + glm::abs(b.max)) * (T(4) * eps) + Vec3<T>(std::numeric_limits<T>::min());
+    const T m = std::max(detail::max_abs(b.min), detail::max_abs(b.max));
+    const Vec3<T> pad(m * (T(8) * eps) + std::numeric_limits<T>::min());
     return {b.min - pad, b.max + pad};
 }
 
@@ -507,13 +519,25 @@ std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
     typedef T V4 __attribute__((vector_size(4 * sizeof(T))));
     const V4 zero4{};
     const T eps = T(4) * std::numeric_limits<T>::epsilon();
-    // Per axis: origin, 1/direction (+-inf for a zero component) and which plane is met first.
-    V4 o[3], inv[3];
+    // Boxes are widened by delta for this ray: a cast's accept/reject decisions carry rounding of
+    // about eps * (|origin| + |shape|) in space (a zero-radius shape at a rounding-level distance
+    // from the line may count as hit), so culling must be at least that conservative to agree
+    // with brute force exactly. Folded into the origin: lo - delta - o = lo - (o + delta).
+    const T scene_mag = std::max(detail::finite_max_abs(root_lo_), detail::finite_max_abs(root_hi_));
+    const T delta = T(16) * std::numeric_limits<T>::epsilon() * (detail::max_abs(ray.origin) + scene_mag) +
+                    std::numeric_limits<T>::min();
+    // Per axis: origin shifted for the near and far planes, 1/direction (+-inf for a zero
+    // component) and which plane is met first.
+    V4 o_near[3], o_far[3], inv[3];
+    T o_near1[3], o_far1[3];
     int first[3];
     for (int a = 0; a < 3; ++a) {
-        o[a] = zero4 + ray.origin[a];
-        inv[a] = zero4 + T(1) / ray.direction[a];
         first[a] = std::signbit(ray.direction[a]) ? 1 : 0;  // 0: lo plane first, 1: hi plane first
+        o_near1[a] = first[a] ? ray.origin[a] - delta : ray.origin[a] + delta;
+        o_far1[a] = first[a] ? ray.origin[a] + delta : ray.origin[a] - delta;
+        o_near[a] = zero4 + o_near1[a];
+        o_far[a] = zero4 + o_far1[a];
+        inv[a] = zero4 + T(1) / ray.direction[a];
     }
     // Entry/exit of the four child boxes of node n, within [t0, t1]. Robust for parallel rays: a
     // NaN (0 * inf: zero direction component and origin exactly on that plane) fails both
@@ -526,8 +550,8 @@ std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
             V4 near_plane, far_plane;
             std::memcpy(&near_plane, first[a] ? n.hi[a] : n.lo[a], sizeof(V4));
             std::memcpy(&far_plane, first[a] ? n.lo[a] : n.hi[a], sizeof(V4));
-            const V4 ta = (near_plane - o[a]) * inv[a];
-            const V4 tb = (far_plane - o[a]) * inv[a];
+            const V4 ta = (near_plane - o_near[a]) * inv[a];
+            const V4 tb = (far_plane - o_far[a]) * inv[a];
             tn = ta > tn ? ta : tn;
             tf = tb < tf ? tb : tf;
         }
@@ -542,8 +566,8 @@ std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
     {
         T tn = t_min, tf = t_max;
         for (int a = 0; a < 3; ++a) {
-            const T ta = ((first[a] ? root_hi_[a] : root_lo_[a]) - ray.origin[a]) * inv[a][0];
-            const T tb = ((first[a] ? root_lo_[a] : root_hi_[a]) - ray.origin[a]) * inv[a][0];
+            const T ta = ((first[a] ? root_hi_[a] : root_lo_[a]) - o_near1[a]) * inv[a][0];
+            const T tb = ((first[a] ? root_lo_[a] : root_hi_[a]) - o_far1[a]) * inv[a][0];
             if (ta > tn) tn = ta;
             if (tb < tf) tf = tb;
         }
@@ -568,7 +592,9 @@ std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
         Entry kids[4];
         int nk = 0;
         for (int k = 0; k < 4; ++k) {
-            if (!hit[k]) continue;
+            // Empty slots never count: near the largest finite values the widened origin can be
+            // infinite, and inf - inf = NaN would let an empty box through.
+            if (!hit[k] || n.child[k] == kNone) continue;
             Entry c{n.child[k], n.count[k], entry[k]};
             int j = nk++;
             while (j > 0 && kids[j - 1].t < c.t) { kids[j] = kids[j - 1]; --j; }
