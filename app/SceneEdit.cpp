@@ -68,6 +68,17 @@ std::optional<std::size_t> duplicate_shape(Scene& scene, std::size_t i, const Ve
 bool delete_shape(Scene& scene, std::size_t i) {
     if (i >= scene.shapes.size()) return false;
     scene.shapes.erase(scene.shapes.begin() + static_cast<std::ptrdiff_t>(i));
+    // Expectations about the deleted shape go with it (a cast against it, or "picks it"); the
+    // others keep pointing at the same shapes, whose indices above i move down by one. Without
+    // this the scene could no longer be saved (found by the abuse driver).
+    auto& ex = scene.expectations;
+    ex.erase(std::remove_if(ex.begin(), ex.end(),
+                            [i](const SceneExpectation& e) { return e.shape == i || e.picked == i; }),
+             ex.end());
+    for (SceneExpectation& e : ex) {
+        if (e.shape && *e.shape > i) --*e.shape;
+        if (e.picked && *e.picked > i) --*e.picked;
+    }
     return true;
 }
 

@@ -157,3 +157,26 @@ TEST(SceneEdit, TranslatedMovesEveryType) {
         EXPECT_LT(glm::length(shape_center(m) - shape_center(s) - d), 1e-15);
     }
 }
+
+// Deleting a shape keeps the scene's expectations consistent, so it can still be saved: those about
+// the deleted shape go, the others follow their shapes to their new indices.
+TEST(SceneEdit, DeleteKeepsExpectationsPointingAtTheRightShapes) {
+    using namespace raypick;
+    Scene scene;
+    for (int i = 0; i < 3; ++i)
+        scene.shapes.push_back({"s" + std::to_string(i), Sphere<double>{{double(i) * 3, 0, 0}, 1}, ""});
+    scene.rays.push_back({"r", Ray<double>{{-5, 0, 0}, {1, 0, 0}}, 0.0, infinity<double>(), ""});
+    SceneExpectation on0, on1, on2, picks1, picks2, picks_none;
+    on0.shape = 0; on0.hit = true;
+    on1.shape = 1; on1.hit = true;
+    on2.shape = 2; on2.hit = true;
+    picks1.picked = 1;
+    picks2.picked = 2;
+    scene.expectations = {on0, on1, on2, picks1, picks2, picks_none};
+    ASSERT_TRUE(raypick::app::delete_shape(scene, 1));
+    ASSERT_EQ(scene.expectations.size(), 4u);  // on1 and picks1 are gone
+    EXPECT_EQ(scene.expectations[0].shape, std::optional<std::size_t>(0));
+    EXPECT_EQ(scene.expectations[1].shape, std::optional<std::size_t>(1));   // was 2
+    EXPECT_EQ(scene.expectations[2].picked, std::optional<std::size_t>(1));  // was 2
+    EXPECT_FALSE(scene.expectations[3].picked.has_value());                  // "nothing picked" stays
+}
