@@ -93,7 +93,7 @@ inline void store(BatchHits<T>& out, std::size_t k, std::size_t count, VecT<T> t
 /// scalar code rescales them, so they are recomputed by the scalar passage itself.
 template <typename T> inline MaskT<T> unsafe(VecT<T> x, VecT<T> y, VecT<T> z, VecT<T> r) {
     const VecT<T> m = vmax<T>(vmax<T>(vmax<T>(vabs<T>(x), vabs<T>(y)), vabs<T>(z)), r);
-    const T lo = std::ldexp(T(1), -detail::safe_exponent<T>()), hi = std::ldexp(T(1), detail::safe_exponent<T>());
+    const T lo = detail::safe_min<T>(), hi = detail::safe_max<T>();
     return ~((m >= lo) & (m <= hi));
 }
 

@@ -127,10 +127,12 @@ private:
 
     struct Prim {
         Vec3<T> lo, hi;  ///< padded bounds; empty (lo > hi) for an invalid shape
+        Vec3<T> c;       ///< centroid (halves first: no overflow near the largest finite values); 0 if invalid
         std::uint32_t id;
-        /// The centroid (halves first, so that it cannot overflow near the largest finite values);
-        /// 0 for an invalid shape.
-        Vec3<T> centroid2() const { return lo.x <= hi.x ? lo * T(0.5) + hi * T(0.5) : Vec3<T>(T(0)); }
+        const Vec3<T>& centroid2() const { return c; }
+        static Prim make(const Aabb<T>& b, std::uint32_t id) {
+            return {b.min, b.max, b.min.x <= b.max.x ? b.min * T(0.5) + b.max * T(0.5) : Vec3<T>(T(0)), id};
+        }
     };
     /// Box and centroid bounds of a range of prims, handed from a node to its children.
     struct Range {
@@ -223,7 +225,7 @@ template <typename T> void Bvh<T>::build(std::vector<Shape<T>> shapes, BvhOption
     std::vector<Prim> prims(n);
     for (std::uint32_t i = 0; i < n; ++i) {
         const Aabb<T> b = padded_bounds(shapes[i]);
-        prims[i] = {b.min, b.max, i};
+        prims[i] = Prim::make(b, i);
     }
     std::vector<BinNode> bin;
     if (n > 0) {
@@ -332,18 +334,9 @@ std::uint32_t Bvh<T>::build_node(std::vector<BinNode>& bin_nodes, std::vector<Pr
         const T parent_area = area(lo, hi);
         const T split_cost = T(1) + (parent_area > T(0) ? best_cost / parent_area : T(count));
         if (count <= std::uint32_t(2 * opt.max_leaf_size) && split_cost >= T(count)) return make_leaf();
-        // Partition in place (Hoare), gathering each side's bounds on the way for the children.
-        auto goes_left = [&](const Prim& p) { return bin_of(p, best_axis) < best_split; };
-        std::uint32_t i = begin, j = end;
-        while (true) {
-            while (i < j && goes_left(prims[i])) left.add(prims[i++]);
-            while (i < j && !goes_left(prims[j - 1])) right.add(prims[--j]);
-            if (i >= j) break;
-            std::swap(prims[i], prims[j - 1]);
-            left.add(prims[i++]);
-            right.add(prims[--j]);
-        }
-        mid = i;
+        auto it = std::partition(prims.begin() + begin, prims.begin() + end,
+                                 [&](const Prim& p) { return bin_of(p, best_axis) < best_split; });
+        mid = static_cast<std::uint32_t>(it - prims.begin());
     } else {
         // All centroids coincide (or the tree is too deep): split at the median of the longest axis.
         int axis = 0;
@@ -353,13 +346,9 @@ std::uint32_t Bvh<T>::build_node(std::vector<BinNode>& bin_nodes, std::vector<Pr
         std::nth_element(prims.begin() + begin, prims.begin() + mid, prims.begin() + end,
                          [axis](const Prim& a, const Prim& b) { return a.centroid2()[axis] < b.centroid2()[axis]; });
     }
-    if (mid == begin || mid == end || best_axis < 0) {
-        if (mid == begin || mid == end) mid = begin + count / 2;
-        left = Range{};
-        right = Range{};
-        for (std::uint32_t k = begin; k < mid; ++k) left.add(prims[k]);
-        for (std::uint32_t k = mid; k < end; ++k) right.add(prims[k]);
-    }
+    if (mid == begin || mid == end) mid = begin + count / 2;
+    for (std::uint32_t k = begin; k < mid; ++k) left.add(prims[k]);
+    for (std::uint32_t k = mid; k < end; ++k) right.add(prims[k]);
     build_node(bin_nodes, prims, begin, mid, left, depth + 1, opt);
     const std::uint32_t right_child = build_node(bin_nodes, prims, mid, end, right, depth + 1, opt);
     bin_nodes[index].first = right_child;

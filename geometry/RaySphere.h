@@ -42,9 +42,9 @@ template <typename T> inline T max_abs(const Vec3<T>& v) {
 /// Magnitudes for which every product in sphere_roots_unscaled() stays a normal number: the
 /// position terms (|f|, r) and the direction's (|d|) each within [2^-kSafe, 2^kSafe].
 template <typename T> constexpr int safe_exponent() { return sizeof(T) >= 8 ? 240 : 30; }
-template <typename T> inline bool in_safe_range(T m) {
-    return m >= std::ldexp(T(1), -safe_exponent<T>()) && m <= std::ldexp(T(1), safe_exponent<T>());
-}
+template <typename T> constexpr T safe_min() { return sizeof(T) >= 8 ? T(0x1p-240) : T(0x1p-30); }
+template <typename T> constexpr T safe_max() { return sizeof(T) >= 8 ? T(0x1p+240) : T(0x1p+30); }
+template <typename T> inline bool in_safe_range(T m) { return m >= safe_min<T>() && m <= safe_max<T>(); }
 template <typename T> inline bool sphere_roots_in_safe_range(const Vec3<T>& f, const Vec3<T>& d, T r) {
     return in_safe_range(glm::max(max_abs(f), r)) && in_safe_range(max_abs(d));
 }
