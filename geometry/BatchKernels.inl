@@ -228,30 +228,34 @@ void capsule_kernel(const Ray<T>& ray, const CapsuleSoA<T>& c, std::size_t begin
         const VecT<T> fax = ray.origin.x - ax, fay = ray.origin.y - ay, faz = ray.origin.z - az;
         VecT<T> tn = splat(inf), tf = splat(-inf), t0, t1;
         MaskT<T> ok;
-        roots<T>(fax, fay, faz, dx, dy, dz, r, ok, t0, t1);
-        tn = sel<T>(ok & (t0 < tn), t0, tn);
-        tf = sel<T>(ok & (t1 > tf), t1, tf);
-        roots<T>(ray.origin.x - bx, ray.origin.y - by, ray.origin.z - bz, dx, dy, dz, r, ok, t0, t1);
-        ok &= segment;
-        tn = sel<T>(ok & (t0 < tn), t0, tn);
-        tf = sel<T>(ok & (t1 > tf), t1, tf);
-        // Lateral surface (see cast(Ray, Capsule)).
         MaskT<T> bad = unsafe<T>(fax, fay, faz, r) | unsafe<T>(ray.origin.x - bx, ray.origin.y - by, ray.origin.z - bz, r) |
                        unsafe<T>(dx, dy, dz, splat(T(0)));
+        // Lateral surface first (see detail::passage(Ray, Capsule)).
         const VecT<T> fa_ab = (fax * abx + fay * aby) + faz * abz;
         const VecT<T> d_ab = (dx * abx + dy * aby) + dz * abz;
         const VecT<T> kf = fa_ab / abab, kd = d_ab / abab;
         const VecT<T> fpx = fax - kf * abx, fpy = fay - kf * aby, fpz = faz - kf * abz;
         const VecT<T> dpx = dx - kd * abx, dpy = dy - kd * aby, dpz = dz - kd * abz;
+        const MaskT<T> crosswise = segment & (((dpx * dpx + dpy * dpy) + dpz * dpz) > T(0));
         roots<T>(fpx, fpy, fpz, dpx, dpy, dpz, r, ok, t0, t1);
         bad |= segment & (unsafe<T>(fpx, fpy, fpz, r) | unsafe<T>(dpx, dpy, dpz, splat(T(0))));
-        ok &= segment & (((dpx * dpx + dpy * dpy) + dpz * dpz) > T(0));
+        const MaskT<T> lateral = crosswise & ok;
         const VecT<T> s0 = (fa_ab + t0 * d_ab) / abab, s1 = (fa_ab + t1 * d_ab) / abab;
-        const MaskT<T> in0 = ok & (s0 >= T(0)) & (s0 <= T(1));
-        const MaskT<T> in1 = ok & (s1 >= T(0)) & (s1 <= T(1));
-        const VecT<T> c0 = sel<T>(in0, t0, splat(inf)), c1 = sel<T>(in1, t1, splat(-inf));
-        tn = sel<T>(c0 < tn, c0, tn);
-        tf = sel<T>(c1 > tf, c1, tf);
+        const MaskT<T> in0 = lateral & (s0 >= T(0)) & (s0 <= T(1));
+        const MaskT<T> in1 = lateral & (s1 >= T(0)) & (s1 <= T(1));
+        tn = sel<T>(in0, t0, tn);
+        tf = sel<T>(in1, t1, tf);
+        // The balls count where the line is not crosswise-missing the cylinder and not fully
+        // inside the segment's stretch (a == b: only ball a, the sphere).
+        const MaskT<T> use_balls = ~(crosswise & ~ok) & ~(in0 & in1);
+        roots<T>(fax, fay, faz, dx, dy, dz, r, ok, t0, t1);
+        ok &= use_balls;
+        tn = sel<T>(ok & (t0 < tn), t0, tn);
+        tf = sel<T>(ok & (t1 > tf), t1, tf);
+        roots<T>(ray.origin.x - bx, ray.origin.y - by, ray.origin.z - bz, dx, dy, dz, r, ok, t0, t1);
+        ok &= segment & use_balls;
+        tn = sel<T>(ok & (t0 < tn), t0, tn);
+        tf = sel<T>(ok & (t1 > tf), t1, tf);
         store(out, i - begin, cnt, tn, tf, valid & accept<T>(tn, tf, t_min, t_max));
         fix_unsafe(ray, c, i, cnt, bad, t_min, t_max, out, i - begin);
     }

@@ -15,7 +15,9 @@ namespace detail {
 
 /// The line's passage through the capsule, t only (no validation): what cast() computes, bit for
 /// bit. The union of the two end balls and the finite cylinder: earliest entry, latest exit; the
-/// cylinder counts only where its lateral surface is crossed within the segment.
+/// cylinder counts only where its lateral surface is crossed within the segment. The balls are
+/// only needed when the line is parallel to the axis or leaves the segment's stretch of the
+/// cylinder; a line that misses the infinite cylinder misses the capsule.
 template <typename T> inline bool passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& t_far) {
     const Vec3<T> ab = capsule.b - capsule.a;
     const T abab = glm::dot(ab, ab);
@@ -28,24 +30,34 @@ template <typename T> inline bool passage(const Ray<T>& ray, const Capsule<T>& c
         if (t0 < t_near) t_near = t0;
         if (t1 > t_far) t_far = t1;
     };
-    // The two end balls.
     const Vec3<T> fa = ray.origin - capsule.a;
     T t0, t1;
-    if (sphere_roots(fa, d, r, t0, t1)) consider(t0, t1);
-    if (sphere_roots(ray.origin - capsule.b, d, r, t0, t1)) consider(t0, t1);
-    // The lateral surface: the problem projected on the plane perpendicular to the axis.
+    // The lateral surface first: the problem projected on the plane perpendicular to the axis.
     // s(t) = (fa.ab + t d.ab) / ab.ab is the axial position (0 at a, 1 at b) of the point at t.
     const T fa_ab = glm::dot(fa, ab);
     const T d_ab = glm::dot(d, ab);
     const Vec3<T> f_perp = fa - (fa_ab / abab) * ab;
     const Vec3<T> d_perp = d - (d_ab / abab) * ab;
-    if (glm::dot(d_perp, d_perp) > T(0) && sphere_roots(f_perp, d_perp, r, t0, t1)) {
+    const bool parallel = !(glm::dot(d_perp, d_perp) > T(0));
+    if (!parallel) {
+        // The capsule lies inside its infinite cylinder: a line that misses the cylinder misses it.
+        if (!sphere_roots(f_perp, d_perp, r, t0, t1)) return false;
         auto on_segment = [&](T t) {
             const T s = (fa_ab + t * d_ab) / abab;
             return s >= T(0) && s <= T(1);
         };
-        consider(on_segment(t0) ? t0 : infinity<T>(), on_segment(t1) ? t1 : -infinity<T>());
+        const bool in0 = on_segment(t0), in1 = on_segment(t1);
+        // Both crossings on the segment's stretch are the capsule's two surface crossings.
+        if (in0 && in1) {
+            t_near = t0;
+            t_far = t1;
+            return true;
+        }
+        consider(in0 ? t0 : infinity<T>(), in1 ? t1 : -infinity<T>());
     }
+    // Otherwise the end balls give the missing entry or exit (or both, parallel to the axis).
+    if (sphere_roots(fa, d, r, t0, t1)) consider(t0, t1);
+    if (sphere_roots(ray.origin - capsule.b, d, r, t0, t1)) consider(t0, t1);
     return t_near <= t_far;
 }
 
