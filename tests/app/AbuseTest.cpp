@@ -16,56 +16,12 @@
 #include <sstream>
 #include <string>
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#endif
-#define STB_IMAGE_IMPLEMENTATION
-#define STB_IMAGE_STATIC  // this file's own copy, as WindowTest.cpp's
-#include <stb_image.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+#include "AppRunner.h"
 
 namespace fs = std::filesystem;
+using namespace raypick::app::test;
 
 namespace {
-
-bool have_display() {
-    const char* d = std::getenv("DISPLAY");
-    return d && *d;
-}
-
-#define REQUIRE_DISPLAY()                                                                                     \
-    do {                                                                                                      \
-        if (!have_display()) GTEST_SKIP() << "no DISPLAY: run the tests under xvfb-run (as scripts/test.sh does)"; \
-    } while (0)
-
-fs::path tmp_dir() {
-    const fs::path dir = fs::path(RAYPICK_TEST_TMP) / ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    fs::create_directories(dir);
-    return dir;
-}
-
-struct AppRun {
-    int code = -1;
-    std::string output;
-};
-
-AppRun run_app(const std::string& args) {
-    const fs::path log = tmp_dir() / "log.txt";
-    const std::string cmd = "'" + std::string(RAYPICK_APP_EXE) + "' " + args + " > '" + log.string() + "' 2>&1";
-    const int status = std::system(cmd.c_str());
-    AppRun r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ifstream in(log);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    r.output = ss.str();
-    return r;
-}
 
 struct Summary {
     bool found = false;
@@ -117,14 +73,13 @@ void expect_clean_abuse(int actions, int seed) {
         EXPECT_GT(s.kinds.count(kind) ? s.kinds.at(kind) : 0, 0) << kind;
     }
     // The last frame was drawn: a full-size picture with the panels and the view (not one colour).
-    int w = 0, h = 0, channels = 0;
-    unsigned char* data = stbi_load(shot.string().c_str(), &w, &h, &channels, 3);
-    ASSERT_NE(data, nullptr) << "no screenshot of the last frame";
-    EXPECT_EQ(w, 1280);
-    EXPECT_EQ(h, 720);
+    const Image img = load_png(shot.string());
+    ASSERT_GT(img.width, 0) << "no screenshot of the last frame";
+    EXPECT_EQ(img.width, 1280);
+    EXPECT_EQ(img.height, 720);
     std::set<int> colours;
-    for (int i = 0; i < w * h; i += 97) colours.insert(data[3 * i] << 16 | data[3 * i + 1] << 8 | data[3 * i + 2]);
-    stbi_image_free(data);
+    for (std::size_t i = 0; i < img.rgb.size() / 3; i += 97)
+        colours.insert(img.rgb[3 * i] << 16 | img.rgb[3 * i + 1] << 8 | img.rgb[3 * i + 2]);
     EXPECT_GT(colours.size(), 5u);
 }
 

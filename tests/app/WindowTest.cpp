@@ -29,79 +29,14 @@
 #include "geometry/Shape.h"
 #include "scene/SceneFile.h"
 
-#if defined(__GNUC__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#endif
-#define STB_IMAGE_IMPLEMENTATION
-#define STB_IMAGE_STATIC
-#include <stb_image.h>
-#if defined(__GNUC__)
-#pragma GCC diagnostic pop
-#endif
+#include "AppRunner.h"
 
 using namespace raypick;
 using namespace raypick::app;
 namespace fs = std::filesystem;
+using namespace raypick::app::test;
 
 namespace {
-
-bool have_display() {
-    const char* d = std::getenv("DISPLAY");
-    return d && *d;
-}
-
-#define REQUIRE_DISPLAY()                                                                         \
-    do {                                                                                          \
-        if (!have_display()) GTEST_SKIP() << "no DISPLAY: run the tests under xvfb-run (as scripts/test.sh does)"; \
-    } while (0)
-
-fs::path tmp_dir() {
-    const fs::path dir = fs::path(RAYPICK_TEST_TMP) / ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    fs::create_directories(dir);
-    return dir;
-}
-
-std::string quote(const std::string& s) { return "'" + s + "'"; }
-
-struct AppRun {
-    int code = -1;
-    std::string output;
-};
-
-AppRun run_app(const std::string& args, const std::string& env = "") {
-    const fs::path log = tmp_dir() / "log.txt";
-    const std::string cmd = env + " " + quote(RAYPICK_APP_EXE) + " " + args + " > " + quote(log.string()) + " 2>&1";
-    const int status = std::system(cmd.c_str());
-    AppRun r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ifstream in(log);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    r.output = ss.str();
-    return r;
-}
-
-struct Image {
-    int width = 0, height = 0;
-    std::vector<unsigned char> rgb;
-    glm::ivec3 at(int x, int y) const {
-        const std::size_t i = (static_cast<std::size_t>(y) * width + x) * 3;
-        return {rgb[i], rgb[i + 1], rgb[i + 2]};
-    }
-};
-
-Image load_png(const std::string& path) {
-    Image img;
-    int channels = 0;
-    unsigned char* data = stbi_load(path.c_str(), &img.width, &img.height, &channels, 3);
-    if (!data) return img;
-    img.rgb.assign(data, data + static_cast<std::size_t>(img.width) * img.height * 3);
-    stbi_image_free(data);
-    return img;
-}
 
 glm::ivec3 rgb_of(const Color& c) {
     return {static_cast<int>(c.r * 255.0f + 0.5f), static_cast<int>(c.g * 255.0f + 0.5f),
