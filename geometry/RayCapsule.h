@@ -65,15 +65,19 @@ template <typename T> inline bool passage(const Ray<T>& ray, const Capsule<T>& c
 /// the segment). (Taking the winning part's own normal is wrong near a cap seam, where a ball's
 /// root can beat the cylinder's by rounding although the point lies on the cylinder.) A segment
 /// (radius 0) has no normal: -/+unit(direction).
-template <typename T> inline Vec3<T> capsule_normal(const Ray<T>& ray, const Capsule<T>& capsule, T t, bool exit) {
-    const Vec3<T>& d = ray.direction;
-    if (capsule.radius == T(0)) return normalize_or(exit ? d : -d, Vec3<T>(T(0), T(0), T(1)));
-    const Vec3<T> ab = capsule.b - capsule.a;
-    const Vec3<T> fa = ray.origin - capsule.a;
-    const T abab = glm::dot(ab, ab);
-    const T s = abab > T(0) ? glm::clamp((glm::dot(fa, ab) + t * glm::dot(d, ab)) / abab, T(0), T(1)) : T(0);
-    return normalize_or_dir(fa + t * d - s * ab, exit ? d : -d);
-}
+template <typename T> struct CapsuleNormals {
+    /// The terms both normals share, computed once per cast.
+    CapsuleNormals(const Ray<T>& ray, const Capsule<T>& capsule)
+        : d(ray.direction), ab(capsule.b - capsule.a), fa(ray.origin - capsule.a), abab(glm::dot(ab, ab)),
+          fa_ab(glm::dot(fa, ab)), d_ab(glm::dot(d, ab)), r(capsule.radius) {}
+    Vec3<T> at(T t, bool exit) const {
+        if (r == T(0)) return normalize_or(exit ? d : -d, Vec3<T>(T(0), T(0), T(1)));
+        const T s = abab > T(0) ? glm::clamp((fa_ab + t * d_ab) / abab, T(0), T(1)) : T(0);
+        return normalize_or_dir(fa + t * d - s * ab, exit ? d : -d);
+    }
+    Vec3<T> d, ab, fa;
+    T abab, fa_ab, d_ab, r;
+};
 
 }  // namespace detail
 
@@ -103,8 +107,8 @@ std::optional<RayHit<T>> cast(const Ray<T>& ray, const Capsule<T>& capsule, T t_
     T t_near, t_far;
     if (!detail::passage(ray, capsule, t_near, t_far) || !detail::accepts(t_near, t_far, t_min, t_max))
         return std::nullopt;
-    return detail::finish(t_near, t_far, detail::capsule_normal(ray, capsule, t_near, false),
-                          detail::capsule_normal(ray, capsule, t_far, true), t_min, t_max);
+    const detail::CapsuleNormals<T> normals(ray, capsule);
+    return detail::finish(t_near, t_far, normals.at(t_near, false), normals.at(t_far, true), t_min, t_max);
 }
 
 }  // namespace raypick
