@@ -224,7 +224,7 @@ void capsule_kernel(const Ray<T>& ray, const CapsuleSoA<T>& c, std::size_t begin
         const MaskT<T> valid = finite3<T>(ax, ay, az) & finite3<T>(bx, by, bz) & nonneg_finite<T>(r);
         const VecT<T> abx = bx - ax, aby = by - ay, abz = bz - az;
         const VecT<T> abab = (abx * abx + aby * aby) + abz * abz;
-        const MaskT<T> segment = abab > T(0);  // otherwise exactly the sphere (a, r)
+        const MaskT<T> segment = (ax != bx) | (ay != by) | (az != bz);  // a == b: exactly the sphere (a, r)
         const VecT<T> fax = ray.origin.x - ax, fay = ray.origin.y - ay, faz = ray.origin.z - az;
         VecT<T> tn = splat(inf), tf = splat(-inf), t0, t1;
         MaskT<T> ok;
@@ -238,7 +238,8 @@ void capsule_kernel(const Ray<T>& ray, const CapsuleSoA<T>& c, std::size_t begin
         const VecT<T> dpx = dx - kd * abx, dpy = dy - kd * aby, dpz = dz - kd * abz;
         const MaskT<T> crosswise = segment & (((dpx * dpx + dpy * dpy) + dpz * dpz) > T(0));
         roots<T>(fpx, fpy, fpz, dpx, dpy, dpz, r, ok, t0, t1);
-        bad |= segment & (unsafe<T>(fpx, fpy, fpz, r) | unsafe<T>(dpx, dpy, dpz, splat(T(0))));
+        bad |= segment & (unsafe<T>(fpx, fpy, fpz, r) | unsafe<T>(dpx, dpy, dpz, splat(T(0))) |
+                          unsafe<T>(abx, aby, abz, splat(T(0))));  // the scalar code rescales such an axis
         const MaskT<T> lateral = crosswise & ok;
         const VecT<T> s0 = (fa_ab + t0 * d_ab) / abab, s1 = (fa_ab + t1 * d_ab) / abab;
         const MaskT<T> in0 = lateral & (s0 >= T(0)) & (s0 <= T(1));

@@ -13,15 +13,32 @@
 namespace raypick {
 namespace detail {
 
+/// The capsule's axis: u = (b - a) / L with L a power of two (1 unless b - a is tiny or huge), so
+/// that u.u neither underflows into subnormals nor overflows. The perpendicular projection is the
+/// same with u as with b - a; the axial position (0 at a, 1 at b) is s = (fa.u + t d.u)/(u.u) / L,
+/// so "on the segment" is 0 <= (fa.u + t d.u)/(u.u) <= L, exactly.
+template <typename T> struct CapsuleAxis {
+    Vec3<T> u;
+    T length = T(1);  ///< L
+    explicit CapsuleAxis(const Capsule<T>& c) : u(c.b - c.a) {
+        const T m = max_abs(u);
+        if (in_safe_range(m) || !(m > T(0)) || !(m <= std::numeric_limits<T>::max())) return;
+        const int e = std::ilogb(m);
+        u = Vec3<T>(std::ldexp(u.x, -e), std::ldexp(u.y, -e), std::ldexp(u.z, -e));
+        length = std::ldexp(T(1), e);
+    }
+};
+
 /// The line's passage through the capsule, t only (no validation): what cast() computes, bit for
 /// bit. The union of the two end balls and the finite cylinder: earliest entry, latest exit; the
 /// cylinder counts only where its lateral surface is crossed within the segment. The balls are
 /// only needed when the line is parallel to the axis or leaves the segment's stretch of the
 /// cylinder; a line that misses the infinite cylinder misses the capsule.
 template <typename T> inline bool passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& t_far) {
-    const Vec3<T> ab = capsule.b - capsule.a;
+    if (capsule.a == capsule.b) return passage(ray, Sphere<T>{capsule.a, capsule.radius}, t_near, t_far);
+    const CapsuleAxis<T> axis(capsule);
+    const Vec3<T>& ab = axis.u;
     const T abab = glm::dot(ab, ab);
-    if (!(abab > T(0))) return passage(ray, Sphere<T>{capsule.a, capsule.radius}, t_near, t_far);
     const Vec3<T>& d = ray.direction;
     const T r = capsule.radius;
     t_near = infinity<T>();
@@ -44,7 +61,7 @@ template <typename T> inline bool passage(const Ray<T>& ray, const Capsule<T>& c
         if (!sphere_roots(f_perp, d_perp, r, t0, t1)) return false;
         auto on_segment = [&](T t) {
             const T s = (fa_ab + t * d_ab) / abab;
-            return s >= T(0) && s <= T(1);
+            return s >= T(0) && s <= axis.length;
         };
         const bool in0 = on_segment(t0), in1 = on_segment(t1);
         // Both crossings on the segment's stretch are the capsule's two surface crossings.
@@ -68,15 +85,16 @@ template <typename T> inline bool passage(const Ray<T>& ray, const Capsule<T>& c
 template <typename T> struct CapsuleNormals {
     /// The terms both normals share, computed once per cast.
     CapsuleNormals(const Ray<T>& ray, const Capsule<T>& capsule)
-        : d(ray.direction), ab(capsule.b - capsule.a), fa(ray.origin - capsule.a), abab(glm::dot(ab, ab)),
-          fa_ab(glm::dot(fa, ab)), d_ab(glm::dot(d, ab)), r(capsule.radius) {}
+        : d(ray.direction), ab(CapsuleAxis<T>(capsule).u), fa(ray.origin - capsule.a), abab(glm::dot(ab, ab)),
+          fa_ab(glm::dot(fa, ab)), d_ab(glm::dot(d, ab)), r(capsule.radius),
+          length(CapsuleAxis<T>(capsule).length) {}
     Vec3<T> at(T t, bool exit) const {
         if (r == T(0)) return normalize_or(exit ? d : -d, Vec3<T>(T(0), T(0), T(1)));
-        const T s = abab > T(0) ? glm::clamp((fa_ab + t * d_ab) / abab, T(0), T(1)) : T(0);
+        const T s = abab > T(0) ? glm::clamp((fa_ab + t * d_ab) / abab, T(0), length) : T(0);
         return normalize_or_dir(fa + t * d - s * ab, exit ? d : -d);
     }
     Vec3<T> d, ab, fa;
-    T abab, fa_ab, d_ab, r;
+    T abab, fa_ab, d_ab, r, length;
 };
 
 }  // namespace detail
@@ -102,8 +120,7 @@ template <typename T>
 std::optional<RayHit<T>> cast(const Ray<T>& ray, const Capsule<T>& capsule, T t_min = T(0),
                               T t_max = infinity<T>()) {
     if (!is_valid(ray) || !is_valid(capsule) || !detail::valid_range(t_min, t_max)) return std::nullopt;
-    const Vec3<T> ab = capsule.b - capsule.a;
-    if (!(glm::dot(ab, ab) > T(0))) return cast(ray, Sphere<T>{capsule.a, capsule.radius}, t_min, t_max);
+    if (capsule.a == capsule.b) return cast(ray, Sphere<T>{capsule.a, capsule.radius}, t_min, t_max);
     T t_near, t_far;
     if (!detail::passage(ray, capsule, t_near, t_far) || !detail::accepts(t_near, t_far, t_min, t_max))
         return std::nullopt;

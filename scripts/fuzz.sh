@@ -84,6 +84,10 @@ run_target() {
   mkdir -p "$work" "$art"
   local extra=()
   [ -f "fuzz/$t.dict" ] && extra+=("-dict=fuzz/$t.dict")
+  # RAYPICK_FUZZ_SEED / RAYPICK_FUZZ_RUNS make a run repeatable (the test suite sets them, so CI
+  # explores the same inputs every time); unset, each run explores new ground.
+  [ -n "${RAYPICK_FUZZ_SEED:-}" ] && extra+=("-seed=$RAYPICK_FUZZ_SEED")
+  [ -n "${RAYPICK_FUZZ_RUNS:-}" ] && extra+=("-runs=$RAYPICK_FUZZ_RUNS")
   # The first directory receives new inputs; the seed directory is only read.
   if "$BUILD_DIR/$t" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
        -artifact_prefix="$art" "${extra[@]}" "$work" "fuzz/corpus/$t" > "$log" 2>&1; then
