@@ -47,6 +47,7 @@ App::App(const CommandLine& options, GLFWwindow* window) : window_(window) {
         state_.view.raycast.shading = *options.raycast;
     }
     ignore_mouse_ = !options.screenshot_file.empty() || options.abuse > 0;
+    bench_orbit_ = options.bench_orbit;
     if (options.abuse > 0) {
         AbuseOptions a;
         a.actions = options.abuse;
@@ -116,8 +117,22 @@ void App::handle_keys() {
     }
 }
 
-void App::cast_ray() {
+void App::update_mouse() {
     const ImGuiIO& io = ImGui::GetIO();
+    if (!bench_orbit_) {
+        mouse_ = {io.MousePos.x, io.MousePos.y, io.WantCaptureMouse};
+        return;
+    }
+    AppState& s = state_;
+    const double f = static_cast<double>(s.stats.frames);
+    const ViewRect& v = s.viewport;
+    mouse_.x = v.x + v.width * (0.5 + 0.4 * std::sin(f * 0.047));
+    mouse_.y = v.y + v.height * (0.5 + 0.4 * std::sin(f * 0.031));
+    mouse_.ui_wants = false;
+    s.camera.orbit(2.0, 1.5 * std::cos(f * 0.02));  // about a degree a frame around, a little up and down
+}
+
+void App::cast_ray() {
     AppState& s = state_;
     if (!s.ray.frozen && ignore_mouse_) {  // screenshot without --ray: no mouse, so no mouse ray
         s.result = PickResult{};
@@ -128,10 +143,10 @@ void App::cast_ray() {
         // The mouse ray follows the cursor every frame, unless ImGui owns the mouse or the cursor is
         // outside the 3D view: then the last ray stays (and is still cast, so edits show at once).
         const ViewRect& v = s.viewport;
-        const bool inside = v.contains(io.MousePos.x, io.MousePos.y);
-        if ((inside && !io.WantCaptureMouse) || !s.ray.valid) {
-            const double x = inside ? io.MousePos.x - v.x : v.width * 0.5;
-            const double y = inside ? io.MousePos.y - v.y : v.height * 0.5;
+        const bool inside = v.contains(mouse_.x, mouse_.y);
+        if ((inside && !mouse_.ui_wants) || !s.ray.valid) {
+            const double x = inside ? mouse_.x - v.x : v.width * 0.5;
+            const double y = inside ? mouse_.y - v.y : v.height * 0.5;
             s.ray.ray = s.camera.ray_from_pixel(x, y, v.width, v.height);
             s.ray.valid = true;
         }
@@ -155,12 +170,13 @@ void App::update() {
     s.viewport = view_rect(s.window_width, s.window_height, s.view.show_ui);
 
     handle_keys();
+    update_mouse();
 
     const ImGuiIO& io = ImGui::GetIO();
     InputState in;
     // Window coordinates relative to the 3D view.
-    in.mouse_x = io.MousePos.x - s.viewport.x;
-    in.mouse_y = io.MousePos.y - s.viewport.y;
+    in.mouse_x = mouse_.x - s.viewport.x;
+    in.mouse_y = mouse_.y - s.viewport.y;
     in.width = s.viewport.width;
     in.height = s.viewport.height;
     in.left_down = io.MouseDown[0];
@@ -176,8 +192,8 @@ void App::update() {
     in.key_x = keys_free && ImGui::IsKeyDown(GLFW_KEY_X);
     in.key_y = keys_free && ImGui::IsKeyDown(GLFW_KEY_Y) && !io.KeyCtrl;
     in.key_z = keys_free && ImGui::IsKeyDown(GLFW_KEY_Z) && !io.KeyCtrl;
-    in.ui_wants_mouse = io.WantCaptureMouse;
-    const bool mouse_in_view = s.viewport.contains(io.MousePos.x, io.MousePos.y) && !ignore_mouse_;
+    in.ui_wants_mouse = mouse_.ui_wants;
+    const bool mouse_in_view = s.viewport.contains(mouse_.x, mouse_.y) && !ignore_mouse_;
     if (abuse_) {  // --abuse: one step of a random action through the same calls, every frame
         abuse_->frame(s, interaction_);
     } else if (mouse_in_view || interaction_.busy()) {
@@ -203,9 +219,9 @@ void App::update() {
     draw_raycast_view();
     // The hovered shape's name beside the cursor.
     if (s.sel.hovered && *s.sel.hovered < s.scene.shapes.size() && !interaction_.busy() &&
-        s.viewport.contains(io.MousePos.x, io.MousePos.y) && !io.WantCaptureMouse) {
+        s.viewport.contains(mouse_.x, mouse_.y) && !mouse_.ui_wants) {
         const std::string& name = s.scene.shapes[*s.sel.hovered].name;
-        ImGui::GetForegroundDrawList()->AddText(ImVec2(io.MousePos.x + 14.0f, io.MousePos.y + 4.0f),
+        ImGui::GetForegroundDrawList()->AddText(ImVec2(float(mouse_.x) + 14.0f, float(mouse_.y) + 4.0f),
                                                 IM_COL32(255, 200, 120, 255), name.c_str());
     }
 }

@@ -53,6 +53,15 @@ private:
     void draw_case_labels();
     void draw_raycast_view();
     void update_raycast(const glm::dmat4& view_projection);
+    /// The cursor for this frame: ImGui's, or with --bench-orbit a path across the view (the camera
+    /// is orbited a step too), so the hover pick and the mouse ray move every frame.
+    void update_mouse();
+
+    /// The cursor this frame, in window coordinates.
+    struct Mouse {
+        double x = 0.0, y = 0.0;
+        bool ui_wants = false;  ///< ImGui owns the mouse
+    };
 
     GLFWwindow* window_;
     AppState state_;
@@ -65,6 +74,8 @@ private:
     bool first_frame_ = true;
     bool ignore_mouse_ = false;
     bool was_busy_ = false;  ///< screenshot mode: the picture must not depend on the cursor
+    bool bench_orbit_ = false;
+    Mouse mouse_;
     std::unique_ptr<Abuse> abuse_;  ///< --abuse: drives the interaction instead of the mouse
 };
 

@@ -8,7 +8,7 @@ namespace raypick::app {
 const char* usage() {
     return "usage: raypick [--scene FILE] [--open FILE] [--screenshot OUT.png] [--width W] [--height H]\n"
            "               [--ray OX OY OZ DX DY DZ] [--frames N] [--bench-frames N] [--shapes N]\n"
-           "               [--no-ui] [--solid] [--compare] [--raycast MODE] [--raycast-check]\n"
+           "               [--bench-orbit] [--no-ui] [--solid] [--compare] [--raycast MODE] [--raycast-check]\n"
            "               [--abuse N [--seed S]]\n"
            "  --scene FILE        open a scene file (default: assets/showcase.json or a built-in showcase)\n"
            "  --open FILE         after start-up, open FILE as File > Open does (errors in a message box)\n"
@@ -17,6 +17,8 @@ const char* usage() {
            "  --ray ...           freeze this ray (origin, direction) instead of the mouse ray\n"
            "  --frames N          exit after N frames\n"
            "  --bench-frames N    run N frames and print the mean and worst frame time\n"
+           "  --bench-orbit       every frame orbits the camera a little and moves the mouse (hover pick and\n"
+           "                      mouse ray) across the view, as while orbiting: the worst case to measure\n"
            "  --shapes N          a generated scene of N mixed shapes (performance)\n"
            "  --no-ui             hide the ImGui panels\n"
            "  --solid             start in solid mode (surfaces shaded by normal)\n"
@@ -131,6 +133,8 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
             o.abuse_sabotage = true;
         } else if (a == "--abuse-extreme") {
             o.abuse_extreme = true;
+        } else if (a == "--bench-orbit") {
+            o.bench_orbit = true;
         } else if (a == "--no-ui") {
             o.no_ui = true;
         } else if (a == "--solid") {

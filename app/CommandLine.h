@@ -19,6 +19,7 @@ struct CommandLine {
     std::optional<Ray<double>> ray;  ///< --ray ox oy oz dx dy dz: a frozen ray
     int frames = 0;                ///< --frames N: exit after N frames (0: run until closed)
     int bench_frames = 0;          ///< --bench-frames N: run N frames, print frame times, exit
+    bool bench_orbit = false;      ///< --bench-orbit: every frame orbits the camera and moves the mouse
     int generated_shapes = -1;     ///< --shapes N: a generated scene of N shapes instead of a file
     bool no_ui = false;            ///< --no-ui: hide the panels
     bool solid = false;            ///< --solid: start in solid mode

@@ -23,6 +23,8 @@ TEST(CommandLine, ParsesEveryOption) {
     EXPECT_TRUE(r.options.compare);
     EXPECT_EQ(parse_command_line({"raypick", "--shapes", "1000", "--bench-frames", "50"}).options.generated_shapes, 1000);
     EXPECT_EQ(parse_command_line({"raypick", "--open", "b.json"}).options.open_file, "b.json");
+    EXPECT_FALSE(parse_command_line({"raypick", "--bench-frames", "50"}).options.bench_orbit);
+    EXPECT_TRUE(parse_command_line({"raypick", "--bench-frames", "50", "--bench-orbit"}).options.bench_orbit);
 }
 
 TEST(CommandLine, RefusesBadInput) {
