@@ -1,6 +1,7 @@
 // raypick geometry: ray against axis-aligned box (the robust default).
 #pragma once
 
+#include <limits>
 #include <optional>
 
 #include "geometry/Math.h"
@@ -56,16 +57,67 @@ inline bool slab_passage(const Vec3<T>& o, const Vec3<T>& d, const Vec3<T>& lo, 
     return p.near_axis >= 0 && p.far_axis >= 0 && p.t_near <= p.t_far;
 }
 
+/// sign * (unit vector of axis i). Built with selects, not by storing into a component chosen at
+/// run time, which would cost a store-forwarding stall when the vector is read back whole.
 template <typename T> inline Vec3<T> unit_axis(int i, T sign) {
-    Vec3<T> n(T(0));
-    n[i] = sign;
-    return n;
+    return Vec3<T>(i == 0 ? sign : T(0), i == 1 ? sign : T(0), i == 2 ? sign : T(0));
+}
+
+/// slab_passage() for the common case, with fewer branches: every input finite, no direction
+/// component 0, min <= max. Returns false when the case does not apply (the caller then takes
+/// slab_passage(), which also handles it) and sets `applies`; when it applies, the result and p
+/// are bit for bit those of slab_passage() (same divisions, same comparisons, ties to the lowest
+/// axis).
+template <typename T>
+inline bool slab_passage_fast(const Vec3<T>& o, const Vec3<T>& d, const Vec3<T>& lo, const Vec3<T>& hi,
+                              SlabPassage<T>& p, bool& applies) {
+    // x*0 is 0 for finite x and NaN otherwise: one compare checks all twelve inputs (summed as a
+    // tree, not a chain, to keep the latency short).
+    const T z = T(0);
+    const T fo = (o.x * z + o.y * z) + o.z * z, fd = (d.x * z + d.y * z) + d.z * z;
+    const T fl = (lo.x * z + lo.y * z) + lo.z * z, fh = (hi.x * z + hi.y * z) + hi.z * z;
+    applies = ((fo + fd) + (fl + fh) == z) & (d.x != z) & (d.y != z) & (d.z != z) & (lo.x <= hi.x) &
+              (lo.y <= hi.y) & (lo.z <= hi.z);
+    if (!applies) return false;
+    // Per axis, entry and exit are the smaller and larger of the two plane distances: with
+    // lo <= hi and d != 0 the division is monotonic, so min/max pick exactly the values the
+    // sign test of slab_passage() picks, without a branch on the direction's signs, which vary
+    // from ray to ray (a mispredicted branch per axis was most of this test's cost).
+    T tn = -infinity<T>(), tf = infinity<T>();
+    int na = -1, fa = -1;
+    for (int i = 0; i < 3; ++i) {
+        const T t_lo = (lo[i] - o[i]) / d[i];
+        const T t_hi = (hi[i] - o[i]) / d[i];
+        T enter = t_lo < t_hi ? t_lo : t_hi;
+        T leave = t_lo < t_hi ? t_hi : t_lo;
+        if (__builtin_expect(t_lo == t_hi, 0)) {  // a flat slab: -0 and +0 compare equal but
+            enter = d[i] > z ? t_lo : t_hi;       // are different bits; choose as slab_passage()
+            leave = d[i] > z ? t_hi : t_lo;
+        }
+        // Strict comparisons in axis order, as the loop: ties go to the lowest axis; an entry of
+        // -inf (overflow) never beats the initial -inf, leaving the axis unset as there.
+        const bool new_near = enter > tn, new_far = leave < tf;
+        tn = new_near ? enter : tn;
+        na = new_near ? i : na;
+        tf = new_far ? leave : tf;
+        fa = new_far ? i : fa;
+    }
+    const bool ok = (na >= 0) & (fa >= 0) & (tn <= tf);
+    p.t_near = tn;
+    p.t_far = tf;
+    p.near_axis = na;
+    p.far_axis = fa;
+    p.near_sign = ok && d[na] > z ? T(-1) : T(1);
+    p.far_sign = ok && d[fa] > z ? T(1) : T(-1);
+    return ok;
 }
 
 /// The line's passage through the box, t only (no validation): what cast() computes, bit for bit.
 template <typename T> inline bool passage(const Ray<T>& ray, const Aabb<T>& box, T& t0, T& t1) {
     SlabPassage<T> p;
-    if (!slab_passage(ray.origin, ray.direction, box.min, box.max, p)) return false;
+    bool applies;
+    const bool hit = slab_passage_fast(ray.origin, ray.direction, box.min, box.max, p, applies);
+    if (!(applies ? hit : slab_passage(ray.origin, ray.direction, box.min, box.max, p))) return false;
     t0 = p.t_near;
     t1 = p.t_far;
     return true;
@@ -90,11 +142,24 @@ template <typename T> inline bool passage(const Ray<T>& ray, const Aabb<T>& box,
 template <typename T>
 std::optional<RayHit<T>> cast(const Ray<T>& ray, const Aabb<T>& box, T t_min = T(0),
                               T t_max = infinity<T>()) {
-    if (!is_valid(ray) || !is_valid(box) || !detail::valid_range(t_min, t_max)) return std::nullopt;
     detail::SlabPassage<T> p;
-    if (!detail::slab_passage(ray.origin, ray.direction, box.min, box.max, p)) return std::nullopt;
-    return detail::finish(p.t_near, p.t_far, detail::unit_axis(p.near_axis, p.near_sign),
-                          detail::unit_axis(p.far_axis, p.far_sign), t_min, t_max);
+    bool applies;
+    // Fast path: finite input, no zero direction component, min <= max, so the ray and box are
+    // valid (a non-zero finite direction still needs dot(d, d) in range, checked below).
+    const bool hit = detail::slab_passage_fast(ray.origin, ray.direction, box.min, box.max, p, applies);
+    const T dd = glm::dot(ray.direction, ray.direction);
+    if (__builtin_expect(applies & (dd > T(0)) & (dd <= std::numeric_limits<T>::max()), 1)) {
+        if (!hit || !detail::valid_range(t_min, t_max) || !detail::accepts(p.t_near, p.t_far, t_min, t_max))
+            return std::nullopt;
+    } else {
+        if (!is_valid(ray) || !is_valid(box) || !detail::valid_range(t_min, t_max)) return std::nullopt;
+        p = detail::SlabPassage<T>{};
+        if (!detail::slab_passage(ray.origin, ray.direction, box.min, box.max, p) ||
+            !detail::accepts(p.t_near, p.t_far, t_min, t_max))
+            return std::nullopt;
+    }
+    return detail::make_hit(p.t_near, p.t_far, detail::unit_axis(p.near_axis, p.near_sign),
+                            detail::unit_axis(p.far_axis, p.far_sign));
 }
 
 }  // namespace raypick

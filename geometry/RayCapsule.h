@@ -84,10 +84,9 @@ template <typename T> inline bool passage(const Ray<T>& ray, const Capsule<T>& c
 /// (radius 0) has no normal: -/+unit(direction).
 template <typename T> struct CapsuleNormals {
     /// The terms both normals share, computed once per cast.
-    CapsuleNormals(const Ray<T>& ray, const Capsule<T>& capsule)
-        : d(ray.direction), ab(CapsuleAxis<T>(capsule).u), fa(ray.origin - capsule.a), abab(glm::dot(ab, ab)),
-          fa_ab(glm::dot(fa, ab)), d_ab(glm::dot(d, ab)), r(capsule.radius),
-          length(CapsuleAxis<T>(capsule).length) {}
+    CapsuleNormals(const Ray<T>& ray, const Capsule<T>& capsule, const CapsuleAxis<T>& axis)
+        : d(ray.direction), ab(axis.u), fa(ray.origin - capsule.a), abab(glm::dot(ab, ab)),
+          fa_ab(glm::dot(fa, ab)), d_ab(glm::dot(d, ab)), r(capsule.radius), length(axis.length) {}
     Vec3<T> at(T t, bool exit) const {
         if (r == T(0)) return normalize_or(exit ? d : -d, Vec3<T>(T(0), T(0), T(1)));
         const T s = abab > T(0) ? glm::clamp((fa_ab + t * d_ab) / abab, T(0), length) : T(0);
@@ -124,8 +123,9 @@ std::optional<RayHit<T>> cast(const Ray<T>& ray, const Capsule<T>& capsule, T t_
     T t_near, t_far;
     if (!detail::passage(ray, capsule, t_near, t_far) || !detail::accepts(t_near, t_far, t_min, t_max))
         return std::nullopt;
-    const detail::CapsuleNormals<T> normals(ray, capsule);
-    return detail::finish(t_near, t_far, normals.at(t_near, false), normals.at(t_far, true), t_min, t_max);
+    const detail::CapsuleNormals<T> normals(ray, capsule, detail::CapsuleAxis<T>(capsule));
+    // accepts() held above and at() never returns a non-finite vector.
+    return detail::make_hit(t_near, t_far, normals.at(t_near, false), normals.at(t_far, true));
 }
 
 }  // namespace raypick

@@ -61,19 +61,16 @@ std::optional<SurfaceHit<T>> first_surface(const Ray<T>& ray, const RayHit<T>& h
 namespace detail {
 
 /// Whether a line passage [t0, t1] is a hit for the range [t_min, t_max]: ordered, overlapping the
-/// range and finite. The one acceptance rule of every cast (finish() and the hierarchy use it).
+/// range and finite. The one acceptance rule of every cast and of the hierarchy.
 template <typename T> inline bool accepts(T t0, T t1, T t_min, T t_max) {
     return t0 <= t1 && !(t1 < t_min) && !(t0 > t_max) && is_finite(t0) && is_finite(t1);
 }
 
-/// Common tail of every cast: turn a line passage into the public result, or a miss.
-/// Rejects passages that do not overlap [t_min, t_max] and anything non-finite, so that no result
-/// ever carries a NaN whatever the input.
+/// The common tail of every cast: the public result from a passage that accepts() took and two
+/// finite unit normals (each cast's normal functions never return anything else, so no result
+/// ever carries a NaN whatever the input).
 template <typename T>
-std::optional<RayHit<T>> finish(T t_near, T t_far, const Vec3<T>& n_near, const Vec3<T>& n_far,
-                                T t_min, T t_max) {
-    if (!accepts(t_near, t_far, t_min, t_max)) return std::nullopt;
-    if (!is_finite(n_near) || !is_finite(n_far)) return std::nullopt;
+inline RayHit<T> make_hit(T t_near, T t_far, const Vec3<T>& n_near, const Vec3<T>& n_far) {
     RayHit<T> h;
     h.t_near = t_near;
     h.t_far = t_far;

@@ -53,7 +53,8 @@ std::optional<RayHit<T>> cast(const Ray<T>& ray, const Obb<T>& box, T t_min = T(
     const Vec3<T> up(T(0), T(0), T(1));
     const Vec3<T> n_near = normalize_or(p.near_sign * box.rotation[p.near_axis], up);
     const Vec3<T> n_far = normalize_or(p.far_sign * box.rotation[p.far_axis], up);
-    return detail::finish(p.t_near, p.t_far, n_near, n_far, t_min, t_max);
+    // accepts() held above and normalize_or() never returns a non-finite vector.
+    return detail::make_hit(p.t_near, p.t_far, n_near, n_far);
 }
 
 }  // namespace raypick

@@ -44,9 +44,27 @@ template <typename T> inline T max_abs(const Vec3<T>& v) {
 template <typename T> constexpr int safe_exponent() { return sizeof(T) >= 8 ? 240 : 30; }
 template <typename T> constexpr T safe_min() { return sizeof(T) >= 8 ? T(0x1p-240) : T(0x1p-30); }
 template <typename T> constexpr T safe_max() { return sizeof(T) >= 8 ? T(0x1p+240) : T(0x1p+30); }
-template <typename T> inline bool in_safe_range(T m) { return m >= safe_min<T>() && m <= safe_max<T>(); }
+// Comparisons combined with & rather than &&: one branch instead of four on the hot path.
+template <typename T> inline bool in_safe_range(T m) { return (m >= safe_min<T>()) & (m <= safe_max<T>()); }
 template <typename T> inline bool sphere_roots_in_safe_range(const Vec3<T>& f, const Vec3<T>& d, T r) {
-    return in_safe_range(glm::max(max_abs(f), r)) && in_safe_range(max_abs(d));
+    return in_safe_range(glm::max(max_abs(f), r)) & in_safe_range(max_abs(d));
+}
+
+/// sphere_roots() outside the safe range: the position terms and the direction are first scaled
+/// by powers of two (exact), so squares neither underflow nor overflow, and t is scaled back.
+/// Rare (tiny or huge shapes or directions), so kept out of line and off the hot path.
+template <typename T>
+[[gnu::noinline, gnu::cold]] bool sphere_roots_scaled(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0, T& t1) {
+    const T mf = glm::max(max_abs(f), r), md = max_abs(d);
+    const int ef = (mf > T(0) && mf <= std::numeric_limits<T>::max()) ? std::ilogb(mf) : 0;
+    const int ed = (md > T(0) && md <= std::numeric_limits<T>::max()) ? std::ilogb(md) : 0;
+    const Vec3<T> fs(std::ldexp(f.x, -ef), std::ldexp(f.y, -ef), std::ldexp(f.z, -ef));
+    const Vec3<T> ds(std::ldexp(d.x, -ed), std::ldexp(d.y, -ed), std::ldexp(d.z, -ed));
+    if (!sphere_roots_unscaled(fs, ds, std::ldexp(r, -ef), t0, t1)) return false;
+    // |f + t d| = r with f = fs 2^ef, d = ds 2^ed: the scaled root is t' = t 2^(ed - ef).
+    t0 = std::ldexp(t0, ef - ed);
+    t1 = std::ldexp(t1, ef - ed);
+    return true;
 }
 
 /// Real roots t0 <= t1 of |f + t*d|^2 = r^2 (f = origin - centre), or false when there are none.
@@ -60,17 +78,8 @@ template <typename T> inline bool sphere_roots_in_safe_range(const Vec3<T>& f, c
 /// direction are first scaled by powers of two (exact), so squares neither underflow (which made a
 /// near miss a tangent) nor overflow, and t is scaled back. Requires dot(d, d) > 0.
 template <typename T> inline bool sphere_roots(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0, T& t1) {
-    if (sphere_roots_in_safe_range(f, d, r)) return sphere_roots_unscaled(f, d, r, t0, t1);
-    const T mf = glm::max(max_abs(f), r), md = max_abs(d);
-    const int ef = (mf > T(0) && mf <= std::numeric_limits<T>::max()) ? std::ilogb(mf) : 0;
-    const int ed = (md > T(0) && md <= std::numeric_limits<T>::max()) ? std::ilogb(md) : 0;
-    const Vec3<T> fs(std::ldexp(f.x, -ef), std::ldexp(f.y, -ef), std::ldexp(f.z, -ef));
-    const Vec3<T> ds(std::ldexp(d.x, -ed), std::ldexp(d.y, -ed), std::ldexp(d.z, -ed));
-    if (!sphere_roots_unscaled(fs, ds, std::ldexp(r, -ef), t0, t1)) return false;
-    // |f + t d| = r with f = fs 2^ef, d = ds 2^ed: the scaled root is t' = t 2^(ed - ef).
-    t0 = std::ldexp(t0, ef - ed);
-    t1 = std::ldexp(t1, ef - ed);
-    return true;
+    if (__builtin_expect(sphere_roots_in_safe_range(f, d, r), 1)) return sphere_roots_unscaled(f, d, r, t0, t1);
+    return sphere_roots_scaled(f, d, r, t0, t1);
 }
 
 /// Outward normal at t on a sphere seen from f = origin - centre; the documented fallback
@@ -106,13 +115,25 @@ template <typename T> inline bool passage(const Ray<T>& ray, const Sphere<T>& sp
 template <typename T>
 std::optional<RayHit<T>> cast(const Ray<T>& ray, const Sphere<T>& sphere, T t_min = T(0),
                               T t_max = infinity<T>()) {
-    if (!is_valid(ray) || !is_valid(sphere) || !detail::valid_range(t_min, t_max)) return std::nullopt;
-    T t0, t1;
-    if (!detail::passage(ray, sphere, t0, t1) || !detail::accepts(t0, t1, t_min, t_max)) return std::nullopt;
     const Vec3<T> f = ray.origin - sphere.center;
-    return detail::finish(t0, t1, detail::sphere_normal(f, ray.direction, sphere.radius, t0, false),
-                          detail::sphere_normal(f, ray.direction, sphere.radius, t1, true), t_min,
-                          t_max);
+    const Vec3<T>& d = ray.direction;
+    const T r = sphere.radius;
+    T t0, t1;
+    if (__builtin_expect((r >= T(0)) & detail::sphere_roots_in_safe_range(f, d, r), 1)) {
+        // Fast path. The safe range implies a valid ray and sphere except for NaN components,
+        // which make the discriminant NaN and so miss, as is_valid() would: |f| finite means
+        // origin and centre are finite, |d| >= 2^-30 (2^-240) means dot(d, d) > 0 without overflow.
+        if (!detail::sphere_roots_unscaled(f, d, r, t0, t1) || !detail::valid_range(t_min, t_max) ||
+            !detail::accepts(t0, t1, t_min, t_max))
+            return std::nullopt;
+    } else {
+        if (!is_valid(ray) || !is_valid(sphere) || !detail::valid_range(t_min, t_max)) return std::nullopt;
+        if (!detail::sphere_roots_scaled(f, d, r, t0, t1) || !detail::accepts(t0, t1, t_min, t_max))
+            return std::nullopt;
+    }
+    // Normals are unit by construction (normalize_or_dir never returns a non-finite vector).
+    return detail::make_hit(t0, t1, detail::sphere_normal(f, d, r, t0, false),
+                            detail::sphere_normal(f, d, r, t1, true));
 }
 
 }  // namespace raypick

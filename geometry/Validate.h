@@ -34,33 +34,48 @@ template <typename T> std::string str(T v) {
     os << v;
     return os.str();
 }
-template <typename T> bool nonneg_finite(T v) { return v >= T(0) && v <= std::numeric_limits<T>::max(); }
+template <typename T> bool nonneg_finite(T v) { return (v >= T(0)) & (v <= std::numeric_limits<T>::max()); }
 template <typename T> bool nonneg_finite(const Vec3<T>& v) {
     return nonneg_finite(v.x) && nonneg_finite(v.y) && nonneg_finite(v.z);
 }
 }  // namespace detail
 
 // ---- fast checks (no allocation), used by every cast -------------------------------------------
+// Conditions are combined with & rather than &&: valid input is the common case, and one branch
+// on the whole predicate is cheaper than a chain of short-circuit branches.
 
 /// Finite origin; finite direction whose squared length neither underflows to 0 nor overflows.
 template <typename T> inline bool is_valid(const Ray<T>& r) {
     const T dd = glm::dot(r.direction, r.direction);
-    return is_finite(r.origin) && is_finite(r.direction) && dd > T(0) && dd <= std::numeric_limits<T>::max();
+    return is_finite(r.origin) & is_finite(r.direction) & (dd > T(0)) & (dd <= std::numeric_limits<T>::max());
 }
 template <typename T> inline bool is_valid(const Sphere<T>& s) {
-    return is_finite(s.center) && detail::nonneg_finite(s.radius);
+    return is_finite(s.center) & detail::nonneg_finite(s.radius);
 }
 template <typename T> inline bool is_valid(const Aabb<T>& b) {
-    return is_finite(b.min) && is_finite(b.max) && b.min.x <= b.max.x && b.min.y <= b.max.y &&
-           b.min.z <= b.max.z;
+    return is_finite(b.min) & is_finite(b.max) & (b.min.x <= b.max.x) & (b.min.y <= b.max.y) &
+           (b.min.z <= b.max.z);
 }
+/// The same predicate as validate() (orthonormality_error() within tolerance, determinant > 0,
+/// finite centre, finite non-negative extents), computed without branches or a max chain: each
+/// of the six entries of R^T R - I compared with the tolerance, combined with &. A NaN or
+/// infinite rotation entry fails these comparisons, so it needs no separate finiteness test.
 template <typename T> inline bool is_valid(const Obb<T>& b) {
-    return is_finite(b.center) && detail::nonneg_finite(b.half_extents) && is_finite(b.rotation) &&
-           orthonormality_error(b.rotation) <= orthonormality_tolerance<T>() &&
-           glm::dot(glm::cross(b.rotation[0], b.rotation[1]), b.rotation[2]) > T(0);
+    const Vec3<T>& c0 = b.rotation[0];
+    const Vec3<T>& c1 = b.rotation[1];
+    const Vec3<T>& c2 = b.rotation[2];
+    const T tol = orthonormality_tolerance<T>();
+    const bool orthonormal =
+        (glm::abs(glm::dot(c0, c0) - T(1)) <= tol) & (glm::abs(glm::dot(c1, c1) - T(1)) <= tol) &
+        (glm::abs(glm::dot(c2, c2) - T(1)) <= tol) & (glm::abs(glm::dot(c0, c1)) <= tol) &
+        (glm::abs(glm::dot(c0, c2)) <= tol) & (glm::abs(glm::dot(c1, c2)) <= tol);
+    const Vec3<T>& h = b.half_extents;
+    const T big = std::numeric_limits<T>::max();
+    return orthonormal & (glm::dot(glm::cross(c0, c1), c2) > T(0)) & is_finite(b.center) & (h.x >= T(0)) &
+           (h.y >= T(0)) & (h.z >= T(0)) & (h.x <= big) & (h.y <= big) & (h.z <= big);
 }
 template <typename T> inline bool is_valid(const Capsule<T>& c) {
-    return is_finite(c.a) && is_finite(c.b) && detail::nonneg_finite(c.radius);
+    return is_finite(c.a) & is_finite(c.b) & detail::nonneg_finite(c.radius);
 }
 
 // ---- explanations -------------------------------------------------------------------------------

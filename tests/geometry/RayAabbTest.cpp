@@ -1,6 +1,9 @@
 // Named cases of cast(Ray, Aabb): the blog post's cases (seed 003) and every degenerate input.
 #include <cmath>
+#include <cstdint>
+#include <iterator>
 #include <limits>
+#include <random>
 
 #include "TestUtil.h"
 #include "geometry/RayAabb.h"
@@ -172,6 +175,45 @@ TYPED_TEST(RayAabb, SubnormalDirectionComponentGivesNoNaN) {
     ASSERT_TRUE(h);
     EXPECT_TRUE(is_finite(h->t_near) && is_finite(h->t_far));
     EXPECT_EQ(h->t_near, T(4));
+}
+
+// The branch-light fast path (finite input, no zero direction component) must give exactly what
+// the general slab loop gives: same hit, same t bits (including -0 against +0), same axes and
+// signs. Values come from a small set that makes ties, flat slabs, signed zeros, overflowing
+// plane distances and corners common.
+TYPED_TEST(RayAabb, FastPathMatchesTheGeneralSlabLoopBitForBit) {
+    using T = TypeParam;
+    const T big = std::numeric_limits<T>::max() / T(2);
+    const T pool[] = {T(0), -T(0), T(1), T(-1), T(2), T(-3), T(0.5), T(1e-3), big, -big, T(7) / T(3)};
+    const std::uint32_t seed = test::seed_from_env(20261121u);
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> pick(0, int(std::size(pool)) - 1);
+    auto v = [&] { return Vec3<T>(pool[pick(rng)], pool[pick(rng)], pool[pick(rng)]); };
+    int applied = 0;
+    for (int n = 0; n < 200000; ++n) {
+        const Vec3<T> o = v(), d = v();
+        Vec3<T> lo = v(), hi = v();
+        for (int i = 0; i < 3; ++i)
+            if (hi[i] < lo[i]) std::swap(lo[i], hi[i]);
+        detail::SlabPassage<T> fast, general;
+        bool applies = false;
+        const bool fast_hit = detail::slab_passage_fast(o, d, lo, hi, fast, applies);
+        if (!applies) continue;
+        ++applied;
+        const bool general_hit = detail::slab_passage(o, d, lo, hi, general);
+        const auto where = ::testing::Message() << "seed " << seed << " case " << n << " o " << detail::str(o)
+                                                << " d " << detail::str(d) << " lo " << detail::str(lo)
+                                                << " hi " << detail::str(hi);
+        ASSERT_EQ(fast_hit, general_hit) << where;
+        if (!general_hit) continue;
+        ASSERT_TRUE(test::same_bits(fast.t_near, general.t_near)) << where << " t_near " << fast.t_near << " vs " << general.t_near;
+        ASSERT_TRUE(test::same_bits(fast.t_far, general.t_far)) << where << " t_far " << fast.t_far << " vs " << general.t_far;
+        ASSERT_EQ(fast.near_axis, general.near_axis) << where;
+        ASSERT_EQ(fast.far_axis, general.far_axis) << where;
+        ASSERT_EQ(fast.near_sign, general.near_sign) << where;
+        ASSERT_EQ(fast.far_sign, general.far_sign) << where;
+    }
+    EXPECT_GT(applied, 50000);  // the fast path was actually exercised
 }
 
 }  // namespace

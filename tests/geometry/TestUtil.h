@@ -1,6 +1,10 @@
 // Shared helpers for the geometry tests.
 #pragma once
 
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
 #include <gtest/gtest.h>
 
 #include "geometry/Math.h"
@@ -8,6 +12,15 @@
 namespace raypick::test {
 
 using Scalars = ::testing::Types<float, double>;
+
+/// RAYPICK_SEED=<n> when set (to rerun a failure whose seed was printed), else `fallback`.
+inline std::uint32_t seed_from_env(std::uint32_t fallback) {
+    const char* s = std::getenv("RAYPICK_SEED");
+    return s ? std::uint32_t(std::strtoul(s, nullptr, 10)) : fallback;
+}
+
+/// Same bit pattern (tells -0 from +0 and compares NaNs).
+template <typename T> bool same_bits(T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }
 
 template <typename T> constexpr T tol() { return sizeof(T) >= 8 ? T(1e-12) : T(1e-5); }
 
