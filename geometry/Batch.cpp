@@ -1,12 +1,10 @@
 // raypick geometry: batch cast dispatch. See Batch.h for the contract and BatchKernels.inl for
-// the kernels, which this file compiles twice: for baseline x86-64 (SSE2) and for AVX2. The AVX2
-// build is used when the CPU reports AVX2 at run time. Never build this with -ffast-math or FMA
+// the kernels, which are compiled twice: for baseline x86-64 (SSE2, inline in BatchSse2.h) and
+// here for AVX2. The AVX2 build is used when the CPU reports AVX2 at run time. Never build this with -ffast-math or FMA
 // contraction: the kernels must round exactly as the scalar code does.
 #include "geometry/Batch.h"
 
-#if !(defined(__x86_64__) && defined(__GNUC__))
-#error "raypick's batch kernels need GCC or Clang vector extensions on x86-64"
-#endif
+#include "geometry/BatchSse2.h"
 
 #include <immintrin.h>
 
@@ -18,12 +16,6 @@
 #include "geometry/Shape.h"
 
 namespace raypick {
-namespace batch_sse2 {
-constexpr int kFloatLanes = 4;
-constexpr int kDoubleLanes = 2;
-#include "geometry/BatchKernels.inl"
-}  // namespace batch_sse2
-
 #pragma GCC push_options
 #pragma GCC target("avx2")
 namespace batch_avx2 {

@@ -15,12 +15,39 @@
 
 namespace raypick {
 
+/// Read-only views of structure-of-arrays fields (pointers, one per field): what the kernels read.
+/// The SoA containers below hand them out with view(); the BVH's leaves point them into its own
+/// storage.
+template <typename T> struct SphereView {
+    const T *cx, *cy, *cz, *r;
+    Sphere<T> get(std::size_t i) const { return {{cx[i], cy[i], cz[i]}, r[i]}; }
+};
+template <typename T> struct AabbView {
+    const T *lx, *ly, *lz, *hx, *hy, *hz;
+    Aabb<T> get(std::size_t i) const { return {{lx[i], ly[i], lz[i]}, {hx[i], hy[i], hz[i]}}; }
+};
+template <typename T> struct ObbView {
+    const T *cx, *cy, *cz, *hx, *hy, *hz;
+    const T* m[9];  ///< rotation, column-major: m[3*col + row]
+    Obb<T> get(std::size_t i) const {
+        Obb<T> b{{cx[i], cy[i], cz[i]}, Mat3<T>(T(1)), {hx[i], hy[i], hz[i]}};
+        for (int c = 0; c < 3; ++c)
+            for (int r = 0; r < 3; ++r) b.rotation[c][r] = m[3 * c + r][i];
+        return b;
+    }
+};
+template <typename T> struct CapsuleView {
+    const T *ax, *ay, *az, *bx, *by, *bz, *r;
+    Capsule<T> get(std::size_t i) const { return {{ax[i], ay[i], az[i]}, {bx[i], by[i], bz[i]}, r[i]}; }
+};
+
 /// Structure-of-arrays storage. push_back() a shape, get(i) it back.
 template <typename T> struct SphereSoA {
     std::vector<T> cx, cy, cz, r;
     void push_back(const Sphere<T>& s) { cx.push_back(s.center.x); cy.push_back(s.center.y); cz.push_back(s.center.z); r.push_back(s.radius); }
     Sphere<T> get(std::size_t i) const { return {{cx[i], cy[i], cz[i]}, r[i]}; }
     std::size_t size() const { return r.size(); }
+    SphereView<T> view() const { return {cx.data(), cy.data(), cz.data(), r.data()}; }
 };
 template <typename T> struct AabbSoA {
     std::vector<T> lx, ly, lz, hx, hy, hz;
@@ -30,6 +57,7 @@ template <typename T> struct AabbSoA {
     }
     Aabb<T> get(std::size_t i) const { return {{lx[i], ly[i], lz[i]}, {hx[i], hy[i], hz[i]}}; }
     std::size_t size() const { return lx.size(); }
+    AabbView<T> view() const { return {lx.data(), ly.data(), lz.data(), hx.data(), hy.data(), hz.data()}; }
 };
 template <typename T> struct ObbSoA {
     std::vector<T> cx, cy, cz, hx, hy, hz;
@@ -40,13 +68,13 @@ template <typename T> struct ObbSoA {
         for (int c = 0; c < 3; ++c)
             for (int r = 0; r < 3; ++r) m[3 * c + r].push_back(b.rotation[c][r]);
     }
-    Obb<T> get(std::size_t i) const {
-        Obb<T> b{{cx[i], cy[i], cz[i]}, Mat3<T>(T(1)), {hx[i], hy[i], hz[i]}};
-        for (int c = 0; c < 3; ++c)
-            for (int r = 0; r < 3; ++r) b.rotation[c][r] = m[3 * c + r][i];
-        return b;
-    }
+    Obb<T> get(std::size_t i) const { return view().get(i); }
     std::size_t size() const { return cx.size(); }
+    ObbView<T> view() const {
+        ObbView<T> v{cx.data(), cy.data(), cz.data(), hx.data(), hy.data(), hz.data(), {}};
+        for (int k = 0; k < 9; ++k) v.m[k] = m[k].data();
+        return v;
+    }
 };
 template <typename T> struct CapsuleSoA {
     std::vector<T> ax, ay, az, bx, by, bz, r;
@@ -56,6 +84,7 @@ template <typename T> struct CapsuleSoA {
     }
     Capsule<T> get(std::size_t i) const { return {{ax[i], ay[i], az[i]}, {bx[i], by[i], bz[i]}, r[i]}; }
     std::size_t size() const { return r.size(); }
+    CapsuleView<T> view() const { return {ax.data(), ay.data(), az.data(), bx.data(), by.data(), bz.data(), r.data()}; }
 };
 
 /// Output of a batch cast, one entry per shape: hit[i] != 0 exactly when cast(ray, shape_i, t_min,

@@ -56,6 +56,11 @@ template <typename T> inline MaskT<T> nonneg_finite(VecT<T> v) {
     return (v >= T(0)) & (v <= std::numeric_limits<T>::max());
 }
 template <typename T> inline MaskT<T> finite1(VecT<T> v) { return v - v == T(0); }
+template <typename T> inline bool any(MaskT<T> m) {
+    for (int l = 0; l < Simd<T>::W; ++l)
+        if (m[l]) return true;
+    return false;
+}
 
 /// detail::sphere_roots, lane-wise: ok, and t0 <= t1 where ok.
 template <typename T>
@@ -97,42 +102,45 @@ template <typename T> inline MaskT<T> unsafe(VecT<T> x, VecT<T> y, VecT<T> z, Ve
     return ~((m >= lo) & (m <= hi));
 }
 
-/// Entry k of `out` from the scalar code for shape i: exactly cast()'s acceptance and t values.
-template <typename T, typename SoA>
-inline void scalar_lane(const Ray<T>& ray, const SoA& shapes, std::size_t i, T t_min, T t_max, BatchHits<T>& out,
-                        std::size_t k) {
-    const auto shape = shapes.get(i);
-    T t0 = T(0), t1 = T(0);
-    const bool hit = is_valid(shape) && detail::passage(ray, shape, t0, t1) && detail::accepts(t0, t1, t_min, t_max);
-    out.t_near[k] = t0;
-    out.t_far[k] = t1;
-    out.hit[k] = hit;
+/// Lane l of (t0, t1, hit) from the scalar code for shape `shape`: exactly cast()'s acceptance and
+/// t values. Used for lanes whose magnitudes leave the vector code's safe range.
+template <typename T, typename S>
+inline void scalar_lane(const Ray<T>& ray, const S& shape, T t_min, T t_max, int l, VecT<T>& t0, VecT<T>& t1,
+                        MaskT<T>& hit) {
+    T a = T(0), b = T(0);
+    const bool h = is_valid(shape) && detail::passage(ray, shape, a, b) && detail::accepts(a, b, t_min, t_max);
+    t0[l] = a;
+    t1[l] = b;
+    hit[l] = h ? -1 : 0;
 }
 
-template <typename T, typename SoA>
-inline void fix_unsafe(const Ray<T>& ray, const SoA& shapes, std::size_t i, std::size_t count, MaskT<T> bad,
-                       T t_min, T t_max, BatchHits<T>& out, std::size_t k) {
-    const std::size_t n = count < std::size_t(Simd<T>::W) ? count : std::size_t(Simd<T>::W);
-    for (std::size_t l = 0; l < n; ++l)
-        if (bad[l]) scalar_lane(ray, shapes, i + l, t_min, t_max, out, k + l);
+template <typename T, typename View>
+inline void fix_unsafe(const Ray<T>& ray, const View& v, std::size_t i, std::size_t count, MaskT<T> bad, T t_min,
+                       T t_max, VecT<T>& t0, VecT<T>& t1, MaskT<T>& hit) {
+    const int n = count < std::size_t(Simd<T>::W) ? int(count) : Simd<T>::W;
+    for (int l = 0; l < n; ++l)
+        if (bad[l]) scalar_lane(ray, v.get(i + std::size_t(l)), t_min, t_max, l, t0, t1, hit);
 }
+
+// One group of W lanes: shapes [i, i + min(count, W)) of a view (Batch.h: pointers to the
+// structure-of-arrays fields). With count >= W all W lanes are loaded from memory (the caller
+// guarantees they exist); lanes at or beyond count are unspecified. Returns the hit mask and
+// t_near, t_far per lane, bit for bit those of cast().
 
 template <typename T>
-void sphere_kernel(const Ray<T>& ray, const SphereSoA<T>& s, std::size_t begin, std::size_t end, T t_min,
-                   T t_max, BatchHits<T>& out) {
+inline MaskT<T> sphere_group(const Ray<T>& ray, const SphereView<T>& s, std::size_t i, std::size_t cnt, T t_min,
+                             T t_max, VecT<T>& t0, VecT<T>& t1) {
     const VecT<T> dx = splat(ray.direction.x), dy = splat(ray.direction.y), dz = splat(ray.direction.z);
-    for (std::size_t i = begin; i < end; i += Simd<T>::W) {
-        const std::size_t cnt = end - i;
-        const VecT<T> cx = load(s.cx.data(), i, cnt), cy = load(s.cy.data(), i, cnt), cz = load(s.cz.data(), i, cnt);
-        const VecT<T> r = load(s.r.data(), i, cnt);
-        const MaskT<T> valid = finite3<T>(cx, cy, cz) & nonneg_finite<T>(r);
-        MaskT<T> ok;
-        VecT<T> t0, t1;
-        const VecT<T> fx = ray.origin.x - cx, fy = ray.origin.y - cy, fz = ray.origin.z - cz;
-        roots<T>(fx, fy, fz, dx, dy, dz, r, ok, t0, t1);
-        store(out, i - begin, cnt, t0, t1, valid & ok & accept<T>(t0, t1, t_min, t_max));
-        fix_unsafe(ray, s, i, cnt, unsafe<T>(fx, fy, fz, r) | unsafe<T>(dx, dy, dz, splat(T(0))), t_min, t_max, out, i - begin);
-    }
+    const VecT<T> cx = load(s.cx, i, cnt), cy = load(s.cy, i, cnt), cz = load(s.cz, i, cnt);
+    const VecT<T> r = load(s.r, i, cnt);
+    const MaskT<T> valid = finite3<T>(cx, cy, cz) & nonneg_finite<T>(r);
+    MaskT<T> ok;
+    const VecT<T> fx = ray.origin.x - cx, fy = ray.origin.y - cy, fz = ray.origin.z - cz;
+    roots<T>(fx, fy, fz, dx, dy, dz, r, ok, t0, t1);
+    MaskT<T> hit = valid & ok & accept<T>(t0, t1, t_min, t_max);
+    const MaskT<T> bad = unsafe<T>(fx, fy, fz, r) | unsafe<T>(dx, dy, dz, splat(T(0)));
+    if (any<T>(bad)) fix_unsafe(ray, s, i, cnt, bad, t_min, t_max, t0, t1, hit);
+    return hit;
 }
 
 template <typename T>
@@ -153,111 +161,124 @@ template <typename T> inline MaskT<T> slab_accept(MaskT<T> ok, VecT<T> tn, VecT<
 }
 
 template <typename T>
-void aabb_kernel(const Ray<T>& ray, const AabbSoA<T>& b, std::size_t begin, std::size_t end, T t_min, T t_max,
-                 BatchHits<T>& out) {
+inline MaskT<T> aabb_group(const Ray<T>& ray, const AabbView<T>& b, std::size_t i, std::size_t cnt, T t_min,
+                           T t_max, VecT<T>& tn, VecT<T>& tf) {
     const VecT<T> ox = splat(ray.origin.x), oy = splat(ray.origin.y), oz = splat(ray.origin.z);
     const VecT<T> dx = splat(ray.direction.x), dy = splat(ray.direction.y), dz = splat(ray.direction.z);
     const T inf = std::numeric_limits<T>::infinity();
-    for (std::size_t i = begin; i < end; i += Simd<T>::W) {
-        const std::size_t cnt = end - i;
-        const VecT<T> lx = load(b.lx.data(), i, cnt), ly = load(b.ly.data(), i, cnt), lz = load(b.lz.data(), i, cnt);
-        const VecT<T> hx = load(b.hx.data(), i, cnt), hy = load(b.hy.data(), i, cnt), hz = load(b.hz.data(), i, cnt);
-        MaskT<T> ok = finite3<T>(lx, ly, lz) & finite3<T>(hx, hy, hz) & (lx <= hx) & (ly <= hy) & (lz <= hz);
-        VecT<T> tn = splat(-inf), tf = splat(inf);
-        slab<T>(ox, dx, lx, hx, ok, tn, tf);
-        slab<T>(oy, dy, ly, hy, ok, tn, tf);
-        slab<T>(oz, dz, lz, hz, ok, tn, tf);
-        store(out, i - begin, cnt, tn, tf, slab_accept<T>(ok, tn, tf, t_min, t_max));
-    }
-}
-
-
-template <typename T>
-void obb_kernel(const Ray<T>& ray, const ObbSoA<T>& b, std::size_t begin, std::size_t end, T t_min, T t_max,
-                BatchHits<T>& out) {
-    const VecT<T> dx = splat(ray.direction.x), dy = splat(ray.direction.y), dz = splat(ray.direction.z);
-    const T inf = std::numeric_limits<T>::infinity();
-    for (std::size_t i = begin; i < end; i += Simd<T>::W) {
-        const std::size_t cnt = end - i;
-        // Columns (box axes): u = m[0..2], v = m[3..5], w = m[6..8].
-        const VecT<T> ux = load(b.m[0].data(), i, cnt), uy = load(b.m[1].data(), i, cnt), uz = load(b.m[2].data(), i, cnt);
-        const VecT<T> vx = load(b.m[3].data(), i, cnt), vy = load(b.m[4].data(), i, cnt), vz = load(b.m[5].data(), i, cnt);
-        const VecT<T> wx = load(b.m[6].data(), i, cnt), wy = load(b.m[7].data(), i, cnt), wz = load(b.m[8].data(), i, cnt);
-        const VecT<T> hx = load(b.hx.data(), i, cnt), hy = load(b.hy.data(), i, cnt), hz = load(b.hz.data(), i, cnt);
-        const VecT<T> cx = load(b.cx.data(), i, cnt), cy = load(b.cy.data(), i, cnt), cz = load(b.cz.data(), i, cnt);
-        // is_valid(Obb), as orthonormality_error() computes it.
-        const VecT<T> e0 = vabs<T>(((ux * ux + uy * uy) + uz * uz) - T(1));
-        const VecT<T> e1 = vabs<T>(((vx * vx + vy * vy) + vz * vz) - T(1));
-        const VecT<T> e2 = vabs<T>(((wx * wx + wy * wy) + wz * wz) - T(1));
-        const VecT<T> e3 = vabs<T>((ux * vx + uy * vy) + uz * vz);
-        const VecT<T> e4 = vabs<T>((ux * wx + uy * wy) + uz * wz);
-        const VecT<T> e5 = vabs<T>((vx * wx + vy * wy) + vz * wz);
-        VecT<T> err = vmax<T>(vmax<T>(vmax<T>(e0, e1), vmax<T>(e2, e3)), vmax<T>(e4, e5));
-        err = sel<T>(err == err, err, splat(inf));
-        const VecT<T> kx = uy * vz - vy * uz, ky = uz * vx - vz * ux, kz = ux * vy - vx * uy;  // cross(u, v)
-        const VecT<T> det = (kx * wx + ky * wy) + kz * wz;
-        MaskT<T> ok = finite3<T>(cx, cy, cz) & nonneg_finite<T>(hx) & nonneg_finite<T>(hy) & nonneg_finite<T>(hz) &
-                      finite3<T>(ux, uy, uz) & finite3<T>(vx, vy, vz) & finite3<T>(wx, wy, wz) &
-                      (err <= orthonormality_tolerance<T>()) & (det > T(0));
-        // Into the box frame: rotation^T * (origin - centre), rotation^T * direction.
-        const VecT<T> px = ray.origin.x - cx, py = ray.origin.y - cy, pz = ray.origin.z - cz;
-        const VecT<T> lox = (ux * px + uy * py) + uz * pz, loy = (vx * px + vy * py) + vz * pz, loz = (wx * px + wy * py) + wz * pz;
-        const VecT<T> ldx = (ux * dx + uy * dy) + uz * dz, ldy = (vx * dx + vy * dy) + vz * dz, ldz = (wx * dx + wy * dy) + wz * dz;
-        VecT<T> tn = splat(-inf), tf = splat(inf);
-        slab<T>(lox, ldx, -hx, hx, ok, tn, tf);
-        slab<T>(loy, ldy, -hy, hy, ok, tn, tf);
-        slab<T>(loz, ldz, -hz, hz, ok, tn, tf);
-        store(out, i - begin, cnt, tn, tf, slab_accept<T>(ok, tn, tf, t_min, t_max));
-    }
+    const VecT<T> lx = load(b.lx, i, cnt), ly = load(b.ly, i, cnt), lz = load(b.lz, i, cnt);
+    const VecT<T> hx = load(b.hx, i, cnt), hy = load(b.hy, i, cnt), hz = load(b.hz, i, cnt);
+    MaskT<T> ok = finite3<T>(lx, ly, lz) & finite3<T>(hx, hy, hz) & (lx <= hx) & (ly <= hy) & (lz <= hz);
+    tn = splat(-inf);
+    tf = splat(inf);
+    slab<T>(ox, dx, lx, hx, ok, tn, tf);
+    slab<T>(oy, dy, ly, hy, ok, tn, tf);
+    slab<T>(oz, dz, lz, hz, ok, tn, tf);
+    return slab_accept<T>(ok, tn, tf, t_min, t_max);
 }
 
 template <typename T>
-void capsule_kernel(const Ray<T>& ray, const CapsuleSoA<T>& c, std::size_t begin, std::size_t end, T t_min,
-                    T t_max, BatchHits<T>& out) {
+inline MaskT<T> obb_group(const Ray<T>& ray, const ObbView<T>& b, std::size_t i, std::size_t cnt, T t_min,
+                          T t_max, VecT<T>& tn, VecT<T>& tf) {
     const VecT<T> dx = splat(ray.direction.x), dy = splat(ray.direction.y), dz = splat(ray.direction.z);
     const T inf = std::numeric_limits<T>::infinity();
-    for (std::size_t i = begin; i < end; i += Simd<T>::W) {
-        const std::size_t cnt = end - i;
-        const VecT<T> ax = load(c.ax.data(), i, cnt), ay = load(c.ay.data(), i, cnt), az = load(c.az.data(), i, cnt);
-        const VecT<T> bx = load(c.bx.data(), i, cnt), by = load(c.by.data(), i, cnt), bz = load(c.bz.data(), i, cnt);
-        const VecT<T> r = load(c.r.data(), i, cnt);
-        const MaskT<T> valid = finite3<T>(ax, ay, az) & finite3<T>(bx, by, bz) & nonneg_finite<T>(r);
-        const VecT<T> abx = bx - ax, aby = by - ay, abz = bz - az;
-        const VecT<T> abab = (abx * abx + aby * aby) + abz * abz;
-        const MaskT<T> segment = (ax != bx) | (ay != by) | (az != bz);  // a == b: exactly the sphere (a, r)
-        const VecT<T> fax = ray.origin.x - ax, fay = ray.origin.y - ay, faz = ray.origin.z - az;
-        VecT<T> tn = splat(inf), tf = splat(-inf), t0, t1;
-        MaskT<T> ok;
-        MaskT<T> bad = unsafe<T>(fax, fay, faz, r) | unsafe<T>(ray.origin.x - bx, ray.origin.y - by, ray.origin.z - bz, r) |
-                       unsafe<T>(dx, dy, dz, splat(T(0)));
-        // Lateral surface first (see detail::passage(Ray, Capsule)).
-        const VecT<T> fa_ab = (fax * abx + fay * aby) + faz * abz;
-        const VecT<T> d_ab = (dx * abx + dy * aby) + dz * abz;
-        const VecT<T> kf = fa_ab / abab, kd = d_ab / abab;
-        const VecT<T> fpx = fax - kf * abx, fpy = fay - kf * aby, fpz = faz - kf * abz;
-        const VecT<T> dpx = dx - kd * abx, dpy = dy - kd * aby, dpz = dz - kd * abz;
-        const MaskT<T> crosswise = segment & (((dpx * dpx + dpy * dpy) + dpz * dpz) > T(0));
-        roots<T>(fpx, fpy, fpz, dpx, dpy, dpz, r, ok, t0, t1);
-        bad |= segment & (unsafe<T>(fpx, fpy, fpz, r) | unsafe<T>(dpx, dpy, dpz, splat(T(0))) |
-                          unsafe<T>(abx, aby, abz, splat(T(0))));  // the scalar code rescales such an axis
-        const MaskT<T> lateral = crosswise & ok;
-        const VecT<T> s0 = (fa_ab + t0 * d_ab) / abab, s1 = (fa_ab + t1 * d_ab) / abab;
-        const MaskT<T> in0 = lateral & (s0 >= T(0)) & (s0 <= T(1));
-        const MaskT<T> in1 = lateral & (s1 >= T(0)) & (s1 <= T(1));
-        tn = sel<T>(in0, t0, tn);
-        tf = sel<T>(in1, t1, tf);
-        // The balls count where the line is not crosswise-missing the cylinder and not fully
-        // inside the segment's stretch (a == b: only ball a, the sphere).
-        const MaskT<T> use_balls = ~(crosswise & ~ok) & ~(in0 & in1);
-        roots<T>(fax, fay, faz, dx, dy, dz, r, ok, t0, t1);
-        ok &= use_balls;
-        tn = sel<T>(ok & (t0 < tn), t0, tn);
-        tf = sel<T>(ok & (t1 > tf), t1, tf);
-        roots<T>(ray.origin.x - bx, ray.origin.y - by, ray.origin.z - bz, dx, dy, dz, r, ok, t0, t1);
-        ok &= segment & use_balls;
-        tn = sel<T>(ok & (t0 < tn), t0, tn);
-        tf = sel<T>(ok & (t1 > tf), t1, tf);
-        store(out, i - begin, cnt, tn, tf, valid & accept<T>(tn, tf, t_min, t_max));
-        fix_unsafe(ray, c, i, cnt, bad, t_min, t_max, out, i - begin);
-    }
+    // Columns (box axes): u = m[0..2], v = m[3..5], w = m[6..8].
+    const VecT<T> ux = load(b.m[0], i, cnt), uy = load(b.m[1], i, cnt), uz = load(b.m[2], i, cnt);
+    const VecT<T> vx = load(b.m[3], i, cnt), vy = load(b.m[4], i, cnt), vz = load(b.m[5], i, cnt);
+    const VecT<T> wx = load(b.m[6], i, cnt), wy = load(b.m[7], i, cnt), wz = load(b.m[8], i, cnt);
+    const VecT<T> hx = load(b.hx, i, cnt), hy = load(b.hy, i, cnt), hz = load(b.hz, i, cnt);
+    const VecT<T> cx = load(b.cx, i, cnt), cy = load(b.cy, i, cnt), cz = load(b.cz, i, cnt);
+    // is_valid(Obb), as orthonormality_error() computes it.
+    const VecT<T> e0 = vabs<T>(((ux * ux + uy * uy) + uz * uz) - T(1));
+    const VecT<T> e1 = vabs<T>(((vx * vx + vy * vy) + vz * vz) - T(1));
+    const VecT<T> e2 = vabs<T>(((wx * wx + wy * wy) + wz * wz) - T(1));
+    const VecT<T> e3 = vabs<T>((ux * vx + uy * vy) + uz * vz);
+    const VecT<T> e4 = vabs<T>((ux * wx + uy * wy) + uz * wz);
+    const VecT<T> e5 = vabs<T>((vx * wx + vy * wy) + vz * wz);
+    VecT<T> err = vmax<T>(vmax<T>(vmax<T>(e0, e1), vmax<T>(e2, e3)), vmax<T>(e4, e5));
+    err = sel<T>(err == err, err, splat(inf));
+    const VecT<T> kx = uy * vz - vy * uz, ky = uz * vx - vz * ux, kz = ux * vy - vx * uy;  // cross(u, v)
+    const VecT<T> det = (kx * wx + ky * wy) + kz * wz;
+    MaskT<T> ok = finite3<T>(cx, cy, cz) & nonneg_finite<T>(hx) & nonneg_finite<T>(hy) & nonneg_finite<T>(hz) &
+                  finite3<T>(ux, uy, uz) & finite3<T>(vx, vy, vz) & finite3<T>(wx, wy, wz) &
+                  (err <= orthonormality_tolerance<T>()) & (det > T(0));
+    // Into the box frame: rotation^T * (origin - centre), rotation^T * direction.
+    const VecT<T> px = ray.origin.x - cx, py = ray.origin.y - cy, pz = ray.origin.z - cz;
+    const VecT<T> lox = (ux * px + uy * py) + uz * pz, loy = (vx * px + vy * py) + vz * pz, loz = (wx * px + wy * py) + wz * pz;
+    const VecT<T> ldx = (ux * dx + uy * dy) + uz * dz, ldy = (vx * dx + vy * dy) + vz * dz, ldz = (wx * dx + wy * dy) + wz * dz;
+    tn = splat(-inf);
+    tf = splat(inf);
+    slab<T>(lox, ldx, -hx, hx, ok, tn, tf);
+    slab<T>(loy, ldy, -hy, hy, ok, tn, tf);
+    slab<T>(loz, ldz, -hz, hz, ok, tn, tf);
+    return slab_accept<T>(ok, tn, tf, t_min, t_max);
 }
+
+template <typename T>
+inline MaskT<T> capsule_group(const Ray<T>& ray, const CapsuleView<T>& c, std::size_t i, std::size_t cnt, T t_min,
+                              T t_max, VecT<T>& tn, VecT<T>& tf) {
+    const VecT<T> dx = splat(ray.direction.x), dy = splat(ray.direction.y), dz = splat(ray.direction.z);
+    const T inf = std::numeric_limits<T>::infinity();
+    const VecT<T> ax = load(c.ax, i, cnt), ay = load(c.ay, i, cnt), az = load(c.az, i, cnt);
+    const VecT<T> bx = load(c.bx, i, cnt), by = load(c.by, i, cnt), bz = load(c.bz, i, cnt);
+    const VecT<T> r = load(c.r, i, cnt);
+    const MaskT<T> valid = finite3<T>(ax, ay, az) & finite3<T>(bx, by, bz) & nonneg_finite<T>(r);
+    const VecT<T> abx = bx - ax, aby = by - ay, abz = bz - az;
+    const VecT<T> abab = (abx * abx + aby * aby) + abz * abz;
+    const MaskT<T> segment = (ax != bx) | (ay != by) | (az != bz);  // a == b: exactly the sphere (a, r)
+    const VecT<T> fax = ray.origin.x - ax, fay = ray.origin.y - ay, faz = ray.origin.z - az;
+    VecT<T> t0, t1;
+    tn = splat(inf);
+    tf = splat(-inf);
+    MaskT<T> ok;
+    MaskT<T> bad = unsafe<T>(fax, fay, faz, r) | unsafe<T>(ray.origin.x - bx, ray.origin.y - by, ray.origin.z - bz, r) |
+                   unsafe<T>(dx, dy, dz, splat(T(0)));
+    // Lateral surface first (see detail::passage(Ray, Capsule)).
+    const VecT<T> fa_ab = (fax * abx + fay * aby) + faz * abz;
+    const VecT<T> d_ab = (dx * abx + dy * aby) + dz * abz;
+    const VecT<T> kf = fa_ab / abab, kd = d_ab / abab;
+    const VecT<T> fpx = fax - kf * abx, fpy = fay - kf * aby, fpz = faz - kf * abz;
+    const VecT<T> dpx = dx - kd * abx, dpy = dy - kd * aby, dpz = dz - kd * abz;
+    const MaskT<T> crosswise = segment & (((dpx * dpx + dpy * dpy) + dpz * dpz) > T(0));
+    roots<T>(fpx, fpy, fpz, dpx, dpy, dpz, r, ok, t0, t1);
+    bad |= segment & (unsafe<T>(fpx, fpy, fpz, r) | unsafe<T>(dpx, dpy, dpz, splat(T(0))) |
+                      unsafe<T>(abx, aby, abz, splat(T(0))));  // the scalar code rescales such an axis
+    const MaskT<T> lateral = crosswise & ok;
+    const VecT<T> s0 = (fa_ab + t0 * d_ab) / abab, s1 = (fa_ab + t1 * d_ab) / abab;
+    const MaskT<T> in0 = lateral & (s0 >= T(0)) & (s0 <= T(1));
+    const MaskT<T> in1 = lateral & (s1 >= T(0)) & (s1 <= T(1));
+    tn = sel<T>(in0, t0, tn);
+    tf = sel<T>(in1, t1, tf);
+    // The balls count where the line is not crosswise-missing the cylinder and not fully
+    // inside the segment's stretch (a == b: only ball a, the sphere).
+    const MaskT<T> use_balls = ~(crosswise & ~ok) & ~(in0 & in1);
+    roots<T>(fax, fay, faz, dx, dy, dz, r, ok, t0, t1);
+    ok &= use_balls;
+    tn = sel<T>(ok & (t0 < tn), t0, tn);
+    tf = sel<T>(ok & (t1 > tf), t1, tf);
+    roots<T>(ray.origin.x - bx, ray.origin.y - by, ray.origin.z - bz, dx, dy, dz, r, ok, t0, t1);
+    ok &= segment & use_balls;
+    tn = sel<T>(ok & (t0 < tn), t0, tn);
+    tf = sel<T>(ok & (t1 > tf), t1, tf);
+    MaskT<T> hit = valid & accept<T>(tn, tf, t_min, t_max);
+    if (any<T>(bad)) fix_unsafe(ray, c, i, cnt, bad, t_min, t_max, tn, tf, hit);
+    return hit;
+}
+
+#define RAYPICK_BATCH_KERNEL(NAME, SOA, GROUP)                                                               \
+    template <typename T>                                                                                    \
+    void NAME(const Ray<T>& ray, const SOA<T>& shapes, std::size_t begin, std::size_t end, T t_min, T t_max, \
+              BatchHits<T>& out) {                                                                           \
+        const auto view = shapes.view();                                                                     \
+        for (std::size_t i = begin; i < end; i += Simd<T>::W) {                                              \
+            const std::size_t cnt = end - i;                                                                 \
+            VecT<T> tn, tf;                                                                                  \
+            const MaskT<T> hit = GROUP(ray, view, i, cnt, t_min, t_max, tn, tf);                             \
+            store(out, i - begin, cnt, tn, tf, hit);                                                         \
+        }                                                                                                    \
+    }
+RAYPICK_BATCH_KERNEL(sphere_kernel, SphereSoA, sphere_group)
+RAYPICK_BATCH_KERNEL(aabb_kernel, AabbSoA, aabb_group)
+RAYPICK_BATCH_KERNEL(obb_kernel, ObbSoA, obb_group)
+RAYPICK_BATCH_KERNEL(capsule_kernel, CapsuleSoA, capsule_group)
+#undef RAYPICK_BATCH_KERNEL

@@ -8,12 +8,18 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "geometry/BvhLeaf.h"
 #include "geometry/Shape.h"
 
+#ifndef STAT_LEAF
+#define STAT_LEAF
+#define STAT_NODE
+#endif
 namespace raypick {
 
 /// Result of a nearest pick: which shape (its index in the caller's order), the first surface point
@@ -75,9 +81,11 @@ struct BvhOptions {
 ///   ignored (the ray is inside the closed slab); slab distances are widened by a few ulps (Ize
 ///   2013), boxes by the casts' own rounding scale for the ray, and node bounds padded, so
 ///   rounding never loses a node and pick() agrees with pick_nearest() exactly.
-/// - Nodes are 4 wide (a binary SAH tree collapsed), their four child boxes tested together; leaves
-///   keep their shapes in compact per-type arrays (a float sphere is 16 bytes, not a 64-byte
-///   variant), so traversal touches little memory.
+/// - Nodes are 8 wide (a binary SAH tree collapsed, stored depth first), their eight child boxes
+///   tested together, so a pick waits on half as many dependent node fetches as with binary or
+///   4-wide nodes. Each leaf is one contiguous block (BvhLeaf.h): its shapes' indices and, per
+///   type, their fields structure-of-arrays, tested a vector of shapes at a time by the batch
+///   kernels (Batch.h; bit for bit the scalar casts). A leaf is prefetched whole when pushed.
 /// - update(i, shape): replace one shape and refit the bounds on its path to the root (cheap; for
 ///   a drag). Changing a shape's type rebuilds. Quality degrades after large moves; call build()
 ///   again then.
@@ -98,32 +106,38 @@ public:
 
     std::size_t size() const { return shapes_.size(); }
     const Shape<T>& shape(std::uint32_t index) const { return shapes_[slot_of_[index]]; }
-    /// Number of 4-wide nodes.
+    /// Number of 8-wide nodes.
     std::size_t node_count() const { return nodes_.size(); }
-    /// Depth of the binary hierarchy before it was collapsed to 4-wide nodes.
+    /// Children per node.
+    static constexpr int kWidth = 8;
+    /// Depth of the binary hierarchy before it was collapsed to 8-wide nodes.
     int depth() const { return depth_; }
     /// Bounds of everything (empty box, min > max, when there is nothing valid).
     Aabb<T> root_bounds() const { return {root_lo_, root_hi_}; }
 
 private:
-    // The hierarchy is built binary (BinNode) and then collapsed into 4-wide nodes (Node), whose
-    // four child boxes are tested together (structure-of-arrays, one vector op per plane).
+    // The hierarchy is built binary (BinNode) and then collapsed into 8-wide nodes (Node), whose
+    // eight child boxes are tested together (structure-of-arrays, vector ops per plane).
     struct BinNode {
         Vec3<T> lo, hi;
         std::uint32_t first = 0;  ///< leaf: first slot; inner: index of the right child (left = this + 1)
         std::uint32_t count = 0;  ///< leaf: number of shapes (>0); inner: 0
     };
-    struct Node {
-        T lo[3][4], hi[3][4];        ///< child boxes per axis; empty slots have lo = +inf, hi = -inf
-        std::uint32_t child[4];      ///< inner child: node index; leaf child: first slot
-        std::uint32_t count[4];      ///< 0: inner child (or empty slot); > 0: leaf with that many shapes
+    static constexpr int W = kWidth;
+    struct alignas(64) Node {
+        T lo[3][W], hi[3][W];    ///< child boxes per axis; empty slots have lo = +inf, hi = -inf
+        std::uint32_t child[W];  ///< kNone: empty; kLeaf bit: a leaf (see kLeaf); else a node index
+        std::uint32_t counts[W]; ///< a leaf's shapes per type (bvh_leaf::count_of); 0 otherwise
     };
     struct ChildRef {
-        std::uint32_t node = 0;  ///< the 4-wide node holding the box
-        std::uint32_t k = 0;     ///< which of its four slots
+        std::uint32_t node = 0;  ///< the node holding the box
+        std::uint32_t k = 0;     ///< which of its slots
     };
     static constexpr int kMaxDepth = 96;  // beyond this the builder splits at the median
     static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+    // A leaf child reference: kLeaf | (cache lines to prefetch - 1) << 28 | offset in 16-byte chunks.
+    static constexpr std::uint32_t kLeaf = 0x80000000u;
+    static constexpr std::uint32_t kOffsetMask = 0x0fffffffu;
 
     struct Prim {
         Vec3<T> lo, hi;  ///< padded bounds; empty (lo > hi) for an invalid shape
@@ -150,42 +164,20 @@ private:
     std::uint32_t build_node(std::vector<BinNode>& bin, std::vector<Prim>& prims, std::uint32_t begin,
                              std::uint32_t end, const Range& range, int depth, const BvhOptions& opt);
     std::uint32_t collapse(const std::vector<BinNode>& bin, std::uint32_t b, ChildRef up);
-    std::uint32_t make_leaf(std::uint32_t first, std::uint32_t count);
-    std::uint32_t leaf_counts(std::uint32_t first, std::uint32_t count) const;
-    /// The best candidate so far during a pick: t and caller's index decide; type and index into
-    /// the compact array find the shape again for the final full cast.
-    struct Candidate {
-        T t = T(0);
-        std::uint32_t id = kNone;
-        int type = 0;
-        std::uint32_t index = 0;
-    };
-    template <typename S>
-    void leaf_passages(const Ray<T>& ray, const std::vector<S>& shapes, const std::vector<std::uint32_t>& ids,
-                       int type, std::uint32_t first, std::uint32_t count, T t_min, T t_max, Candidate& best) const;
-    static Shape<T> poisoned_if_invalid(const Shape<T>& s);
+    std::uint32_t make_leaf(std::uint32_t first, std::uint32_t count, std::uint32_t& counts);
     void set_child(std::uint32_t node, std::uint32_t k, const Vec3<T>& lo, const Vec3<T>& hi);
     void refit_up(ChildRef ref, Vec3<T> lo, Vec3<T> hi);
 
     std::vector<Node> nodes_;
-    std::vector<ChildRef> parent_;        // 4-wide node -> its slot in the parent (node kNone: root)
+    std::vector<ChildRef> parent_;        // node -> its slot in the parent (node kNone: root)
     Vec3<T> root_lo_{infinity<T>()}, root_hi_{-infinity<T>()};
     std::vector<Shape<T>> shapes_;        // in leaf order ("slots")
-    // The same shapes as compact per-type arrays, in leaf order, for traversal (a leaf's shapes of
-    // one type are contiguous). count[k] of a leaf child packs its four per-type counts (8 bits
-    // each: sphere, aabb, obb, capsule) and child[k] indexes leaves_, the first index per type.
-    struct Leaf { std::uint32_t first[kShapeTypeCount]; };
-    std::vector<Leaf> leaves_;
-    std::vector<Sphere<T>> spheres_;
-    std::vector<Aabb<T>> aabbs_;
-    std::vector<Obb<T>> obbs_;
-    std::vector<Capsule<T>> capsules_;
-    std::vector<std::uint32_t> typed_id_[kShapeTypeCount];  // per-type index -> caller's index
-    std::vector<std::uint32_t> typed_of_;                   // slot -> index in its type's array
+    std::vector<bvh_leaf::Chunk> leaves_; // every leaf's block, depth first
     BvhOptions options_;
     std::vector<std::uint32_t> id_of_;    // slot -> caller's index
     std::vector<std::uint32_t> slot_of_;  // caller's index -> slot
-    std::vector<ChildRef> leaf_of_;       // slot -> the leaf's slot in its 4-wide node
+    std::vector<ChildRef> leaf_of_;       // slot -> the leaf's slot in its node
+    std::vector<std::uint8_t> lane_of_;   // slot -> its lane among the leaf's shapes of its type
     int depth_ = 0;
     bool pad_ = true;
 };
@@ -209,17 +201,11 @@ template <typename T> void Bvh<T>::build(std::vector<Shape<T>> shapes, BvhOption
     const auto n = static_cast<std::uint32_t>(shapes.size());
     nodes_.clear();
     parent_.clear();
+    leaves_.clear();
     depth_ = 0;
     options.max_leaf_size = std::clamp(options.max_leaf_size, 1, 100);  // leaf counts fit in 8 bits
     options_ = options;
     pad_ = options.pad_bounds;
-    leaves_.clear();
-    spheres_.clear();
-    aabbs_.clear();
-    obbs_.clear();
-    capsules_.clear();
-    for (auto& v : typed_id_) v.clear();
-    typed_of_.assign(n, 0);
     root_lo_ = Vec3<T>(infinity<T>());
     root_hi_ = Vec3<T>(-infinity<T>());
     std::vector<Prim> prims(n);
@@ -240,11 +226,12 @@ template <typename T> void Bvh<T>::build(std::vector<Shape<T>> shapes, BvhOption
     for (std::uint32_t s = 0; s < n; ++s) {
         id_of_[s] = prims[s].id;
         slot_of_[prims[s].id] = s;
-        shapes_[s] = shapes[prims[s].id];
+        shapes_[s] = std::move(shapes[prims[s].id]);
     }
     leaf_of_.assign(n, ChildRef{});
+    lane_of_.assign(n, 0);
     if (n > 0) {
-        nodes_.reserve(bin.size() / 2 + 1);
+        nodes_.reserve(bin.size() / 4 + 1);
         root_lo_ = bin[0].lo;
         root_hi_ = bin[0].hi;
         collapse(bin, 0, ChildRef{kNone, 0});
@@ -268,6 +255,9 @@ std::uint32_t Bvh<T>::build_node(std::vector<BinNode>& bin_nodes, std::vector<Pr
     };
     if (count <= std::uint32_t(std::max(1, opt.max_leaf_size))) return make_leaf();
 
+    // SAH costs count leaf tests in vectors of four shapes (one batch-kernel call each): a leaf of
+    // four costs what a leaf of one does.
+    auto blocks = [](std::uint32_t n) { return T((n + 3) / 4); };
     auto area = [](const Vec3<T>& a, const Vec3<T>& b) {
         const Vec3<T> e = glm::max(b - a, Vec3<T>(T(0)));
         return e.x * e.y + e.y * e.z + e.z * e.x;
@@ -309,7 +299,7 @@ std::uint32_t Bvh<T>::build_node(std::vector<BinNode>& bin_nodes, std::vector<Pr
                 rlo = glm::min(rlo, bin[axis][b].lo);
                 rhi = glm::max(rhi, bin[axis][b].hi);
                 rn += bin[axis][b].n;
-                right_cost[b] = rn ? area(rlo, rhi) * T(rn) : T(0);
+                right_cost[b] = rn ? area(rlo, rhi) * blocks(rn) : T(0);
             }
             Vec3<T> llo(infinity<T>()), lhi(-infinity<T>());
             std::uint32_t ln = 0;
@@ -318,7 +308,7 @@ std::uint32_t Bvh<T>::build_node(std::vector<BinNode>& bin_nodes, std::vector<Pr
                 lhi = glm::max(lhi, bin[axis][b].hi);
                 ln += bin[axis][b].n;
                 if (ln == 0 || ln == count) continue;
-                const T cost = area(llo, lhi) * T(ln) + right_cost[b + 1];
+                const T cost = area(llo, lhi) * blocks(ln) + right_cost[b + 1];
                 if (cost < best_cost) {
                     best_cost = cost;
                     best_axis = axis;
@@ -332,8 +322,8 @@ std::uint32_t Bvh<T>::build_node(std::vector<BinNode>& bin_nodes, std::vector<Pr
     if (best_axis >= 0) {
         // SAH: traversal cost 1, intersection cost 1 per shape, relative to the parent's area.
         const T parent_area = area(lo, hi);
-        const T split_cost = T(1) + (parent_area > T(0) ? best_cost / parent_area : T(count));
-        if (count <= std::uint32_t(2 * opt.max_leaf_size) && split_cost >= T(count)) return make_leaf();
+        const T split_cost = T(1) + (parent_area > T(0) ? best_cost / parent_area : blocks(count));
+        if (count <= std::uint32_t(2 * opt.max_leaf_size) && split_cost >= blocks(count)) return make_leaf();
         auto it = std::partition(prims.begin() + begin, prims.begin() + end,
                                  [&](const Prim& p) { return bin_of(p, best_axis) < best_split; });
         mid = static_cast<std::uint32_t>(it - prims.begin());
@@ -364,78 +354,48 @@ void Bvh<T>::set_child(std::uint32_t node, std::uint32_t k, const Vec3<T>& lo, c
     }
 }
 
-template <typename T> std::uint32_t Bvh<T>::make_leaf(std::uint32_t first, std::uint32_t count) {
-    Leaf leaf;
-    leaf.first[0] = std::uint32_t(spheres_.size());
-    leaf.first[1] = std::uint32_t(aabbs_.size());
-    leaf.first[2] = std::uint32_t(obbs_.size());
-    leaf.first[3] = std::uint32_t(capsules_.size());
-    // Shapes of each type in slot order; the leaf's slots are contiguous, so are its typed ranges.
-    for (int type = 0; type < kShapeTypeCount; ++type)
+/// Appends the leaf block of slots [first, first + count) and returns its child reference.
+template <typename T>
+std::uint32_t Bvh<T>::make_leaf(std::uint32_t first, std::uint32_t count, std::uint32_t& counts) {
+    using namespace bvh_leaf;
+    counts = 0;
+    for (std::uint32_t s = first; s < first + count; ++s) counts += 1u << (8 * shapes_[s].index());
+    const std::size_t offset = leaves_.size();
+    const std::size_t size = leaf_chunks<T>(counts);
+    if (offset + size > kOffsetMask) throw std::length_error("raypick::Bvh: too many shapes for the leaf storage");
+    leaves_.resize(offset + size);
+    Chunk* leaf = &leaves_[offset];
+    std::memset(static_cast<void*>(leaf), 0, size * sizeof(Chunk));
+    for (int type = 0; type < kShapeTypeCount; ++type) {
+        if (!count_of(counts, type)) continue;
+        const Section<T, Chunk> sec = section<T>(leaf, counts, type);
+        std::uint8_t lane = 0;
+        std::uint32_t first_of_type = kNone;
         for (std::uint32_t s = first; s < first + count; ++s) {
             if (int(shapes_[s].index()) != type) continue;
-            const Shape<T> shape = poisoned_if_invalid(shapes_[s]);
-            typed_id_[type].push_back(id_of_[s]);
-            switch (type) {
-                case 0: typed_of_[s] = std::uint32_t(spheres_.size()); spheres_.push_back(std::get<0>(shape)); break;
-                case 1: typed_of_[s] = std::uint32_t(aabbs_.size()); aabbs_.push_back(std::get<1>(shape)); break;
-                case 2: typed_of_[s] = std::uint32_t(obbs_.size()); obbs_.push_back(std::get<2>(shape)); break;
-                default: typed_of_[s] = std::uint32_t(capsules_.size()); capsules_.push_back(std::get<3>(shape)); break;
-            }
+            if (first_of_type == kNone) first_of_type = s;
+            sec.ids()[lane] = id_of_[s];
+            write_lane(sec, lane, shapes_[s]);
+            lane_of_[s] = lane++;
         }
-    leaves_.push_back(leaf);
-    return std::uint32_t(leaves_.size() - 1);
-}
-
-template <typename T> std::uint32_t Bvh<T>::leaf_counts(std::uint32_t first, std::uint32_t count) const {
-    std::uint32_t packed = 0;
-    for (std::uint32_t s = first; s < first + count; ++s) packed += 1u << (8 * shapes_[s].index());
-    return packed;
-}
-
-template <typename T>
-template <typename S>
-void Bvh<T>::leaf_passages(const Ray<T>& ray, const std::vector<S>& shapes, const std::vector<std::uint32_t>& ids,
-                           int type, std::uint32_t first, std::uint32_t count, T t_min, T t_max,
-                           Candidate& best) const {
-    // t only: the same arithmetic as cast() + first_surface(), without validation (done at build)
-    // or normals (computed for the winner only).
-    for (std::uint32_t i = first; i < first + count; ++i) {
-        const T lim = best.id != kNone ? best.t : t_max;
-        T t0, t1;
-        if (!detail::passage(ray, shapes[i], t0, t1) || !detail::accepts(t0, t1, t_min, lim)) continue;
-        const T t = t0 >= t_min ? t0 : t1;
-        if (t < t_min || t > lim) continue;
-        if (best.id == kNone || t < best.t || (t == best.t && ids[i] < best.id)) best = {t, ids[i], type, i};
+        for (std::size_t l = lane; l < sec.padded; ++l) write_lane(sec, l, shapes_[first_of_type]);
     }
-}
-
-/// Invalid shapes never hit (cast() refuses them); their compact copies are poisoned with NaN so
-/// that the unvalidated passage() refuses them too.
-template <typename T> Shape<T> Bvh<T>::poisoned_if_invalid(const Shape<T>& s) {
-    if (is_valid(s)) return s;
-    const T nan = std::numeric_limits<T>::quiet_NaN();
-    return std::visit([&](auto x) -> Shape<T> {
-        using S = decltype(x);
-        if constexpr (std::is_same_v<S, Sphere<T>>) x.center = Vec3<T>(nan);
-        else if constexpr (std::is_same_v<S, Aabb<T>>) x.min = x.max = Vec3<T>(nan);
-        else if constexpr (std::is_same_v<S, Obb<T>>) x.center = Vec3<T>(nan);
-        else { x.a = x.b = Vec3<T>(nan); }
-        return x;
-    }, s);
+    // Cache lines the block may touch (it need not start on a line).
+    const std::size_t lines = std::min<std::size_t>(8, (size * sizeof(Chunk) + 63) / 64 + 1);
+    return kLeaf | std::uint32_t((lines - 1) << 28) | std::uint32_t(offset);
 }
 
 template <typename T>
 std::uint32_t Bvh<T>::collapse(const std::vector<BinNode>& bin, std::uint32_t b, ChildRef up) {
-    // Gather up to four descendants of binary node b, always opening the largest inner one.
-    std::array<std::uint32_t, 4> kids{};
+    // Gather up to W descendants of binary node b, always opening the largest inner one.
+    std::array<std::uint32_t, W> kids{};
     int n = 0;
     if (bin[b].count) {
         kids[n++] = b;  // a lone leaf (the whole tree is one leaf)
     } else {
         kids[n++] = b + 1;
         kids[n++] = bin[b].first;
-        while (n < 4) {
+        while (n < W) {
             int best = -1;
             T best_area = -infinity<T>();
             for (int i = 0; i < n; ++i) {
@@ -454,17 +414,19 @@ std::uint32_t Bvh<T>::collapse(const std::vector<BinNode>& bin, std::uint32_t b,
     const auto index = static_cast<std::uint32_t>(nodes_.size());
     nodes_.push_back({});
     parent_.push_back(up);
-    for (std::uint32_t k = 0; k < 4; ++k) {
+    for (std::uint32_t k = 0; k < std::uint32_t(W); ++k) {
         nodes_[index].child[k] = kNone;
-        nodes_[index].count[k] = 0;
+        nodes_[index].counts[k] = 0;
         set_child(index, k, Vec3<T>(infinity<T>()), Vec3<T>(-infinity<T>()));
     }
     for (int k = 0; k < n; ++k) {
         const BinNode& c = bin[kids[k]];
         set_child(index, std::uint32_t(k), c.lo, c.hi);
         if (c.count) {
-            nodes_[index].child[k] = make_leaf(c.first, c.count);
-            nodes_[index].count[k] = leaf_counts(c.first, c.count);
+            std::uint32_t counts = 0;
+            const std::uint32_t ref = make_leaf(c.first, c.count, counts);
+            nodes_[index].child[k] = ref;
+            nodes_[index].counts[k] = counts;
             for (std::uint32_t s = c.first; s < c.first + c.count; ++s) leaf_of_[s] = {index, std::uint32_t(k)};
         } else {
             const std::uint32_t child = collapse(bin, kids[k], ChildRef{index, std::uint32_t(k)});
@@ -482,31 +444,33 @@ std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max) c
 template <typename T>
 std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, std::uint32_t hint) const {
     if (nodes_.empty() || !is_valid(ray) || !(t_min <= t_max)) return std::nullopt;
-    Candidate best;
-    auto visit_typed = [&](int type, std::uint32_t first, std::uint32_t count) {
-        switch (type) {
-            case 0: leaf_passages(ray, spheres_, typed_id_[0], 0, first, count, t_min, t_max, best); break;
-            case 1: leaf_passages(ray, aabbs_, typed_id_[1], 1, first, count, t_min, t_max, best); break;
-            case 2: leaf_passages(ray, obbs_, typed_id_[2], 2, first, count, t_min, t_max, best); break;
-            default: leaf_passages(ray, capsules_, typed_id_[3], 3, first, count, t_min, t_max, best); break;
-        }
-    };
+    bvh_leaf::Candidate<T> best;
     if (hint < slot_of_.size()) {
-        const std::uint32_t slot = slot_of_[hint];
-        visit_typed(int(shapes_[slot].index()), typed_of_[slot], 1);
+        // The same arithmetic as a leaf lane (the batch kernels are bit for bit the scalar code).
+        std::visit([&](const auto& s) {
+            T t0, t1;
+            if (!is_valid(s) || !detail::passage(ray, s, t0, t1) || !detail::accepts(t0, t1, t_min, t_max)) return;
+            const T t = t0 >= t_min ? t0 : t1;
+            if (t < t_min || t > t_max) return;
+            best.t = t;
+            best.id = hint;
+        }, shapes_[slot_of_[hint]]);
     }
     // The winner's full cast (normals, passage) at the end: the same t, bit for bit.
     auto result = [&]() -> std::optional<NearestHit<T>> {
-        if (best.id == kNone) return std::nullopt;
-        const Shape<T>& shape = shapes_[slot_of_[best.id]];
+        if (best.none()) return std::nullopt;
+        const Shape<T> shape = best.fields ? best.shape() : shapes_[slot_of_[best.id]];
         const auto h = cast(ray, shape, t_min, t_max);
-        if (!h) return std::nullopt;  // unreachable: passage() accepted it
+        if (!h) return std::nullopt;  // unreachable: the leaf test accepted it
         const auto surf = first_surface(ray, *h, t_min, t_max);
         if (!surf) return std::nullopt;
         return NearestHit<T>{best.id, *surf, *h};
     };
-    typedef T V4 __attribute__((vector_size(4 * sizeof(T))));
-    const V4 zero4{};
+    // Node tests a vector (16 bytes) at a time: W / L vectors per plane.
+    constexpr int L = int(16 / sizeof(T));
+    typedef T V __attribute__((vector_size(16)));
+    using M = decltype(V{} < V{});
+    const V zero{};
     const T eps = T(4) * std::numeric_limits<T>::epsilon();
     // Boxes are widened by delta for this ray: a cast's accept/reject decisions carry rounding of
     // about eps * (|origin| + |shape|) in space (a zero-radius shape at a rounding-level distance
@@ -516,47 +480,70 @@ std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
     const T delta = T(16) * std::numeric_limits<T>::epsilon() * (detail::max_abs(ray.origin) + scene_mag) +
                     std::numeric_limits<T>::min();
     // Per axis: origin shifted for the near and far planes, 1/direction (+-inf for a zero
-    // component) and which plane is met first.
-    V4 o_near[3], o_far[3], inv[3];
-    T o_near1[3], o_far1[3];
-    int first[3];
+    // component) and which plane is met first (as a byte offset from lo[a] within the node).
+    V o_near[3], o_far[3], inv[3];
+    T o_near1[3], o_far1[3], inv1[3];
+    std::size_t near_off[3], far_off[3];
     for (int a = 0; a < 3; ++a) {
-        first[a] = std::signbit(ray.direction[a]) ? 1 : 0;  // 0: lo plane first, 1: hi plane first
-        o_near1[a] = first[a] ? ray.origin[a] - delta : ray.origin[a] + delta;
-        o_far1[a] = first[a] ? ray.origin[a] + delta : ray.origin[a] - delta;
-        o_near[a] = zero4 + o_near1[a];
-        o_far[a] = zero4 + o_far1[a];
-        inv[a] = zero4 + T(1) / ray.direction[a];
+        const bool neg = std::signbit(ray.direction[a]);  // hi plane first
+        o_near1[a] = neg ? ray.origin[a] - delta : ray.origin[a] + delta;
+        o_far1[a] = neg ? ray.origin[a] + delta : ray.origin[a] - delta;
+        inv1[a] = T(1) / ray.direction[a];
+        o_near[a] = zero + o_near1[a];
+        o_far[a] = zero + o_far1[a];
+        inv[a] = zero + inv1[a];
+        const std::size_t lo_off = offsetof(Node, lo) + std::size_t(a) * W * sizeof(T);
+        const std::size_t hi_off = offsetof(Node, hi) + std::size_t(a) * W * sizeof(T);
+        near_off[a] = neg ? hi_off : lo_off;
+        far_off[a] = neg ? lo_off : hi_off;
     }
-    // Entry/exit of the four child boxes of node n, within [t0, t1]. Robust for parallel rays: a
-    // NaN (0 * inf: zero direction component and origin exactly on that plane) fails both
-    // comparisons and so constrains nothing — the origin lies in the closed slab. Distances are
-    // widened by a few ulps so rounding never drops a box (Ize 2013).
-    using M4 = decltype(V4{} < V4{});
-    auto test4 = [&](const Node& n, T t0, T t1, V4& entry, M4& hit) {
-        V4 tn = zero4 + t0, tf = zero4 + t1;
-        for (int a = 0; a < 3; ++a) {
-            V4 near_plane, far_plane;
-            std::memcpy(&near_plane, first[a] ? n.hi[a] : n.lo[a], sizeof(V4));
-            std::memcpy(&far_plane, first[a] ? n.lo[a] : n.hi[a], sizeof(V4));
-            const V4 ta = (near_plane - o_near[a]) * inv[a];
-            const V4 tb = (far_plane - o_far[a]) * inv[a];
-            tn = ta > tn ? ta : tn;
-            tf = tb < tf ? tb : tf;
+    // Entry distances and the hit mask (bit k) of node n's W child boxes within [t0, t1]. Robust
+    // for parallel rays: a NaN (0 * inf: zero direction component and origin exactly on that
+    // plane) fails both comparisons and so constrains nothing — the origin lies in the closed slab.
+    // Distances are widened by a few ulps so rounding never drops a box (Ize 2013).
+    auto test_node = [&](const Node& n, T t0, T t1, T* entry) {
+        const char* base = reinterpret_cast<const char*>(&n);
+        unsigned mask = 0;
+        for (int c = 0; c < W / L; ++c) {
+            V tn = zero + t0, tf = zero + t1;
+            for (int a = 0; a < 3; ++a) {
+                V near_plane, far_plane;
+                std::memcpy(&near_plane, base + near_off[a] + std::size_t(c) * 16, 16);
+                std::memcpy(&far_plane, base + far_off[a] + std::size_t(c) * 16, 16);
+                const V ta = (near_plane - o_near[a]) * inv[a];
+                const V tb = (far_plane - o_far[a]) * inv[a];
+                tn = ta > tn ? ta : tn;
+                tf = tb < tf ? tb : tf;
+            }
+            std::memcpy(entry + c * L, &tn, 16);
+            const V atn = tn < zero ? -tn : tn, atf = tf < zero ? -tf : tf;
+            const M hit = (tn - atn * eps) <= (tf + atf * eps);
+            if constexpr (L == 4) mask |= unsigned(_mm_movemask_ps(__m128(hit))) << (4 * c);
+            else mask |= unsigned(_mm_movemask_pd(__m128d(hit))) << (2 * c);
         }
-        entry = tn;
-        const V4 atn = tn < zero4 ? -tn : tn, atf = tf < zero4 ? -tf : tf;
-        hit = (tn - atn * eps) <= (tf + atf * eps);
+        return mask;
     };
-    struct Entry { std::uint32_t index, count; T t; };
-    std::array<Entry, 3 * kMaxDepth + 8> stack;
+    auto prefetch = [&](std::uint32_t ref) {
+        if (ref & kLeaf) {
+            const char* p = reinterpret_cast<const char*>(&leaves_[ref & kOffsetMask]);
+            const std::uint32_t lines = ((ref >> 28) & 7u) + 1;
+            for (std::uint32_t l = 0; l < lines; ++l) __builtin_prefetch(p + 64 * l);
+        } else {
+            const char* p = reinterpret_cast<const char*>(&nodes_[ref]);
+            for (std::size_t l = 0; l < sizeof(Node); l += 64) __builtin_prefetch(p + l);
+        }
+    };
+    struct Entry { std::uint32_t ref, counts; T t; };
+    // At most W - 1 entries wait per level (the binary depth bounds the levels), plus the root.
+    std::array<Entry, (W - 1) * (kMaxDepth + 40) + 2> stack;
     int sp = 0;
     // The root box.
     {
         T tn = t_min, tf = t_max;
         for (int a = 0; a < 3; ++a) {
-            const T ta = ((first[a] ? root_hi_[a] : root_lo_[a]) - o_near1[a]) * inv[a][0];
-            const T tb = ((first[a] ? root_lo_[a] : root_hi_[a]) - o_far1[a]) * inv[a][0];
+            const bool neg = std::signbit(ray.direction[a]);
+            const T ta = ((neg ? root_hi_[a] : root_lo_[a]) - o_near1[a]) * inv1[a];
+            const T tb = ((neg ? root_lo_[a] : root_hi_[a]) - o_far1[a]) * inv1[a];
             if (ta > tn) tn = ta;
             if (tb < tf) tf = tb;
         }
@@ -565,45 +552,47 @@ std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
     }
     while (sp > 0) {
         const Entry e = stack[--sp];
-        const T limit = best.id != kNone ? best.t : t_max;
+        const T limit = best.none() ? t_max : best.t;
         if (e.t > limit + std::abs(limit) * eps) continue;
-        if (e.count) {  // a leaf
-            const Leaf& leaf = leaves_[e.index];
-            for (int type = 0; type < kShapeTypeCount; ++type)
-                if (const std::uint32_t c = (e.count >> (8 * type)) & 0xffu) visit_typed(type, leaf.first[type], c);
+        if (e.ref & kLeaf) {
+            STAT_LEAF;
+            bvh_leaf::test_leaf(&leaves_[e.ref & kOffsetMask], e.counts, ray, t_min, t_max, best);
             continue;
         }
-        const Node& n = nodes_[e.index];
-        V4 entry;
-        M4 hit;
-        test4(n, t_min, limit, entry, hit);
-        // Push the hit children farthest first, so that the nearest is visited next.
-        Entry kids[4];
-        int nk = 0;
-        for (int k = 0; k < 4; ++k) {
-            // Empty slots never count: near the largest finite values the widened origin can be
-            // infinite, and inf - inf = NaN would let an empty box through.
-            if (!hit[k] || n.child[k] == kNone) continue;
-            Entry c{n.child[k], n.count[k], entry[k]};
-            int j = nk++;
-            while (j > 0 && kids[j - 1].t < c.t) { kids[j] = kids[j - 1]; --j; }
-            kids[j] = c;
-        }
-        // Start loading every pushed child now, so that their cache misses overlap.
-        for (int k = 0; k < nk; ++k) {
-            const Entry& c = kids[k];
-            if (c.count) {
-                __builtin_prefetch(&leaves_[c.index]);
-            } else {
-                const char* p = reinterpret_cast<const char*>(&nodes_[c.index]);
-                __builtin_prefetch(p);
-                __builtin_prefetch(p + 64);
-                if (sizeof(Node) > 128) {
-                    __builtin_prefetch(p + 128);
-                    __builtin_prefetch(p + 192);
-                }
+        std::uint32_t ref = e.ref;
+        // Descend: the nearest hit child directly, the others pushed farthest first.
+        for (;;) {
+            const Node& n = nodes_[ref];
+            STAT_NODE;
+            alignas(16) T entry[W];
+            const T lim = best.none() ? t_max : best.t;
+            unsigned mask = test_node(n, t_min, lim, entry);
+            Entry kids[W];
+            int nk = 0;
+            while (mask) {
+                const int k = __builtin_ctz(mask);
+                mask &= mask - 1;
+                // Empty slots never count: near the largest finite values the widened origin can
+                // be infinite, and inf - inf = NaN would let an empty box through.
+                if (n.child[k] == kNone) continue;
+                const Entry c{n.child[k], n.counts[k], entry[k]};
+                int j = nk++;
+                while (j > 0 && kids[j - 1].t < c.t) { kids[j] = kids[j - 1]; --j; }
+                kids[j] = c;
             }
-            stack[sp++] = c;
+            if (nk == 0) break;
+            // Start loading every pushed child now, so that their cache misses overlap.
+            for (int k = 0; k < nk - 1; ++k) {
+                prefetch(kids[k].ref);
+                stack[sp++] = kids[k];
+            }
+            const Entry& next = kids[nk - 1];
+            if (next.ref & kLeaf) {
+                STAT_LEAF;
+                bvh_leaf::test_leaf(&leaves_[next.ref & kOffsetMask], next.counts, ray, t_min, t_max, best);
+                break;
+            }
+            ref = next.ref;
         }
     }
     return result();
@@ -614,7 +603,7 @@ template <typename T> void Bvh<T>::refit_up(ChildRef ref, Vec3<T> lo, Vec3<T> hi
         set_child(ref.node, ref.k, lo, hi);
         Vec3<T> nlo(infinity<T>()), nhi(-infinity<T>());
         const Node& n = nodes_[ref.node];
-        for (int k = 0; k < 4; ++k)
+        for (int k = 0; k < W; ++k)
             for (int a = 0; a < 3; ++a) {
                 nlo[a] = std::min(nlo[a], n.lo[a][k]);
                 nhi[a] = std::max(nhi[a], n.hi[a][k]);
@@ -631,7 +620,7 @@ template <typename T> void Bvh<T>::update(std::uint32_t index, const Shape<T>& s
     if (index >= slot_of_.size()) return;
     const std::uint32_t slot = slot_of_[index];
     if (shapes_[slot].index() != shape.index()) {
-        // A change of type changes the leaf's typed layout: rebuild (rare; a drag keeps the type).
+        // A change of type changes the leaf's layout: rebuild (rare; a drag keeps the type).
         std::vector<Shape<T>> all(shapes_.size());
         for (std::uint32_t s = 0; s < shapes_.size(); ++s) all[id_of_[s]] = shapes_[s];
         all[index] = shape;
@@ -639,16 +628,12 @@ template <typename T> void Bvh<T>::update(std::uint32_t index, const Shape<T>& s
         return;
     }
     shapes_[slot] = shape;
-    const std::uint32_t ti = typed_of_[slot];
-    const Shape<T> compact = poisoned_if_invalid(shape);
-    switch (compact.index()) {
-        case 0: spheres_[ti] = std::get<0>(compact); break;
-        case 1: aabbs_[ti] = std::get<1>(compact); break;
-        case 2: obbs_[ti] = std::get<2>(compact); break;
-        default: capsules_[ti] = std::get<3>(compact); break;
-    }
-    // The leaf's slots: the contiguous run of slots that share this leaf.
     const ChildRef leaf = leaf_of_[slot];
+    const std::uint32_t ref = nodes_[leaf.node].child[leaf.k];
+    bvh_leaf::write_lane(bvh_leaf::section<T>(&leaves_[ref & kOffsetMask], nodes_[leaf.node].counts[leaf.k],
+                                              int(shape.index())),
+                         lane_of_[slot], shape);
+    // The leaf's slots: the contiguous run of slots that share this leaf.
     std::uint32_t first = slot, last = slot;
     auto same = [&](std::uint32_t s) { return leaf_of_[s].node == leaf.node && leaf_of_[s].k == leaf.k; };
     while (first > 0 && same(first - 1)) --first;

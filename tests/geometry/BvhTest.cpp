@@ -113,6 +113,45 @@ TYPED_TEST(BvhPick, UnpaddedNodesStillLoseNothing) {
     random_scenes_match_brute_force<TypeParam>(options);
 }
 
+// Leaves of one type hold full vectors (and several of them with larger leaves), so every lane of
+// the batch kernels the leaves use is exercised; some shapes sit outside the kernels' safe range
+// (tiny or huge magnitudes: those lanes take the scalar path) and some are invalid.
+TYPED_TEST(BvhPick, FullLeavesOfEachTypeMatchBruteForce) {
+    using T = TypeParam;
+    for (int type = 0; type < 4; ++type)
+        for (int leaf : {1, 3, 4, 8, 16}) {
+            const std::uint32_t seed = base_seed() + 300 + std::uint32_t(type * 100 + leaf);
+            Gen<T> g(seed);
+            std::vector<Shape<T>> shapes;
+            while (shapes.size() < 600) {
+                Shape<T> s = g.shape(T(8));
+                if (int(s.index()) != type) continue;
+                if (g.pick(40) == 0) {  // rescale far outside the safe range, or make it invalid
+                    const T k = g.pick(2) ? T(1e-30) : T(1e25);
+                    std::visit([&](auto& x) {
+                        using S = std::decay_t<decltype(x)>;
+                        if constexpr (std::is_same_v<S, Sphere<T>>) { x.center *= k; x.radius *= k; }
+                        else if constexpr (std::is_same_v<S, Aabb<T>>) { x.min *= k; x.max *= k; }
+                        else if constexpr (std::is_same_v<S, Obb<T>>) { x.center *= k; x.half_extents *= k; }
+                        else { x.a *= k; x.b *= k; x.radius *= k; }
+                    }, s);
+                    if (g.pick(3) == 0) s = Sphere<T>{{0, 0, 0}, T(-1)};
+                    if (int(s.index()) != type) continue;
+                }
+                shapes.push_back(s);
+            }
+            BvhOptions options;
+            options.max_leaf_size = leaf;
+            const Bvh<T> bvh(shapes, options);
+            for (int i = 0; i < 1500; ++i) {
+                Ray<T> ray = g.ray(T(8));
+                if (i % 50 == 0) ray.origin *= T(1e-30);  // near the tiny shapes
+                expect_same(bvh.pick(ray), pick_nearest(shapes, ray), seed, i);
+                if (::testing::Test::HasFailure()) return;
+            }
+        }
+}
+
 TYPED_TEST(BvhPick, RefitAfterMovesMatchesBruteForce) {
     using T = TypeParam;
     const std::uint32_t seed = base_seed() + 100;

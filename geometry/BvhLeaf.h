@@ -1,0 +1,182 @@
+// raypick geometry: the BVH's leaf blocks, tested with the batch kernels at the baseline vector
+// width (BatchSse2.h: 4 floats or 2 doubles, every x86-64).
+//
+// A leaf is one contiguous run of 16-byte chunks: for each type present (sphere, aabb, obb,
+// capsule, in that order), the shapes' fields structure-of-arrays, each field padded to a whole
+// number of vectors (the padding lanes hold copies and are never looked at), then the shapes'
+// indices in the caller's order (uint32, padded to whole chunks). The number of shapes of each
+// type is kept in the parent node (one byte per type, packed: Counts), so the fields' addresses
+// are known before the leaf itself arrives from memory.
+// So a leaf's shapes of one type are tested a vector at a time, with the same arithmetic as the
+// scalar casts (bit for bit), and the whole leaf is a few adjacent cache lines.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "geometry/BatchSse2.h"
+
+namespace raypick {
+
+namespace bvh_leaf {
+
+struct alignas(16) Chunk {
+    unsigned char b[16];
+};
+
+/// Fields per shape type, in the SoA views' order (Batch.h).
+constexpr int kFields[kShapeTypeCount] = {4, 6, 15, 7};
+
+/// Shapes per vector.
+template <typename T> constexpr std::size_t lanes() { return 16 / sizeof(T); }
+
+inline std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+
+/// Chunks of one type's section holding `count` shapes.
+template <typename T> inline std::size_t section_chunks(int type, std::size_t count) {
+    if (count == 0) return 0;
+    return ceil_div(count, 4) + std::size_t(kFields[type]) * ceil_div(count, lanes<T>());
+}
+
+/// Shapes per type of a leaf, one byte each (sphere in the low byte).
+inline std::size_t count_of(std::uint32_t counts, int type) { return (counts >> (8 * type)) & 0xffu; }
+
+template <typename T> inline std::size_t leaf_chunks(std::uint32_t counts) {
+    std::size_t n = 0;
+    for (int type = 0; type < kShapeTypeCount; ++type) n += section_chunks<T>(type, count_of(counts, type));
+    return n;
+}
+
+/// One type's shapes in a leaf: their indices, the first field, and the padded length of a field.
+template <typename T, typename C> struct Section {
+    std::uint32_t count;
+    std::size_t padded;
+    C* start;
+    T* fields() const { return reinterpret_cast<T*>(start); }
+    std::uint32_t* ids() const {
+        return reinterpret_cast<std::uint32_t*>(start + std::size_t(kFields[type]) * (padded / lanes<T>()));
+    }
+    int type;
+};
+
+template <typename T, typename C> inline Section<T, C> section(C* leaf, std::uint32_t counts, int type) {
+    C* p = leaf;
+    for (int t = 0; t < type; ++t) p += section_chunks<T>(t, count_of(counts, t));
+    const std::size_t n = count_of(counts, type);
+    return {std::uint32_t(n), ceil_div(n, lanes<T>()) * lanes<T>(), p, type};
+}
+
+/// A shape's fields in the SoA order (Batch.h's views).
+template <typename T> inline int fields_of(const Shape<T>& s, T* f) {
+    switch (s.index()) {
+        case 0: {
+            const auto& x = std::get<0>(s);
+            f[0] = x.center.x; f[1] = x.center.y; f[2] = x.center.z; f[3] = x.radius;
+            return 4;
+        }
+        case 1: {
+            const auto& x = std::get<1>(s);
+            f[0] = x.min.x; f[1] = x.min.y; f[2] = x.min.z; f[3] = x.max.x; f[4] = x.max.y; f[5] = x.max.z;
+            return 6;
+        }
+        case 2: {
+            const auto& x = std::get<2>(s);
+            f[0] = x.center.x; f[1] = x.center.y; f[2] = x.center.z;
+            f[3] = x.half_extents.x; f[4] = x.half_extents.y; f[5] = x.half_extents.z;
+            for (int c = 0; c < 3; ++c)
+                for (int r = 0; r < 3; ++r) f[6 + 3 * c + r] = x.rotation[c][r];
+            return 15;
+        }
+        default: {
+            const auto& x = std::get<3>(s);
+            f[0] = x.a.x; f[1] = x.a.y; f[2] = x.a.z; f[3] = x.b.x; f[4] = x.b.y; f[5] = x.b.z; f[6] = x.radius;
+            return 7;
+        }
+    }
+}
+
+/// Writes shape `s` into lane `lane` of its type's section. (Padding lanes are filled by the
+/// builder; their results are never used.)
+template <typename T> inline void write_lane(const Section<T, Chunk>& sec, std::size_t lane, const Shape<T>& s) {
+    T f[15];
+    const int n = fields_of(s, f);
+    T* base = sec.fields();
+    for (int k = 0; k < n; ++k) base[std::size_t(k) * sec.padded + lane] = f[k];
+}
+
+template <typename T> inline SphereView<T> sphere_view(const T* f, std::size_t L) { return {f, f + L, f + 2 * L, f + 3 * L}; }
+template <typename T> inline AabbView<T> aabb_view(const T* f, std::size_t L) {
+    return {f, f + L, f + 2 * L, f + 3 * L, f + 4 * L, f + 5 * L};
+}
+template <typename T> inline ObbView<T> obb_view(const T* f, std::size_t L) {
+    ObbView<T> v{f, f + L, f + 2 * L, f + 3 * L, f + 4 * L, f + 5 * L, {}};
+    for (int k = 0; k < 9; ++k) v.m[k] = f + std::size_t(6 + k) * L;
+    return v;
+}
+template <typename T> inline CapsuleView<T> capsule_view(const T* f, std::size_t L) {
+    return {f, f + L, f + 2 * L, f + 3 * L, f + 4 * L, f + 5 * L, f + 6 * L};
+}
+
+/// The best candidate of a pick so far: smallest t, ties to the smallest index; where its fields
+/// are (so the final full cast reads the leaf already in cache; null: look the shape up by id).
+template <typename T> struct Candidate {
+    T t = T(0);
+    std::uint32_t id = std::numeric_limits<std::uint32_t>::max();
+    const T* fields = nullptr;
+    std::uint32_t padded = 0, lane = 0;
+    int type = 0;
+    bool none() const { return id == std::numeric_limits<std::uint32_t>::max(); }
+    Shape<T> shape() const {
+        switch (type) {
+            case 0: return sphere_view(fields, padded).get(lane);
+            case 1: return aabb_view(fields, padded).get(lane);
+            case 2: return obb_view(fields, padded).get(lane);
+            default: return capsule_view(fields, padded).get(lane);
+        }
+    }
+};
+
+/// Tests every shape of a leaf against the ray and updates `best`: the same decisions and t values
+/// as the scalar cast() + first_surface() per shape, with limit best.t (or t_max).
+template <typename T>
+inline void test_leaf(const Chunk* leaf, std::uint32_t counts, const Ray<T>& ray, T t_min, T t_max,
+                      Candidate<T>& best) {
+    using V = batch_sse2::VecT<T>;
+    using M = batch_sse2::MaskT<T>;
+    constexpr std::size_t L = lanes<T>();
+    const Chunk* p = leaf;
+    for (int type = 0; type < kShapeTypeCount; ++type) {
+        const std::size_t count = count_of(counts, type);
+        if (!count) continue;
+        const std::size_t padded = ceil_div(count, L) * L;
+        const T* f = reinterpret_cast<const T*>(p);
+        const auto* ids = reinterpret_cast<const std::uint32_t*>(p + std::size_t(kFields[type]) * (padded / L));
+        p += section_chunks<T>(type, count);
+        for (std::size_t g = 0; g < count; g += L) {
+            const T lim = best.none() ? t_max : best.t;
+            V tn, tf;
+            M hit;
+            switch (type) {
+                case 0: hit = batch_sse2::sphere_group<T>(ray, sphere_view(f, padded), g, L, t_min, lim, tn, tf); break;
+                case 1: hit = batch_sse2::aabb_group<T>(ray, aabb_view(f, padded), g, L, t_min, lim, tn, tf); break;
+                case 2: hit = batch_sse2::obb_group<T>(ray, obb_view(f, padded), g, L, t_min, lim, tn, tf); break;
+                default: hit = batch_sse2::capsule_group<T>(ray, capsule_view(f, padded), g, L, t_min, lim, tn, tf); break;
+            }
+            if (!batch_sse2::any<T>(hit)) continue;
+            const std::size_t n = std::min(L, count - g);
+            for (std::size_t l = 0; l < n; ++l) {
+                if (!hit[l]) continue;
+                const T t = tn[l] >= t_min ? tn[l] : tf[l];
+                if (t < t_min || t > lim) continue;
+                const std::uint32_t id = ids[g + l];
+                if (best.none() || t < best.t || (t == best.t && id < best.id))
+                    best = {t, id, f, std::uint32_t(padded), std::uint32_t(g + l), type};
+            }
+        }
+    }
+}
+
+}  // namespace bvh_leaf
+}  // namespace raypick
