@@ -36,7 +36,7 @@ inline bool sphere_roots_unscaled(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0
 }
 
 template <typename T> inline T max_abs(const Vec3<T>& v) {
-    return glm::max(glm::abs(v.x), glm::max(glm::abs(v.y), glm::abs(v.z)));
+    return glm::max(std::abs(v.x), glm::max(std::abs(v.y), std::abs(v.z)));
 }
 
 /// Magnitudes for which every product in sphere_roots_unscaled() stays a normal number: the

@@ -66,9 +66,9 @@ template <typename T> inline bool is_valid(const Obb<T>& b) {
     const Vec3<T>& c2 = b.rotation[2];
     const T tol = orthonormality_tolerance<T>();
     const bool orthonormal =
-        (glm::abs(glm::dot(c0, c0) - T(1)) <= tol) & (glm::abs(glm::dot(c1, c1) - T(1)) <= tol) &
-        (glm::abs(glm::dot(c2, c2) - T(1)) <= tol) & (glm::abs(glm::dot(c0, c1)) <= tol) &
-        (glm::abs(glm::dot(c0, c2)) <= tol) & (glm::abs(glm::dot(c1, c2)) <= tol);
+        (std::abs(glm::dot(c0, c0) - T(1)) <= tol) & (std::abs(glm::dot(c1, c1) - T(1)) <= tol) &
+        (std::abs(glm::dot(c2, c2) - T(1)) <= tol) & (std::abs(glm::dot(c0, c1)) <= tol) &
+        (std::abs(glm::dot(c0, c2)) <= tol) & (std::abs(glm::dot(c1, c2)) <= tol);
     const Vec3<T>& h = b.half_extents;
     const T big = std::numeric_limits<T>::max();
     return orthonormal & (glm::dot(glm::cross(c0, c1), c2) > T(0)) & is_finite(b.center) & (h.x >= T(0)) &
