@@ -26,18 +26,6 @@ void setup_line_layout(gl::Mesh& m) {
     glBindVertexArray(0);
 }
 
-void setup_solid_layout(gl::Mesh& m) {
-    glBindVertexArray(m.vao.id());
-    glBindBuffer(GL_ARRAY_BUFFER, m.vbo.id());
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(SolidVertex),
-                          reinterpret_cast<const void*>(offsetof(SolidVertex, position)));
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(SolidVertex),
-                          reinterpret_cast<const void*>(offsetof(SolidVertex, normal)));
-    glBindVertexArray(0);
-}
-
 /// A vertex of the object-id picture: position and the index of its shape.
 struct IdVertex {
     glm::vec3 position;
@@ -86,42 +74,68 @@ void set_matrix(const gl::Program& p, const glm::mat4& m) {
 
 }  // namespace
 
-Renderer::Renderer()
-    : lines_(load_program("lines.vert", "lines.frag")),
-      instanced_(load_program("instanced.vert", "lines.frag")),
-      markers_(load_program("markers.vert", "markers.frag")),
-      solid_(load_program("solid.vert", "solid.frag")),
-      ids_(load_program("ids.vert", "ids.frag")) {
-    attach_buffer_texture(instance_tex_.texture, instance_tex_.buffer, GL_RGBA32F);
-    attach_buffer_texture(mesh_tex_.texture, mesh_tex_.buffer, GL_RGBA32F);
-    attach_buffer_texture(list_tex_.texture, list_tex_.buffer, GL_R32I);
-    glUseProgram(instanced_.id());
-    glUniform1i(glGetUniformLocation(instanced_.id(), "u_instances"), kInstanceUnit);
-    glUniform1i(glGetUniformLocation(instanced_.id(), "u_mesh"), kMeshUnit);
-    glUniform1i(glGetUniformLocation(instanced_.id(), "u_list"), kListUnit);
-    glUseProgram(0);
-    // Every unit mesh at every level of detail in one buffer (their indices stay on the CPU).
+namespace {
+
+/// Fills `set` with every unit mesh at every level of detail: `make(kind, segments)` gives a mesh
+/// with `vertices` and `indices`; `texels(vertex, out)` appends a vertex's texels. Meshes without
+/// circles (only Rings and Capsule have any) are made once and shared by every level.
+template <typename Make, typename Texels, typename Set>
+void fill_mesh_set(Set& set, Make make, Texels texels) {
     std::vector<glm::vec4> mesh;
     for (int k = 0; k < kUnitMeshCount; ++k) {
         const auto kind = static_cast<UnitMesh>(k);
         const bool has_circles = kind == UnitMesh::Rings || kind == UnitMesh::Capsule;
         for (std::size_t level = 0; level < kLodSegments.size(); ++level) {
-            InstanceDraw& range = mesh_ranges_[std::size_t(k)][level];
+            const std::size_t b = std::size_t(k) * kLodSegments.size() + level;
             if (!has_circles && level > 0) {
-                range = mesh_ranges_[std::size_t(k)][0];
-                mesh_indices_[std::size_t(k)][level] = mesh_indices_[std::size_t(k)][0];
+                set.ranges[b] = set.ranges[b - level];
+                set.indices[b] = set.indices[b - level];
                 continue;
             }
-            const UnitLines unit = unit_wireframe(kind, kLodSegments[level]);
-            range.mesh_first = static_cast<GLint>(mesh.size());
-            range.mesh_count = static_cast<GLint>(unit.vertices.size());
-            for (const UnitVertex& v : unit.vertices) mesh.emplace_back(v.position, v.far);
-            mesh_indices_[std::size_t(k)][level] = unit.indices;
+            const auto unit = make(kind, kLodSegments[level]);
+            set.ranges[b].mesh_first = static_cast<GLint>(mesh.size()) / set.texels;
+            set.ranges[b].mesh_count = static_cast<GLint>(unit.vertices.size());
+            for (const auto& v : unit.vertices) texels(v, mesh);
+            set.indices[b] = unit.indices;
         }
     }
-    upload_buffer(GL_TEXTURE_BUFFER, mesh_tex_.buffer, mesh, GL_STATIC_DRAW);
+    upload_buffer(GL_TEXTURE_BUFFER, set.tex.buffer, mesh, GL_STATIC_DRAW);
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
-    setup_solid_layout(solid_mesh_);
+}
+
+void bind_units(const gl::Program& p) {
+    glUseProgram(p.id());
+    glUniform1i(glGetUniformLocation(p.id(), "u_instances"), kInstanceUnit);
+    glUniform1i(glGetUniformLocation(p.id(), "u_mesh"), kMeshUnit);
+    glUniform1i(glGetUniformLocation(p.id(), "u_list"), kListUnit);
+    glUseProgram(0);
+}
+
+}  // namespace
+
+Renderer::Renderer()
+    : lines_(load_program("lines.vert", "lines.frag")),
+      instanced_(load_program("instanced.vert", "lines.frag")),
+      markers_(load_program("markers.vert", "markers.frag")),
+      solid_(load_program("solid_instanced.vert", "solid.frag")),
+      ids_(load_program("ids.vert", "ids.frag")) {
+    attach_buffer_texture(instance_tex_.texture, instance_tex_.buffer, GL_RGBA32F);
+    attach_buffer_texture(wire_meshes_.tex.texture, wire_meshes_.tex.buffer, GL_RGBA32F);
+    attach_buffer_texture(solid_meshes_.tex.texture, solid_meshes_.tex.buffer, GL_RGBA32F);
+    attach_buffer_texture(list_tex_.texture, list_tex_.buffer, GL_R32I);
+    bind_units(instanced_);
+    bind_units(solid_);
+    wire_meshes_.texels = 1;
+    wire_meshes_.mode = GL_LINES;
+    fill_mesh_set(wire_meshes_, [](UnitMesh kind, int n) { return unit_wireframe(kind, n); },
+                  [](const UnitVertex& v, std::vector<glm::vec4>& out) { out.emplace_back(v.position, v.far); });
+    solid_meshes_.texels = 2;
+    solid_meshes_.mode = GL_TRIANGLES;
+    fill_mesh_set(solid_meshes_, [](UnitMesh kind, int n) { return unit_solid(kind, n); },
+                  [](const UnitSolidVertex& v, std::vector<glm::vec4>& out) {
+                      out.emplace_back(v.vertex.position, v.vertex.far);
+                      out.emplace_back(v.normal, 0.0f);
+                  });
     setup_id_layout(id_mesh_);
     setup_line_layout(grid_);
     setup_line_layout(dynamic_lines_);
@@ -152,7 +166,6 @@ void Renderer::sync_scene(const Scene& scene) {
             }
             glBindBuffer(GL_TEXTURE_BUFFER, 0);
             lists_dirty_ = true;
-            solid_dirty_ = true;
             ids_dirty_ = true;
             ++instance_updates_;
             ++scene_version_;
@@ -179,7 +192,6 @@ void Renderer::rebuild_instances(const Scene& scene) {
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
     have_cache_ = true;
     lists_dirty_ = true;
-    solid_dirty_ = true;
     ids_dirty_ = true;
     ++rebuilds_;
     ++scene_version_;
@@ -190,53 +202,65 @@ void Renderer::update_lists(const glm::mat4& vp, int view_width, int view_height
     lod_view_projection_ = vp;
     lod_height_ = view_height;
     lists_dirty_ = false;
-    const std::size_t levels = kLodSegments.size();
-    std::array<std::vector<std::int32_t>, kUnitMeshCount * kLodSegments.size()> buckets;
+    std::array<std::vector<std::int32_t>, kBuckets> buckets;
     for (std::size_t i = 0; i < instances_.size(); ++i) {
         const int level = instance_level(kinds_[i], instances_[i], vp, view_width, view_height);
         if (level < 0) continue;  // outside the view
-        buckets[std::size_t(kinds_[i]) * levels + std::size_t(level)].push_back(static_cast<std::int32_t>(i));
+        buckets[std::size_t(kinds_[i]) * kLevels + std::size_t(level)].push_back(static_cast<std::int32_t>(i));
     }
-    // Indexed GL_LINES: index k * U + j is vertex j (of U) of the draw's k-th instance, so the
-    // vertices two segments share are shaded once. The indices depend only on the mesh and the
-    // count: each mesh keeps a buffer for as many instances as it needed so far (grown, never
-    // rewritten for a new camera), and a new view uploads only the shape list.
+    // A new view uploads only the shape list; the element buffers depend only on the mesh and the
+    // instance count (see draw_instanced).
     list_.clear();
     draws_.clear();
     line_vertices_ = 0;
-    glBindVertexArray(empty_vao_.id());  // element buffer bindings belong to the vertex array
     for (std::size_t b = 0; b < buckets.size(); ++b) {
         if (buckets[b].empty()) continue;
-        InstanceDraw d = mesh_ranges_[b / levels][b % levels];
-        const std::vector<std::uint32_t>& indices = mesh_indices_[b / levels][b % levels];
-        ElementCache& cache = element_cache_[b];
-        d.list_first = static_cast<GLint>(list_.size());
-        d.list_count = static_cast<GLint>(buckets[b].size());
-        d.element_count = static_cast<GLsizei>(indices.size() * buckets[b].size());
-        d.elements = cache.buffer.id();
-        if (cache.capacity < buckets[b].size()) {
-            cache.capacity = std::min(std::max(buckets[b].size(), cache.capacity * 2), instances_.size());
-            std::vector<std::uint32_t> elements;
-            elements.reserve(cache.capacity * indices.size());
-            for (std::uint32_t k = 0; k < static_cast<std::uint32_t>(cache.capacity); ++k)
-                for (const std::uint32_t j : indices) elements.push_back(k * static_cast<std::uint32_t>(d.mesh_count) + j);
-            upload_buffer(GL_ELEMENT_ARRAY_BUFFER, cache.buffer, elements, GL_STATIC_DRAW);
-        }
+        draws_.push_back({b, static_cast<GLint>(list_.size()), static_cast<GLint>(buckets[b].size())});
         list_.insert(list_.end(), buckets[b].begin(), buckets[b].end());
-        draws_.push_back(d);
-        line_vertices_ += std::size_t(d.element_count);
+        line_vertices_ += wire_meshes_.indices[b].size() * buckets[b].size();
     }
-    glBindVertexArray(0);
     if (!list_.empty()) upload_buffer(GL_TEXTURE_BUFFER, list_tex_.buffer, list_, GL_STREAM_DRAW);
     glBindBuffer(GL_TEXTURE_BUFFER, 0);
 }
 
-void Renderer::rebuild_solid(const std::vector<Shape<double>>& shapes) {
-    std::vector<SolidVertex> tris;
-    const int segments = shapes.size() > 250 ? 12 : 24;
-    for (const auto& s : shapes) append_solid(tris, s, segments);
-    upload(solid_mesh_, tris, GL_DYNAMIC_DRAW);
-    solid_dirty_ = false;
+void Renderer::draw_instanced(const gl::Program& program, UnitMeshSet& set) {
+    // Indexed: index k * U + j is vertex j (of U) of the draw's k-th instance, so the vertices two
+    // segments or triangles share are shaded once. Each mesh keeps an element buffer for as many
+    // instances as it needed so far (grown, never rewritten for a new camera).
+    glUseProgram(program.id());
+    const GLint mesh_first = glGetUniformLocation(program.id(), "u_mesh_first");
+    const GLint mesh_count = glGetUniformLocation(program.id(), "u_mesh_count");
+    const GLint list_first = glGetUniformLocation(program.id(), "u_list_first");
+    glActiveTexture(GL_TEXTURE0 + kInstanceUnit);
+    glBindTexture(GL_TEXTURE_BUFFER, instance_tex_.texture.id());
+    glActiveTexture(GL_TEXTURE0 + kMeshUnit);
+    glBindTexture(GL_TEXTURE_BUFFER, set.tex.texture.id());
+    glActiveTexture(GL_TEXTURE0 + kListUnit);
+    glBindTexture(GL_TEXTURE_BUFFER, list_tex_.texture.id());
+    glActiveTexture(GL_TEXTURE0);
+    glBindVertexArray(empty_vao_.id());  // element buffer bindings belong to the vertex array
+    for (const Bucket& d : draws_) {
+        const MeshRange& range = set.ranges[d.bucket];
+        const std::vector<std::uint32_t>& indices = set.indices[d.bucket];
+        if (indices.empty()) continue;
+        ElementCache& cache = set.elements[d.bucket];
+        const std::size_t count = static_cast<std::size_t>(d.list_count);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, cache.buffer.id());
+        if (cache.capacity < count) {
+            cache.capacity = std::min(std::max(count, cache.capacity * 2), instances_.size());
+            std::vector<std::uint32_t> elements;
+            elements.reserve(cache.capacity * indices.size());
+            for (std::uint32_t k = 0; k < static_cast<std::uint32_t>(cache.capacity); ++k)
+                for (const std::uint32_t j : indices)
+                    elements.push_back(k * static_cast<std::uint32_t>(range.mesh_count) + j);
+            upload_buffer(GL_ELEMENT_ARRAY_BUFFER, cache.buffer, elements, GL_STATIC_DRAW);
+        }
+        glUniform1i(mesh_first, range.mesh_first);
+        glUniform1i(mesh_count, range.mesh_count);
+        glUniform1i(list_first, d.list_first);
+        glDrawElements(set.mode, static_cast<GLsizei>(indices.size() * count), GL_UNSIGNED_INT, nullptr);
+    }
+    glBindVertexArray(0);
 }
 
 void Renderer::rebuild_ids(const std::vector<Shape<double>>& shapes) {
@@ -336,14 +360,14 @@ void Renderer::draw_scene_layer(const glm::mat4& vp, int fb_width, int fb_height
     glDisable(GL_CULL_FACE);
     glDisable(GL_BLEND);
 
-    if (settings.solid) {
+    update_lists(vp, view.width, view.height);
+    if (settings.solid && !draws_.empty()) {
         glUseProgram(solid_.id());
         set_matrix(solid_, vp);
         // Push the surfaces back a little so their own wireframe stays visible on top.
         glEnable(GL_POLYGON_OFFSET_FILL);
         glPolygonOffset(1.0f, 1.0f);
-        glBindVertexArray(solid_mesh_.vao.id());
-        glDrawArrays(GL_TRIANGLES, 0, solid_mesh_.count);
+        draw_instanced(solid_, solid_meshes_);
         glDisable(GL_POLYGON_OFFSET_FILL);
     }
 
@@ -353,28 +377,10 @@ void Renderer::draw_scene_layer(const glm::mat4& vp, int fb_width, int fb_height
         glBindVertexArray(grid_.vao.id());
         glDrawArrays(GL_LINES, 0, grid_.count);
     }
-    update_lists(vp, view.width, view.height);
     if (!draws_.empty()) {
         glUseProgram(instanced_.id());
         set_matrix(instanced_, vp);
-        const GLint mesh_first = glGetUniformLocation(instanced_.id(), "u_mesh_first");
-        const GLint mesh_count = glGetUniformLocation(instanced_.id(), "u_mesh_count");
-        const GLint list_first = glGetUniformLocation(instanced_.id(), "u_list_first");
-        glActiveTexture(GL_TEXTURE0 + kInstanceUnit);
-        glBindTexture(GL_TEXTURE_BUFFER, instance_tex_.texture.id());
-        glActiveTexture(GL_TEXTURE0 + kMeshUnit);
-        glBindTexture(GL_TEXTURE_BUFFER, mesh_tex_.texture.id());
-        glActiveTexture(GL_TEXTURE0 + kListUnit);
-        glBindTexture(GL_TEXTURE_BUFFER, list_tex_.texture.id());
-        glActiveTexture(GL_TEXTURE0);
-        glBindVertexArray(empty_vao_.id());
-        for (const InstanceDraw& d : draws_) {
-            glUniform1i(mesh_first, d.mesh_first);
-            glUniform1i(mesh_count, d.mesh_count);
-            glUniform1i(list_first, d.list_first);
-            glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, d.elements);
-            glDrawElements(GL_LINES, d.element_count, GL_UNSIGNED_INT, nullptr);
-        }
+        draw_instanced(instanced_, wire_meshes_);
     }
     glUseProgram(0);
     glBindVertexArray(0);
@@ -428,7 +434,6 @@ void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_heig
     // The scene layer (background, solid surfaces, grid, wireframes) changes only with the camera,
     // the view, the scene or the settings: it is drawn into an offscreen framebuffer then, and
     // otherwise copied (colour and depth, so the overlays are depth-tested as before).
-    if (settings.solid && solid_dirty_) rebuild_solid(cached_);
     const LayerKey key{vp, fb_width, fb_height, view.x, view.y, view.width, view.height,
                        settings.solid, settings.grid, settings.background, scene_version_};
     // While the key changes from frame to frame (orbit, zoom, drag) a cached layer would be used

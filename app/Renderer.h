@@ -85,13 +85,9 @@ public:
     std::size_t instance_updates() const { return instance_updates_; }
 
 private:
-    /// One draw of the scene's wireframes: `list_count` instances of the unit mesh at
-    /// [mesh_first, mesh_first + mesh_count) of the mesh buffer, their shapes at list_first, its
-    /// the first element_count indices of the element buffer `elements`.
-    struct InstanceDraw {
-        GLint mesh_first = 0, mesh_count = 0, list_first = 0, list_count = 0;
-        GLsizei element_count = 0;
-        GLuint elements = 0;
+    /// Where a unit mesh lies in its set's buffer texture: vertices [mesh_first, mesh_first + mesh_count).
+    struct MeshRange {
+        GLint mesh_first = 0, mesh_count = 0;
     };
     /// A unit mesh's indices repeated for `capacity` instances (instance k's shifted by k * U).
     struct ElementCache {
@@ -103,24 +99,38 @@ private:
         gl::Buffer buffer;
         gl::Texture texture;
     };
+    static constexpr std::size_t kLevels = kLodSegments.size();
+    static constexpr std::size_t kBuckets = std::size_t(kUnitMeshCount) * kLevels;  // unit mesh x level
+    /// Every unit mesh of one kind of drawing (the wireframes' lines or the solids' triangles) at
+    /// every level of detail, in one buffer texture (`texels` RGBA32F a vertex), indices on the CPU.
+    struct UnitMeshSet {
+        BufferTexture tex;
+        int texels = 1;
+        GLenum mode = GL_LINES;
+        std::array<MeshRange, kBuckets> ranges{};
+        std::array<std::vector<std::uint32_t>, kBuckets> indices;
+        std::array<ElementCache, kBuckets> elements;
+    };
+    /// The instances of one unit mesh and level in this view: list_[list_first, list_first + list_count).
+    struct Bucket {
+        std::size_t bucket = 0;
+        GLint list_first = 0, list_count = 0;
+    };
 
     gl::Program lines_;
     gl::Program instanced_;
     gl::Program markers_;
-    gl::Program solid_;
+    gl::Program solid_;     // instanced solids (solid_instanced.vert)
     gl::Program ids_;
     gl::VertexArray empty_vao_;     // no attributes: the instanced draws fetch from buffer textures
     BufferTexture instance_tex_;    // ShapeInstance per shape (RGBA32F)
-    BufferTexture mesh_tex_;        // every unit mesh at every level of detail, GL_LINES order
+    UnitMeshSet wire_meshes_;       // unit_wireframe: xyz + far flag a vertex
+    UnitMeshSet solid_meshes_;      // unit_solid: xyz + far flag, normal
     BufferTexture list_tex_;        // shape indices per draw (R32I)
-    // Per unit mesh and level of detail (kLodSegments): its range in mesh_tex_.
-    std::array<std::array<InstanceDraw, kLodSegments.size()>, kUnitMeshCount> mesh_ranges_{};
-    std::array<std::array<std::vector<std::uint32_t>, kLodSegments.size()>, kUnitMeshCount> mesh_indices_;
-    std::array<ElementCache, kUnitMeshCount * kLodSegments.size()> element_cache_;  // per mesh and level
     std::vector<ShapeInstance> instances_;  // per shape, mirrors instance_tex_
     std::vector<UnitMesh> kinds_;           // per shape
     std::vector<std::int32_t> list_;        // mirrors list_tex_
-    std::vector<InstanceDraw> draws_;
+    std::vector<Bucket> draws_;
     bool lists_dirty_ = true;
     glm::mat4 lod_view_projection_{0.0f};
     int lod_height_ = 0;
@@ -151,7 +161,6 @@ private:
     std::size_t scene_version_ = 0;  // counts changes of the scene's shapes
     std::vector<std::size_t> changed_;
     std::size_t instance_updates_ = 0;
-    gl::Mesh solid_mesh_;  // all shapes, triangles with normals
     gl::Mesh grid_;
     gl::Mesh dynamic_lines_;
     gl::Mesh dynamic_points_;
@@ -163,7 +172,6 @@ private:
     gl::Texture picture_;
     std::vector<Shape<double>> cached_;
     bool have_cache_ = false;
-    bool solid_dirty_ = true;
     bool ids_dirty_ = true;
     int id_segments_ = 64;
     std::size_t rebuilds_ = 0;
@@ -177,7 +185,9 @@ private:
     /// The draws for this view: every shape with a circle at the level of detail its size on
     /// screen needs (see lod_segments), the rest with their one mesh; shapes outside the view out.
     void update_lists(const glm::mat4& view_projection, int view_width, int view_height);
-    void rebuild_solid(const std::vector<Shape<double>>& shapes);
+    /// One indexed draw per bucket of this view with `set`'s unit meshes (buckets whose mesh is
+    /// empty, as the solids of points and segments, are skipped); `program` in use.
+    void draw_instanced(const gl::Program& program, UnitMeshSet& set);
     void rebuild_ids(const std::vector<Shape<double>>& shapes);
 };
 

@@ -409,4 +409,115 @@ glm::vec3 instance_point(const ShapeInstance& in, const UnitVertex& v) {
     return glm::vec3(in.transform * glm::vec4(v.position, 1.0f)) + v.far * glm::vec3(in.offset);
 }
 
+// ---- instanced solids ----------------------------------------------------------------------------
+
+namespace {
+
+struct SolidBuilder {
+    UnitTriangles& out;
+    std::uint32_t add(const dvec3& p, float far, const dvec3& n) {
+        out.vertices.push_back({{glm::vec3(p), far}, glm::vec3(n)});
+        return static_cast<std::uint32_t>(out.vertices.size() - 1);
+    }
+    void tri(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+        if (a == b || b == c || a == c) return;  // a pole's collapsed corner
+        out.indices.insert(out.indices.end(), {a, b, c});
+    }
+    void quad(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t d) {  // a b c d around
+        tri(a, b, c);
+        tri(a, c, d);
+    }
+    /// Rings of `n` vertices at polar angles theta0 + (theta1 - theta0) * i / rings, i = 0..rings,
+    /// around `pole` (u, v span the equator; u x v = pole), unit radius, normal = position. A ring at
+    /// polar angle 0 or pi is one vertex. Returns each ring's indices (a pole's: one, n times).
+    std::vector<std::vector<std::uint32_t>> zone(const dvec3& pole, const dvec3& u, const dvec3& v, double theta0,
+                                                 double theta1, int rings, int n, float far) {
+        std::vector<std::vector<std::uint32_t>> ring_ids;
+        for (int i = 0; i <= rings; ++i) {
+            const double th = theta0 + (theta1 - theta0) * i / rings;
+            const double sin_th = std::sin(th), cos_th = std::cos(th);
+            std::vector<std::uint32_t> ids;
+            if (std::abs(sin_th) < 1e-12) {
+                const dvec3 p = (cos_th > 0.0 ? 1.0 : -1.0) * pole;
+                ids.assign(std::size_t(n), add(p, far, p));
+            } else {
+                for (int j = 0; j < n; ++j) {
+                    const double ph = glm::two_pi<double>() * j / n;
+                    const dvec3 p = cos_th * pole + sin_th * (std::cos(ph) * u + std::sin(ph) * v);
+                    ids.push_back(add(p, far, p));
+                }
+            }
+            ring_ids.push_back(std::move(ids));
+        }
+        for (std::size_t i = 0; i + 1 < ring_ids.size(); ++i) band(ring_ids[i], ring_ids[i + 1]);
+        return ring_ids;
+    }
+    /// Quads between two rings of as many vertices, outward and counter-clockwise when `upper` is
+    /// the one nearer the pole the azimuth turns around counter-clockwise.
+    void band(const std::vector<std::uint32_t>& upper, const std::vector<std::uint32_t>& lower) {
+        const std::size_t n = upper.size();
+        for (std::size_t j = 0; j < n; ++j) quad(upper[j], lower[j], lower[(j + 1) % n], upper[(j + 1) % n]);
+    }
+};
+
+}  // namespace
+
+UnitTriangles unit_solid(UnitMesh kind, int n) {
+    UnitTriangles out;
+    SolidBuilder b{out};
+    const dvec3 x(1, 0, 0), y(0, 1, 0), z(0, 0, 1);
+    const int quarter = std::max(1, n / 8);  // rings from a pole to the equator
+    switch (kind) {
+    case UnitMesh::Rings:
+        // As append_solid: the pole on +y, the azimuth from +z towards +x.
+        b.zone(y, z, x, 0.0, glm::pi<double>(), 2 * quarter, n, 0.0f);
+        break;
+    case UnitMesh::Box:
+        for (int k = 0; k < 3; ++k)
+            for (int s = -1; s <= 1; s += 2) {
+                const dvec3 axes[3] = {x, y, z};
+                const dvec3 nrm = axes[k] * double(s);
+                const dvec3 a = axes[(k + 1) % 3], c = axes[(k + 2) % 3];
+                const std::uint32_t p0 = b.add(nrm - a - c, 0.0f, nrm), p1 = b.add(nrm + a - c, 0.0f, nrm);
+                const std::uint32_t p2 = b.add(nrm + a + c, 0.0f, nrm), p3 = b.add(nrm - a + c, 0.0f, nrm);
+                if (s > 0) b.quad(p0, p1, p2, p3);  // a x c = +axis: counter-clockwise seen from outside
+                else b.quad(p0, p3, p2, p1);
+            }
+        break;
+    case UnitMesh::Capsule: {
+        // In the capsule's frame (x = u, y = v, z = the axis, radius 1); the b end's vertices flagged.
+        const auto cap_b = b.zone(z, x, y, 0.0, glm::half_pi<double>(), quarter, n, 1.0f);
+        std::vector<std::uint32_t> ring_a;
+        for (int j = 0; j < n; ++j) {
+            const double ph = glm::two_pi<double>() * j / n;
+            const dvec3 p = std::cos(ph) * x + std::sin(ph) * y;
+            ring_a.push_back(b.add(p, 0.0f, p));
+        }
+        // The cylinder, from b's equator to a's (outward: b's ring is nearer b's pole).
+        b.band(cap_b.back(), ring_a);
+        // a's hemisphere around -z, from its pole to its equator.
+        // (Its own copy of a's ring: the same unit positions, so the same placed points, no crack.)
+        b.zone(-z, y, x, 0.0, glm::half_pi<double>(), quarter, n, 0.0f);
+        break;
+    }
+    case UnitMesh::Cross:
+    case UnitMesh::Segment:
+        break;
+    }
+    return out;
+}
+
+glm::vec3 instance_normal(const ShapeInstance& in, const glm::vec3& unit_normal) {
+    glm::vec3 a[3];
+    for (int i = 0; i < 3; ++i) {
+        const glm::vec3 m(in.transform[i]);
+        const float big = std::max(std::max(std::abs(m.x), std::abs(m.y)), std::abs(m.z));
+        a[i] = big > 0.0f ? glm::normalize(m / big) : glm::vec3(0.0f);
+    }
+    const glm::mat3 cofactor(glm::cross(a[1], a[2]), glm::cross(a[2], a[0]), glm::cross(a[0], a[1]));
+    const glm::vec3 n = cofactor * unit_normal;
+    const float len = glm::length(n);
+    return len > 0.0f ? n / len : glm::vec3(0.0f);
+}
+
 }  // namespace raypick::app

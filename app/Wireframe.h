@@ -148,4 +148,35 @@ int instance_level(UnitMesh mesh, const ShapeInstance& instance, const glm::mat4
 /// the vertex shader does.
 glm::vec3 instance_point(const ShapeInstance& instance, const UnitVertex& vertex);
 
+// ---- instanced solids ----------------------------------------------------------------------------
+// Solid mode draws the same instances (same ShapeInstance, same culling and level of detail) with a
+// triangle mesh per kind (shaders/solid_instanced.vert = instance_point() and instance_normal()).
+
+/// A unit-solid vertex: the placed vertex and its outward normal in the unit mesh's frame.
+struct UnitSolidVertex {
+    UnitVertex vertex;
+    glm::vec3 normal{0.0f};
+};
+
+/// An indexed GL_TRIANGLES mesh, counter-clockwise seen from outside.
+struct UnitTriangles {
+    std::vector<UnitSolidVertex> vertices;
+    std::vector<std::uint32_t> indices;
+};
+
+/// The unit solid of `kind` with `segments` per full circle and segments / 8 rings (at least one)
+/// from a pole to the equator, as coarse along as append_solid's (its wireframe, drawn on top, is
+/// what shows the outline). Rings: the unit sphere. Box: the
+/// faces of [-1, 1]^3 in append_solid's order, four vertices a face with its normal. Capsule: the
+/// cylinder and the two hemispheres in the capsule's frame (UnitMesh). Cross and Segment have no
+/// area (a point, a segment): empty.
+UnitTriangles unit_solid(UnitMesh kind, int segments = kCircleSegments);
+
+/// A unit-solid normal placed by an instance, unit length, as the vertex shader does: the cofactor
+/// matrix of the transform's columns made unit length (divided by their largest entry first, so
+/// neither tiny nor huge extents overflow) times the normal. The transforms are rotations times
+/// per-axis scales, so this is the rotated normal — also when an extent is 0 (a flat box's faces);
+/// zero only for faces that have no area.
+glm::vec3 instance_normal(const ShapeInstance& instance, const glm::vec3& unit_normal);
+
 }  // namespace raypick::app

@@ -229,3 +229,127 @@ TEST(Instancing, CulledOnlyWhenSurelyOutsideAndCirclesRoundEnoughOnScreen) {
     EXPECT_GT(culled, 100);  // the grid reaches outside the view...
     EXPECT_GT(kept, 100);    // ...and inside it
 }
+
+// ---- instanced solids (shaders/solid_instanced.vert = instance_point() + instance_normal()) ------
+
+namespace {
+
+/// The outward unit normal of `shape` at surface point p (a box: the face p lies on nearest the
+/// direction `hint`, since corners and edges belong to several faces).
+glm::dvec3 exact_normal(const Shape<double>& shape, const glm::dvec3& p, const glm::dvec3& hint) {
+    return std::visit(
+        [&](const auto& s) -> glm::dvec3 {
+            using S = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<S, Sphere<double>>) {
+                return glm::normalize(p - glm::dvec3(s.center));
+            } else if constexpr (std::is_same_v<S, Capsule<double>>) {
+                const glm::dvec3 a(s.a), ab = glm::dvec3(s.b) - a;
+                const double len2 = glm::dot(ab, ab);
+                const double t = len2 > 0.0 ? std::clamp(glm::dot(p - a, ab) / len2, 0.0, 1.0) : 0.0;
+                return glm::normalize(p - (a + t * ab));
+            } else {
+                glm::dvec3 axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+                if constexpr (std::is_same_v<S, Obb<double>>)
+                    for (int k = 0; k < 3; ++k) axes[k] = s.rotation[k];
+                glm::dvec3 best(0.0);
+                for (const glm::dvec3& ax : axes)
+                    for (const double sign : {-1.0, 1.0})
+                        if (glm::dot(ax * sign, hint) > glm::dot(best, hint)) best = ax * sign;
+                return best;
+            }
+        },
+        shape);
+}
+
+}  // namespace
+
+TEST(Instancing, SolidTrianglesLieOnTheSurfacesFacingOutWithTheCoresNormals) {
+    for (const Case& c : cases())
+        for (const int n : kLodSegments) {
+            SCOPED_TRACE(c.name + ", " + std::to_string(n) + " segments");
+            const PlacedInstance placed = wireframe_instance(c.shape, palette::shape);
+            const UnitTriangles unit = unit_solid(placed.mesh, n);
+            ASSERT_EQ(unit.indices.size() % 3, 0u);
+            std::size_t with_area = 0;
+            for (std::size_t t = 0; t < unit.indices.size(); t += 3) {
+                glm::dvec3 p[3], nrm[3];
+                for (int k = 0; k < 3; ++k) {
+                    const UnitSolidVertex& v = unit.vertices.at(unit.indices[t + std::size_t(k)]);
+                    p[k] = glm::dvec3(instance_point(placed.instance, v.vertex));
+                    nrm[k] = glm::dvec3(instance_normal(placed.instance, v.normal));
+                }
+                const glm::dvec3 area = glm::cross(p[1] - p[0], p[2] - p[0]);
+                if (glm::length(area) < 1e-9) continue;  // a flat box's edge-on faces: no pixels
+                ++with_area;
+                const glm::dvec3 face = glm::normalize(area);
+                for (int k = 0; k < 3; ++k) {
+                    EXPECT_NEAR(glm::length(nrm[k]), 1.0, 1e-5);
+                    const glm::dvec3 exact = exact_normal(c.shape, p[k], face);
+                    EXPECT_NEAR(glm::length(nrm[k] - exact), 0.0, 2e-5) << "vertex " << k << " of triangle " << t / 3;
+                    // Counter-clockwise seen from outside: the winding's normal points out as well.
+                    EXPECT_GT(glm::dot(face, exact), 0.0);
+                }
+            }
+            // Every shape with an area draws some; points and segments (no area) draw nothing.
+            std::vector<SolidVertex> reference;
+            append_solid(reference, c.shape, n);
+            double reference_area = 0.0;
+            for (std::size_t t = 0; t + 2 < reference.size(); t += 3)
+                reference_area += glm::length(glm::cross(glm::dvec3(reference[t + 1].position - reference[t].position),
+                                                         glm::dvec3(reference[t + 2].position - reference[t].position)));
+            EXPECT_EQ(with_area > 0, reference_area > 1e-9) << "reference area " << reference_area;
+        }
+}
+
+TEST(Instancing, SolidVerticesLieOnTheSurfaces) {
+    for (const Case& c : cases())
+        for (const int n : kLodSegments) {
+            SCOPED_TRACE(c.name + ", " + std::to_string(n) + " segments");
+            const PlacedInstance placed = wireframe_instance(c.shape, palette::shape);
+            const UnitTriangles unit = unit_solid(placed.mesh, n);
+            if (placed.mesh == UnitMesh::Cross || placed.mesh == UnitMesh::Segment) {
+                EXPECT_TRUE(unit.vertices.empty()) << "a point or a segment has no surface to fill";
+                continue;
+            }
+            EXPECT_FALSE(unit.vertices.empty());
+            for (const UnitSolidVertex& v : unit.vertices) {
+                const glm::dvec3 p(instance_point(placed.instance, v.vertex));
+                std::visit(
+                    [&](const auto& s) {
+                        using S = std::decay_t<decltype(s)>;
+                        if constexpr (std::is_same_v<S, Sphere<double>>) {
+                            EXPECT_NEAR(glm::length(p - glm::dvec3(s.center)), s.radius, 1e-5);
+                        } else if constexpr (std::is_same_v<S, Capsule<double>>) {
+                            const glm::dvec3 a(s.a), ab = glm::dvec3(s.b) - a;
+                            const double len2 = glm::dot(ab, ab);
+                            const double t = len2 > 0.0 ? std::clamp(glm::dot(p - a, ab) / len2, 0.0, 1.0) : 0.0;
+                            EXPECT_NEAR(glm::length(p - (a + t * ab)), s.radius, 1e-5);
+                        } else {  // a corner of the box: on the faces of all three axes
+                            glm::dvec3 c, h, axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+                            if constexpr (std::is_same_v<S, Obb<double>>) {
+                                c = s.center;
+                                h = s.half_extents;
+                                for (int k = 0; k < 3; ++k) axes[k] = s.rotation[k];
+                            } else {
+                                c = (s.min + s.max) * 0.5;
+                                h = (s.max - s.min) * 0.5;
+                            }
+                            for (int k = 0; k < 3; ++k) EXPECT_NEAR(std::abs(glm::dot(p - c, axes[k])), h[k], 1e-5);
+                        }
+                    },
+                    c.shape);
+            }
+        }
+}
+
+TEST(Instancing, SolidNormalsStayFiniteForHugeAndTinyExtents) {
+    for (const double h : {1e-30, 1e-3, 1e18, 1e30}) {
+        Obb<double> b;
+        b.rotation = rotation_from_euler_degrees(Vec3d(10, 20, 30));
+        b.half_extents = Vec3d(h, 2.0 * h, 0.0);  // flat as well
+        const PlacedInstance placed = wireframe_instance(b, palette::shape);
+        const glm::vec3 n = instance_normal(placed.instance, glm::vec3(0, 0, 1));
+        SCOPED_TRACE(h);
+        EXPECT_NEAR(glm::length(glm::dvec3(n) - glm::dvec3(b.rotation[2])), 0.0, 1e-5);
+    }
+}
