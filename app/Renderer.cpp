@@ -203,10 +203,13 @@ void Renderer::update_lists(const glm::mat4& vp, int view_width, int view_height
     lod_height_ = view_height;
     lists_dirty_ = false;
     std::array<std::vector<std::int32_t>, kBuckets> buckets;
+    solid_cull_ = true;
     for (std::size_t i = 0; i < instances_.size(); ++i) {
         const int level = instance_level(kinds_[i], instances_[i], vp, view_width, view_height);
         if (level < 0) continue;  // outside the view
         buckets[std::size_t(kinds_[i]) * kLevels + std::size_t(level)].push_back(static_cast<std::int32_t>(i));
+        if (solid_cull_ && kinds_[i] != UnitMesh::Cross && kinds_[i] != UnitMesh::Segment)
+            solid_cull_ = solid_cullable(kinds_[i], instances_[i], vp);
     }
     // A new view uploads only the shape list; the element buffers depend only on the mesh and the
     // instance count (see draw_instanced).
@@ -367,7 +370,11 @@ void Renderer::draw_scene_layer(const glm::mat4& vp, int fb_width, int fb_height
         // Push the surfaces back a little so their own wireframe stays visible on top.
         glEnable(GL_POLYGON_OFFSET_FILL);
         glPolygonOffset(1.0f, 1.0f);
+        // Back faces are never the first surface when every drawn solid is closed and in front of
+        // the near plane (solid_cullable): skipping them leaves the picture as it is.
+        if (solid_cull_) glEnable(GL_CULL_FACE);
         draw_instanced(solid_, solid_meshes_);
+        glDisable(GL_CULL_FACE);
         glDisable(GL_POLYGON_OFFSET_FILL);
     }
 

@@ -132,6 +132,7 @@ private:
     std::vector<std::int32_t> list_;        // mirrors list_tex_
     std::vector<Bucket> draws_;
     bool lists_dirty_ = true;
+    bool solid_cull_ = false;  // every solid in this view may lose its back faces (solid_cullable)
     glm::mat4 lod_view_projection_{0.0f};
     int lod_height_ = 0;
     std::size_t line_vertices_ = 0;

@@ -369,6 +369,17 @@ int lod_segments(double radius_pixels) {
     return kLodSegments.back();
 }
 
+namespace {
+/// A sphere around everything an instance draws: around the mid point of a and b (the centre for
+/// the other kinds), its radius in `r`.
+glm::vec3 bounding_sphere(const ShapeInstance& in, float& r) {
+    const glm::vec3 c0(in.transform[3]), c1 = c0 + glm::vec3(in.offset);
+    r = glm::length(glm::vec3(in.transform[0])) + glm::length(glm::vec3(in.transform[1])) +
+        glm::length(glm::vec3(in.transform[2])) + 0.5f * glm::length(glm::vec3(in.offset));
+    return 0.5f * (c0 + c1);
+}
+}  // namespace
+
 int instance_level(UnitMesh mesh, const ShapeInstance& in, const glm::mat4& vp, int view_width, int view_height) {
     // Clip-space rows: a point is in the view when |x|, |y| <= w. Moving it by at most R changes
     // x by at most R |row x.xyz| (likewise y, w), which bounds a sphere of radius R.
@@ -376,10 +387,8 @@ int instance_level(UnitMesh mesh, const ShapeInstance& in, const glm::mat4& vp, 
     const glm::vec4 rw(vp[0][3], vp[1][3], vp[2][3], vp[3][3]);
     const float lx = glm::length(glm::vec3(rx)), ly = glm::length(glm::vec3(ry)), lw = glm::length(glm::vec3(rw));
     const glm::vec3 c0(in.transform[3]), c1 = c0 + glm::vec3(in.offset);
-    // A bounding sphere: around the mid point of a and b (the centre for the other kinds).
-    const glm::vec3 c = 0.5f * (c0 + c1);
-    const float r = glm::length(glm::vec3(in.transform[0])) + glm::length(glm::vec3(in.transform[1])) +
-                    glm::length(glm::vec3(in.transform[2])) + 0.5f * glm::length(glm::vec3(in.offset));
+    float r = 0.0f;
+    const glm::vec3 c = bounding_sphere(in, r);
     const glm::vec4 p(c, 1.0f);
     const float x = glm::dot(rx, p), y = glm::dot(ry, p), w = glm::dot(rw, p);
     if (std::isfinite(r) && std::isfinite(x) && std::isfinite(y) && std::isfinite(w)) {
@@ -505,6 +514,20 @@ UnitTriangles unit_solid(UnitMesh kind, int n) {
         break;
     }
     return out;
+}
+
+bool solid_cullable(UnitMesh mesh, const ShapeInstance& in, const glm::mat4& vp) {
+    if (mesh != UnitMesh::Rings && mesh != UnitMesh::Capsule && mesh != UnitMesh::Box) return false;
+    if (mesh == UnitMesh::Box)  // a flat box: two faces in one plane, no inside
+        for (int i = 0; i < 3; ++i)
+            if (glm::vec3(in.transform[i]) == glm::vec3(0.0f)) return false;
+    // In front of the near plane (clip z > -w) is the half-space dot(row z + row w, p) > 0, which
+    // the eye (w = 0) is not in; moving p by at most R changes that by at most R |(row z + row w).xyz|.
+    const glm::vec4 rn(vp[0][2] + vp[0][3], vp[1][2] + vp[1][3], vp[2][2] + vp[2][3], vp[3][2] + vp[3][3]);
+    float r = 0.0f;
+    const glm::vec3 c = bounding_sphere(in, r);
+    const float margin = glm::dot(rn, glm::vec4(c, 1.0f)) - r * glm::length(glm::vec3(rn));
+    return std::isfinite(margin) && margin > 0.0f;
 }
 
 glm::vec3 instance_normal(const ShapeInstance& in, const glm::vec3& unit_normal) {

@@ -172,6 +172,12 @@ struct UnitTriangles {
 /// area (a point, a segment): empty.
 UnitTriangles unit_solid(UnitMesh kind, int segments = kCircleSegments);
 
+/// Whether the back faces of an instance's solid may be skipped without changing the picture: a
+/// closed volume (not a point, segment or flat box, whose two faces share a plane) entirely in front
+/// of the near plane, so the eye is outside it and no face of it is clipped open — then the first
+/// surface along every pixel's ray is a front face (counter-clockwise, unit_solid).
+bool solid_cullable(UnitMesh mesh, const ShapeInstance& instance, const glm::mat4& view_projection);
+
 /// A unit-solid normal placed by an instance, unit length, as the vertex shader does: the cofactor
 /// matrix of the transform's columns made unit length (divided by their largest entry first, so
 /// neither tiny nor huge extents overflow) times the normal. The transforms are rotations times

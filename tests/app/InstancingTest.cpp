@@ -353,3 +353,30 @@ TEST(Instancing, SolidNormalsStayFiniteForHugeAndTinyExtents) {
         EXPECT_NEAR(glm::length(glm::dvec3(n) - glm::dvec3(b.rotation[2])), 0.0, 1e-5);
     }
 }
+
+TEST(Instancing, SolidBackFacesAreSkippedOnlyForClosedShapesWhollyInFrontOfTheNearPlane) {
+    Camera cam;
+    cam.look_at(Vec3d(0, 0, 10), Vec3d(0, 0, 0));
+    const glm::mat4 vp(cam.projection(16.0 / 9.0) * cam.view());
+    auto cullable = [&](const Shape<double>& s) {
+        const PlacedInstance p = wireframe_instance(s, palette::shape);
+        return solid_cullable(p.mesh, p.instance, vp);
+    };
+    EXPECT_TRUE(cullable(Sphere<double>{Vec3d(0.0), 1.0}));
+    EXPECT_TRUE(cullable(Aabb<double>{Vec3d(-1.0), Vec3d(1.0)}));
+    Capsule<double> k;
+    k.a = Vec3d(-1, 0, 0);
+    k.b = Vec3d(1, 0, 0);
+    k.radius = 0.5;
+    EXPECT_TRUE(cullable(k));
+    // The eye inside, or the near plane cutting the shape open: its inside shows.
+    EXPECT_FALSE(cullable(Sphere<double>{Vec3d(0, 0, 9.5), 1.0}));
+    EXPECT_FALSE(cullable(Sphere<double>{Vec3d(0, 0, 10.0 - cam.near_plane()), 0.5 * cam.near_plane()}));
+    EXPECT_FALSE(cullable(Sphere<double>{Vec3d(0, 0, 12), 1.0}));  // behind the eye
+    // Flat boxes have both faces in one plane (which one shows must not change); points and
+    // segments have no surface.
+    EXPECT_FALSE(cullable(Aabb<double>{Vec3d(-1, -1, 0), Vec3d(1, 1, 0)}));
+    EXPECT_FALSE(cullable(Sphere<double>{Vec3d(0.0), 0.0}));
+    k.radius = 0.0;
+    EXPECT_FALSE(cullable(k));
+}
