@@ -18,25 +18,34 @@ Image render(const Bvh<float>& bvh, int width, int height, const PixelRay& ray_f
     img.t.assign(n, 0.f);
     img.normal.assign(n, Vec3<float>(0.f));
     if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
-    // Rows are handed out in small bands from a shared counter, so fast and slow parts of the
-    // picture balance across threads. Each pixel is written by exactly one thread.
-    constexpr int kBand = 4;
+    // Rows are handed out in bands of one tile's height from a shared counter, so fast and slow
+    // parts of the picture balance across threads. Each pixel is written by exactly one thread.
+    // The rays of a tile of kTile x kTile pixels start at one eye and point almost alike, so they
+    // walk the hierarchy together (Bvh::pick_bundle: each ray's result is exactly its own pick).
+    constexpr int kTile = 8;
+    static_assert(kTile * kTile <= int(Bvh<float>::kMaxBundle), "a tile is one bundle");
     std::atomic<int> next_row{0};
     auto work = [&] {
-        for (int y0 = next_row.fetch_add(kBand); y0 < height; y0 = next_row.fetch_add(kBand)) {
-            for (int y = y0; y < std::min(height, y0 + kBand); ++y) {
-                // Neighbouring pixels mostly show the same shape: casting it first bounds the
-                // traversal early (the result is the same whatever the hint).
-                std::uint32_t hint = kBackground;
-                for (int x = 0; x < width; ++x) {
-                    const auto p = bvh.pick(ray_for_pixel(x, y), 0.f, infinity<float>(), hint);
-                    if (!p) continue;
-                    hint = p->shape;
-                    const std::size_t i = std::size_t(y) * std::size_t(width) + std::size_t(x);
-                    img.shape[i] = p->shape;
-                    img.t[i] = p->surface.t;
-                    img.normal[i] = p->surface.normal;
-                }
+        Ray<float> rays[kTile * kTile];
+        std::optional<NearestHit<float>> hits[kTile * kTile];
+        for (int y0 = next_row.fetch_add(kTile); y0 < height; y0 = next_row.fetch_add(kTile)) {
+            const int y1 = std::min(height, y0 + kTile);
+            for (int x0 = 0; x0 < width; x0 += kTile) {
+                const int x1 = std::min(width, x0 + kTile);
+                std::size_t n = 0;
+                for (int y = y0; y < y1; ++y)
+                    for (int x = x0; x < x1; ++x) rays[n++] = ray_for_pixel(x, y);
+                bvh.pick_bundle(rays, n, hits, 0.f, infinity<float>());
+                n = 0;
+                for (int y = y0; y < y1; ++y)
+                    for (int x = x0; x < x1; ++x) {
+                        const auto& p = hits[n++];
+                        if (!p) continue;
+                        const std::size_t i = std::size_t(y) * std::size_t(width) + std::size_t(x);
+                        img.shape[i] = p->shape;
+                        img.t[i] = p->surface.t;
+                        img.normal[i] = p->surface.normal;
+                    }
             }
         }
     };

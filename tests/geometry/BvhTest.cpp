@@ -152,6 +152,54 @@ TYPED_TEST(BvhPick, FullLeavesOfEachTypeMatchBruteForce) {
         }
 }
 
+// A bundle of rays gives exactly each ray's own pick: tiles of rays from one eye (the ray-cast
+// view's use, culled with interval bounds), bundles from several origins, rays along slab planes,
+// mixed direction signs (picked ray by ray), invalid rays, ranges, and before and after refits.
+TYPED_TEST(BvhPick, BundlesMatchBruteForce) {
+    using T = TypeParam;
+    for (std::uint32_t scene = 0; scene < 4; ++scene) {
+        const std::uint32_t seed = base_seed() + 400 + scene;
+        Gen<T> g(seed);
+        std::vector<Shape<T>> shapes;
+        const int n = scene == 0 ? 3 : 300 + g.pick(900);
+        for (int i = 0; i < n; ++i) shapes.push_back(g.shape(T(8)));
+        Bvh<T> bvh(shapes, scene == 3 ? BvhOptions{1, 4, false} : BvhOptions{});
+        for (int b = 0; b < 150; ++b) {
+            if (b == 75) {  // a few drags, then bundles again
+                for (int k = 0; k < 20; ++k) {
+                    const auto idx = std::uint32_t(g.pick(n));
+                    Shape<T> moved = g.shape(T(10));
+                    if (moved.index() != shapes[idx].index()) continue;
+                    shapes[idx] = moved;
+                    bvh.update(idx, moved);
+                }
+            }
+            const int kind = g.pick(5);
+            const std::size_t count = std::size_t(1 + g.pick(kind == 4 ? 150 : 64));
+            const Vec3<T> eye = g.p(T(-16), T(16));
+            const Vec3<T> centre = g.v(T(-1), T(1));
+            const T spread = kind == 1 ? T(0.02) : T(0.3);
+            std::vector<Ray<T>> rays;
+            for (std::size_t i = 0; i < count; ++i) {
+                Ray<T> r{eye, centre + g.v(-spread, spread)};
+                if (kind == 2) r.origin = eye + g.v(T(-1), T(1));              // several origins
+                if (kind == 3 && g.pick(4) == 0) r.direction[g.pick(3)] = 0;   // along slab planes
+                if (kind == 4) r = g.ray(T(8));                                // incoherent
+                if (g.pick(60) == 0) r.direction = Vec3<T>(0);                 // invalid
+                rays.push_back(r);
+            }
+            const T t_min = g.pick(4) == 0 ? g.uni(0, 5) : T(0);
+            const T t_max = g.pick(4) == 0 ? g.uni(5, 20) : infinity<T>();
+            std::vector<std::optional<NearestHit<T>>> got(count);
+            bvh.pick_bundle(rays.data(), count, got.data(), t_min, t_max);
+            for (std::size_t i = 0; i < count; ++i) {
+                expect_same(got[i], pick_nearest(shapes, rays[i], t_min, t_max), seed, int(b * 1000 + i));
+                if (::testing::Test::HasFailure()) return;
+            }
+        }
+    }
+}
+
 TYPED_TEST(BvhPick, RefitAfterMovesMatchesBruteForce) {
     using T = TypeParam;
     const std::uint32_t seed = base_seed() + 100;
