@@ -135,8 +135,7 @@ void App::update_mouse() {
 void App::cast_ray() {
     AppState& s = state_;
     if (!s.ray.frozen && ignore_mouse_) {  // screenshot without --ray: no mouse, so no mouse ray
-        s.result = PickResult{};
-        s.result.shapes.resize(s.scene.shapes.size());
+        clear_result(s.result, s.scene.shapes.size());
         return;
     }
     if (!s.ray.frozen) {
@@ -151,7 +150,7 @@ void App::cast_ray() {
             s.ray.valid = true;
         }
     }
-    s.result = cast_all(s.scene, s.ray.ray, s.view.compare);
+    cast_all(s.scene, s.ray.ray, s.view.compare, s.result);
     s.stats.pick_us = s.result.micros;
 }
 
@@ -170,6 +169,7 @@ void App::update() {
     s.viewport = view_rect(s.window_width, s.window_height, s.view.show_ui);
 
     handle_keys();
+    update_scene_version(s, abuse_ != nullptr);  // the keys' edits and undo/redo, before the picks
     update_mouse();
 
     const ImGuiIO& io = ImGui::GetIO();
@@ -197,7 +197,7 @@ void App::update() {
     if (abuse_) {  // --abuse: one step of a random action through the same calls, every frame
         abuse_->frame(s, interaction_);
     } else if (mouse_in_view || interaction_.busy()) {
-        interaction_.update(in, s.scene, s.sel, s.camera, s.history);
+        interaction_.update(in, s.scene, s.sel, s.camera, s.history, s.scene_version);
         s.stats.bvh_pick_us = interaction_.picker().last_pick_us();
         s.stats.bvh_rebuilds = interaction_.picker().rebuilds();
         s.stats.bvh_refits = interaction_.picker().refits();
@@ -215,6 +215,8 @@ void App::update() {
     s.sel.clamp(s.scene.shapes.size());
     // A slider or text field edit ends when no item is active any more: one undo step per edit.
     if (s.history.in_gesture() && !interaction_.busy() && !ImGui::IsAnyItemActive()) s.history.end(s.scene);
+    // The abuse driver edits through the same calls but several times a frame: always bumped then.
+    update_scene_version(s, interaction_.busy() || abuse_ != nullptr);
     if (s.view.show_scene_rays) draw_case_labels();
     draw_raycast_view();
     // The hovered shape's name beside the cursor.
@@ -293,7 +295,7 @@ void App::update_raycast(const glm::dmat4& view_projection) {
 
 RaycastCheck App::raycast_check(int shift) {
     AppState& s = state_;
-    renderer_.sync_scene(s.scene);
+    renderer_.sync_scene(s.scene, s.scene_version);
     const glm::dmat4 vp = s.camera.projection(s.view_aspect()) * s.camera.view();
     RaycastOptions options;
     options.enabled = true;
@@ -407,7 +409,7 @@ void App::build_overlay() {
 void App::render(int fb_width, int fb_height) {
     AppState& s = state_;
     if (fb_width <= 0 || fb_height <= 0) return;  // minimised
-    renderer_.sync_scene(s.scene);
+    renderer_.sync_scene(s.scene, s.scene_version);
     build_overlay();
     const glm::dmat4 vp = s.camera.projection(s.view_aspect()) * s.camera.view();
     // The ray-cast view, when it is visible (before the view: render_ids changes the GL state).

@@ -103,6 +103,11 @@ bool save_scene(AppState& s, const std::string& path) {
 #endif
 }
 
+void update_scene_version(AppState& s, bool editing) {
+    if (editing || s.history.in_gesture() || s.history.changes() != s.history_changes_seen) ++s.scene_version;
+    s.history_changes_seen = s.history.changes();
+}
+
 bool undo(AppState& s) {
     const bool ok = s.history.undo(s.scene);
     s.sel.clamp(s.scene.shapes.size());

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <variant>
@@ -64,6 +65,10 @@ struct CaseFile {
 
 struct AppState {
     Scene scene;
+    /// Changes whenever the scene may have changed (update_scene_version): what the renderer, the
+    /// picking hierarchy and the Test cases panel compare instead of the whole scene.
+    std::uint64_t scene_version = 0;
+    std::uint64_t history_changes_seen = 0;  ///< history.changes() at the last update_scene_version
     std::string scene_path;  ///< where the scene came from / is saved to; empty: built in
     Selection sel;
     Camera camera;
@@ -98,6 +103,11 @@ void replace_scene(AppState& s, Scene scene, const std::string& path, bool recor
 bool open_scene(AppState& s, const std::string& path);
 /// Saves to `path` (atomically); sets the status or the error message. True on success.
 bool save_scene(AppState& s, const std::string& path);
+/// Bumps s.scene_version if the scene may have changed since the last call: every edit that is not
+/// part of a gesture is recorded in the history (add, duplicate, delete, rename, open, presets),
+/// undo and redo are counted there, and while a gesture (a drag, a slider) is under way — or
+/// `editing` says something else edits the scene directly — every call bumps it.
+void update_scene_version(AppState& s, bool editing);
 bool undo(AppState& s);
 bool redo(AppState& s);
 /// Camera from the scene file's camera, or framing the whole scene.

@@ -21,6 +21,7 @@ void History::record(const Scene& before) {
     undo_.push_back(before);
     while (undo_.size() > max_steps_) undo_.pop_front();
     redo_.clear();
+    ++changes_;
 }
 
 bool History::undo(Scene& current) {
@@ -29,6 +30,7 @@ bool History::undo(Scene& current) {
     redo_.push_back(std::move(current));
     current = std::move(undo_.back());
     undo_.pop_back();
+    ++changes_;
     return true;
 }
 
@@ -38,6 +40,7 @@ bool History::redo(Scene& current) {
     undo_.push_back(std::move(current));
     current = std::move(redo_.back());
     redo_.pop_back();
+    ++changes_;
     return true;
 }
 

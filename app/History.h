@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <optional>
 #include <string>
@@ -33,6 +34,9 @@ public:
     bool can_undo() const { return !undo_.empty(); }
     bool can_redo() const { return !redo_.empty(); }
     std::size_t undo_count() const { return undo_.size(); }
+    /// Counts the steps recorded, undone and redone: it changes whenever a finished edit, an undo or
+    /// a redo changed the scene (gestures in progress are seen by in_gesture()).
+    std::uint64_t changes() const { return changes_; }
     std::size_t redo_count() const { return redo_.size(); }
     void clear();
 
@@ -41,6 +45,7 @@ private:
     std::deque<Scene> undo_;
     std::deque<Scene> redo_;
     std::optional<Scene> pending_;
+    std::uint64_t changes_ = 0;
 };
 
 /// Exact equality of two scenes (names, shape types and every parameter, rays, camera).

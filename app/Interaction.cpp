@@ -49,6 +49,13 @@ Vec3d Interaction::drag_target(const Ray<double>& ray, Axis axis) const {
     return p ? *p : last_point_;
 }
 
+void Interaction::update(const InputState& in, Scene& scene, Selection& sel, Camera& camera, History& history,
+                         std::uint64_t scene_version) {
+    scene_version_ = scene_version;
+    update(in, scene, sel, camera, history);
+    scene_version_.reset();
+}
+
 void Interaction::update(const InputState& in, Scene& scene, Selection& sel, Camera& camera, History& history) {
     sel.clamp(scene.shapes.size());
     const Ray<double> ray = camera.ray_from_pixel(in.mouse_x, in.mouse_y, in.width, in.height);
@@ -127,7 +134,7 @@ void Interaction::update(const InputState& in, Scene& scene, Selection& sel, Cam
         sel.hovered_handle = -1;
         return;
     }
-    sel.hovered = picker_.pick(scene, ray);
+    sel.hovered = scene_version_ ? picker_.pick(scene, ray, *scene_version_) : picker_.pick(scene, ray);
     sel.hovered_handle = -1;
     if (sel.selected) {
         double best = kHandlePickRadius;

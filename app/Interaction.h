@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,10 @@ class Interaction {
 public:
     /// Processes one frame. `mouse_ray` is the camera's ray through the cursor.
     void update(const InputState& in, Scene& scene, Selection& sel, Camera& camera, History& history);
+    /// The same, with the scene's version (AppState::scene_version): the hover pick's hierarchy is
+    /// compared with the scene only when the version changed.
+    void update(const InputState& in, Scene& scene, Selection& sel, Camera& camera, History& history,
+                std::uint64_t scene_version);
 
     bool dragging() const { return mode_ == Mode::DragShape || mode_ == Mode::DragHandle; }
     bool busy() const { return mode_ != Mode::Idle; }
@@ -69,6 +74,7 @@ private:
     Shape<double> start_shape_;
     Axis axis_ = Axis::Free;
     ScenePicker picker_;
+    std::optional<std::uint64_t> scene_version_;  // during update(..., scene_version)
 };
 
 /// Points a dragged handle snaps to: the shape's other handles, and a sphere's centre (radius 0).

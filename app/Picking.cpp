@@ -118,13 +118,35 @@ VariantResult run_variant(const Ray<double>& ray, const Shape<double>& shape, co
 
 PickResult cast_all(const Scene& scene, const Ray<double>& ray, const CompareOptions& compare) {
     PickResult r;
+    cast_all(scene, ray, compare, r);
+    return r;
+}
+
+void clear_result(PickResult& r, std::size_t shape_count) {
+    r.ray = Ray<double>{};
+    r.nearest.reset();
+    r.micros = 0.0;
+    r.hit_count = 0;
+    r.shapes.resize(shape_count);
+    for (ShapeResult& sr : r.shapes) {
+        sr.hit.reset();
+        sr.surface.reset();
+        sr.variant.reset();
+    }
+}
+
+void cast_all(const Scene& scene, const Ray<double>& ray, const CompareOptions& compare, PickResult& r) {
     r.ray = ray;
+    r.nearest.reset();
+    r.hit_count = 0;
     r.shapes.resize(scene.shapes.size());
     double best = infinity<double>();
     const auto start = std::chrono::steady_clock::now();
     for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
         ShapeResult& sr = r.shapes[i];
         sr.hit = cast(ray, scene.shapes[i].shape);
+        sr.surface.reset();
+        sr.variant.reset();
         if (!sr.hit) continue;
         ++r.hit_count;
         sr.surface = first_surface(ray, *sr.hit);
@@ -140,7 +162,6 @@ PickResult cast_all(const Scene& scene, const Ray<double>& ray, const CompareOpt
         if (compare.enabled[static_cast<std::size_t>(s.index())])
             r.shapes[i].variant = run_variant(ray, s, r.shapes[i], compare);
     }
-    return r;
 }
 
 std::optional<std::size_t> pick_nearest(const Scene& scene, const Ray<double>& ray) {
@@ -193,8 +214,21 @@ void ScenePicker::sync(const Scene& scene) {
     }
 }
 
+std::optional<std::size_t> ScenePicker::pick(const Scene& scene, const Ray<double>& ray, std::uint64_t scene_version) {
+    if (!built_ || synced_version_ != scene_version) {
+        sync(scene);
+        synced_version_ = scene_version;
+    }
+    return pick_synced(ray);
+}
+
 std::optional<std::size_t> ScenePicker::pick(const Scene& scene, const Ray<double>& ray) {
     sync(scene);
+    synced_version_.reset();  // a version-less call may have seen any scene
+    return pick_synced(ray);
+}
+
+std::optional<std::size_t> ScenePicker::pick_synced(const Ray<double>& ray) {
     const auto start = std::chrono::steady_clock::now();
     const auto p = bvh_.pick(ray);
     last_pick_us_ = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();

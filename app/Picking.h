@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,6 +53,10 @@ struct PickResult {
 
 /// Casts `ray` (range [0, inf)) against every shape; picks the nearest first surface point.
 PickResult cast_all(const Scene& scene, const Ray<double>& ray, const CompareOptions& compare);
+/// The same into `out`, reusing its memory (the demo casts every frame: no allocation per frame).
+void cast_all(const Scene& scene, const Ray<double>& ray, const CompareOptions& compare, PickResult& out);
+/// `out` as a result with no ray cast: one empty ShapeResult per shape, reusing its memory.
+void clear_result(PickResult& out, std::size_t shape_count);
 
 /// The nearest shape along the ray by brute force over every shape, or empty. The reference that
 /// ScenePicker is tested against.
@@ -63,15 +68,20 @@ std::optional<std::size_t> pick_nearest(const Scene& scene, const Ray<double>& r
 class ScenePicker {
 public:
     std::optional<std::size_t> pick(const Scene& scene, const Ray<double>& ray);
+    /// The same, comparing the hierarchy with the scene only when `scene_version` differs from the
+    /// last call's (AppState::scene_version changes whenever the scene may have).
+    std::optional<std::size_t> pick(const Scene& scene, const Ray<double>& ray, std::uint64_t scene_version);
     std::size_t rebuilds() const { return rebuilds_; }
     std::size_t refits() const { return refits_; }
     double last_pick_us() const { return last_pick_us_; }
 
 private:
     void sync(const Scene& scene);
+    std::optional<std::size_t> pick_synced(const Ray<double>& ray);
     Bvh<double> bvh_;
     std::vector<Shape<double>> shapes_;  ///< what bvh_ holds, to see what changed
     bool built_ = false;
+    std::optional<std::uint64_t> synced_version_;
     std::size_t rebuilds_ = 0;
     std::size_t refits_ = 0;
     double last_pick_us_ = 0.0;

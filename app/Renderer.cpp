@@ -145,7 +145,14 @@ Renderer::Renderer()
     upload(grid_, grid.vertices, GL_STATIC_DRAW);
 }
 
+void Renderer::sync_scene(const Scene& scene, std::uint64_t scene_version) {
+    if (have_cache_ && synced_version_ == scene_version) return;
+    sync_scene(scene);
+    synced_version_ = scene_version;
+}
+
 void Renderer::sync_scene(const Scene& scene) {
+    synced_version_.reset();
     const std::size_t n = scene.shapes.size();
     if (have_cache_ && cached_.size() == n) {
         changed_.clear();

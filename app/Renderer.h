@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -52,6 +53,8 @@ public:
     /// Brings the scene's instance buffers up to date: nothing if no shape changed, only the changed
     /// instances if a few shapes changed in place (a drag), else a rebuild (counted by scene_rebuilds).
     void sync_scene(const Scene& scene);
+    /// The same, doing nothing when `scene_version` (AppState::scene_version) is the last call's.
+    void sync_scene(const Scene& scene, std::uint64_t scene_version);
 
     /// Clears the current framebuffer (fb_width x fb_height pixels) and draws the 3D view into
     /// the `view` rectangle of it.
@@ -160,6 +163,7 @@ private:
     LayerKey last_key_;  // the previous frame's
     std::size_t layer_draws_ = 0;
     std::size_t scene_version_ = 0;  // counts changes of the scene's shapes
+    std::optional<std::uint64_t> synced_version_;  // the app's scene_version at the last sync
     std::vector<std::size_t> changed_;
     std::size_t instance_updates_ = 0;
     gl::Mesh grid_;

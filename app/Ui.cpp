@@ -666,11 +666,11 @@ void Ui::stats_panel(AppState& s, std::size_t line_vertices) {
 
 void Ui::update_case_report(const AppState& s) {
 #if RAYPICK_HAVE_CASE_CHECK
-    if (case_valid_ && case_double_used_ == case_double_ && case_scene_ == s.scene) return;
+    if (case_valid_ && case_double_used_ == case_double_ && case_version_ == s.scene_version) return;
     // Not while a drag or slider is moving: a large case file takes a while to check; the report
     // follows when the gesture ends.
     if (case_valid_ && s.history.in_gesture()) return;
-    case_scene_ = s.scene;
+    case_version_ = s.scene_version;
     case_valid_ = true;
     case_double_used_ = case_double_;
     case_labels_.clear();

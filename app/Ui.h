@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,7 +64,7 @@ private:
     Mat3<double> euler_rotation_{1.0};
 
     // Test cases: the current scene's report, recomputed when the scene changes.
-    Scene case_scene_;
+    std::uint64_t case_version_ = 0;  // AppState::scene_version the report is for
     bool case_valid_ = false;
     bool show_cases_ = false;
     std::optional<std::string> cases_shown_for_;  ///< scene path the panel visibility was decided for

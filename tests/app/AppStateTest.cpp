@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include "app/AppState.h"
 #include "app/SceneEdit.h"
@@ -84,6 +85,78 @@ TEST(AppState, CameraComesFromTheSceneOrFramesIt) {
     s.sel.selected = 0;
     frame_selection(s);
     EXPECT_LT(glm::length(s.camera.target - shape_center(s.scene.shapes[0].shape)), 1e-12);
+}
+
+TEST(AppState, TheSceneVersionChangesWithEveryEditKindUndoRedoAndGesture) {
+    AppState s;
+    s.scene = showcase_scene();
+    update_scene_version(s, false);
+    auto bumps = [&](const char* what, const std::function<void()>& edit) {
+        SCOPED_TRACE(what);
+        const std::uint64_t before = s.scene_version;
+        edit();
+        update_scene_version(s, false);
+        EXPECT_GT(s.scene_version, before);
+        // And a frame without an edit keeps it (during a gesture every frame may move something).
+        const std::uint64_t after = s.scene_version;
+        update_scene_version(s, false);
+        if (s.history.in_gesture()) EXPECT_GT(s.scene_version, after);
+        else EXPECT_EQ(s.scene_version, after);
+    };
+    auto one_shot = [&](const std::function<bool(Scene&)>& edit) {
+        const Scene before = s.scene;
+        ASSERT_TRUE(edit(s.scene));
+        s.history.record(before);
+    };
+    bumps("add", [&] { one_shot([](Scene& sc) { add_shape(sc, ShapeType::Sphere, Vec3d(1.0)); return true; }); });
+    bumps("duplicate", [&] { one_shot([](Scene& sc) { return duplicate_shape(sc, 0, Vec3d(0.5)).has_value(); }); });
+    bumps("rename", [&] { one_shot([](Scene& sc) { return rename_shape(sc, 1, "renamed"); }); });
+    bumps("delete", [&] { one_shot([](Scene& sc) { return delete_shape(sc, 2); }); });
+    bumps("undo", [&] { EXPECT_TRUE(undo(s)); });
+    bumps("redo", [&] { EXPECT_TRUE(redo(s)); });
+    bumps("replace (preset, new scene)", [&] { replace_scene(s, Scene{}, "", true); });
+    bumps("undo the replacement", [&] { EXPECT_TRUE(undo(s)); });
+    // A gesture (a drag or an Inspector slider): every frame while it goes on, and when it ends.
+    s.history.begin(s.scene);
+    for (int frame = 0; frame < 3; ++frame)
+        bumps("a drag's frame", [&] { s.scene.shapes[0].shape = translated(s.scene.shapes[0].shape, Vec3d(0.1, 0, 0)); });
+    bumps("the end of the drag", [&] { EXPECT_TRUE(s.history.end(s.scene)); });
+    bumps("an Inspector edit", [&] {
+        s.history.begin(s.scene);
+        Shape<double> edited = s.scene.shapes[0].shape;
+        edited = translated(edited, Vec3d(0, 1, 0));
+        EXPECT_FALSE(apply_shape_edit(s.scene, 0, edited).has_value());
+    });
+    bumps("its end", [&] { EXPECT_TRUE(s.history.end(s.scene)); });
+    // Direct edits outside the history (the abuse driver) are announced with `editing`.
+    const std::uint64_t v = s.scene_version;
+    update_scene_version(s, true);
+    EXPECT_GT(s.scene_version, v);
+    // Nothing to undo or redo changes nothing.
+    s.history.clear();
+    update_scene_version(s, false);
+    const std::uint64_t idle = s.scene_version;
+    EXPECT_FALSE(undo(s));
+    EXPECT_FALSE(redo(s));
+    update_scene_version(s, false);
+    EXPECT_EQ(s.scene_version, idle);
+}
+
+TEST(AppState, OpeningAFileChangesTheSceneVersionAndABadFileDoesNot) {
+    AppState s;
+    s.scene = showcase_scene();
+    update_scene_version(s, false);
+    const std::uint64_t v = s.scene_version;
+    const fs::path bad = temp("bad_for_version.json");
+    std::ofstream(bad) << "{\"shapes\": [";
+    EXPECT_FALSE(open_scene(s, bad.string()));
+    update_scene_version(s, false);
+    EXPECT_EQ(s.scene_version, v);
+    const fs::path good = temp("good_for_version.json");
+    std::ofstream(good) << "{\"shapes\": [{\"type\": \"sphere\", \"center\": [0, 0, 0], \"radius\": 1}]}";
+    ASSERT_TRUE(open_scene(s, good.string())) << s.error_message;
+    update_scene_version(s, false);
+    EXPECT_GT(s.scene_version, v);
 }
 
 #endif

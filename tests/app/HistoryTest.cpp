@@ -119,3 +119,25 @@ TEST(History, SameSceneComparesEveryParameter) {
     b.shapes[0].name = "other";
     EXPECT_FALSE(same_scene(a, b));
 }
+
+TEST(History, CountsEveryChangeItMakesOrRecords) {
+    History h;
+    Scene s;
+    EXPECT_EQ(h.changes(), 0u);
+    EXPECT_FALSE(h.undo(s));
+    EXPECT_EQ(h.changes(), 0u) << "nothing to undo changes nothing";
+    h.record(s);
+    EXPECT_EQ(h.changes(), 1u);
+    EXPECT_TRUE(h.undo(s));
+    EXPECT_EQ(h.changes(), 2u);
+    EXPECT_TRUE(h.redo(s));
+    EXPECT_EQ(h.changes(), 3u);
+    EXPECT_FALSE(h.redo(s));
+    h.begin(s);
+    EXPECT_FALSE(h.end(s)) << "a gesture that changed nothing";
+    EXPECT_EQ(h.changes(), 3u);
+    h.begin(s);
+    s.shapes.push_back({"x", Sphere<double>{Vec3d(0.0), 1.0}, ""});
+    EXPECT_TRUE(h.end(s));
+    EXPECT_EQ(h.changes(), 4u);
+}

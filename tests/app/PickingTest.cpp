@@ -146,3 +146,57 @@ TEST(ScenePickerTest, FollowsEditsAndMatchesBruteForce) {
     EXPECT_LE(picker.rebuilds(), structural + 1);
     EXPECT_GT(picker.rebuilds(), 1u);
 }
+
+TEST(Picking, CastingIntoAReusedResultGivesTheFreshResult) {
+    const Scene showcase = showcase_scene();
+    CompareOptions all;
+    all.enabled.fill(true);
+    PickResult reused;
+    // Bigger, then smaller scenes, comparison on then off: nothing of an earlier cast is left over.
+    const std::vector<std::pair<Scene, CompareOptions>> runs = {
+        {showcase, all}, {two_spheres(), CompareOptions{}}, {showcase, CompareOptions{}}, {Scene{}, all}, {showcase, all}};
+    const Camera cam;
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+        SCOPED_TRACE(k);
+        const Ray<double> ray = k == 1 ? down_z() : cam.ray_from_pixel(400.0 + 30.0 * double(k), 300.0, 800.0, 600.0);
+        cast_all(runs[k].first, ray, runs[k].second, reused);
+        const PickResult fresh = cast_all(runs[k].first, ray, runs[k].second);
+        EXPECT_EQ(reused.nearest, fresh.nearest);
+        EXPECT_EQ(reused.hit_count, fresh.hit_count);
+        ASSERT_EQ(reused.shapes.size(), fresh.shapes.size());
+        EXPECT_EQ(format_result(runs[k].first, reused, true), format_result(runs[k].first, fresh, true));
+        for (std::size_t i = 0; i < fresh.shapes.size(); ++i) {
+            EXPECT_EQ(reused.shapes[i].hit.has_value(), fresh.shapes[i].hit.has_value());
+            EXPECT_EQ(reused.shapes[i].surface.has_value(), fresh.shapes[i].surface.has_value());
+            EXPECT_EQ(reused.shapes[i].variant.has_value(), fresh.shapes[i].variant.has_value());
+        }
+    }
+    clear_result(reused, 3);
+    EXPECT_EQ(reused.shapes.size(), 3u);
+    EXPECT_EQ(reused.hit_count, 0u);
+    EXPECT_FALSE(reused.nearest);
+    for (const ShapeResult& r : reused.shapes) EXPECT_FALSE(r.hit || r.surface || r.variant);
+}
+
+TEST(ScenePickerTest, WithTheSceneVersionItComparesTheSceneOnlyWhenTheVersionChanged) {
+    Scene s = two_spheres();
+    ScenePicker picker;
+    EXPECT_EQ(picker.pick(s, down_z(), 1), std::optional<std::size_t>(1));
+    EXPECT_EQ(picker.rebuilds(), 1u);
+    // The near sphere moves away: with a new version the hierarchy follows (a refit)...
+    s.shapes[1].shape = Sphere<double>{Vec3d(5, 0, -5), 1.0};
+    EXPECT_EQ(picker.pick(s, down_z(), 2), std::optional<std::size_t>(0));
+    EXPECT_EQ(picker.refits(), 1u);
+    // ...and with the same version it is not compared again (no refit, no rebuild).
+    for (int i = 0; i < 5; ++i) EXPECT_EQ(picker.pick(s, down_z(), 2), std::optional<std::size_t>(0));
+    EXPECT_EQ(picker.refits(), 1u);
+    EXPECT_EQ(picker.rebuilds(), 1u);
+    // A structural change with a new version rebuilds; a version-less pick always compares.
+    s.shapes.pop_back();
+    EXPECT_EQ(picker.pick(s, down_z(), 3), std::optional<std::size_t>(0));
+    EXPECT_EQ(picker.rebuilds(), 2u);
+    s.shapes[0].shape = Sphere<double>{Vec3d(5, 0, -10), 1.0};
+    EXPECT_EQ(picker.pick(s, down_z()), std::nullopt);
+    s.shapes[0].shape = Sphere<double>{Vec3d(0, 0, -10), 1.0};
+    EXPECT_EQ(picker.pick(s, down_z(), 3), std::optional<std::size_t>(0)) << "a version-less pick forgets the version";
+}
