@@ -5,7 +5,8 @@
 // Input layout (fuzz/FuzzCommon.h): precision byte, shape count byte, shapes, options bytes,
 // ray count byte, rays with ranges; then update index byte and the new shape.
 // Invariant: the pick is identical (same shape index, same t, bit for bit): the hierarchy must
-// neither lose a shape nor change the tie-break; every cast result obeys check_cast's contract.
+// neither lose a shape nor change the tie-break; every cast result obeys check_cast's contract;
+// Bvh::pick_bundle over the queries' rays gives exactly each ray's Bvh::pick.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -36,8 +37,8 @@ void compare(const Bvh<T>& bvh, const std::vector<Shape<T>>& shapes, const Ray<T
         return glm::any(glm::lessThan(x, b.min)) || glm::any(glm::greaterThan(x, b.max));
     };
     if (!opt.pad_bounds && (outside_exact_bounds(got) || outside_exact_bounds(want))) return;
-    std::fprintf(stderr, "raypick fuzz: Bvh::pick != pick_nearest %s (max_leaf_size %d, bins %d, pad_bounds %d)\n",
-                 stage, opt.max_leaf_size, opt.bins, int(opt.pad_bounds));
+    std::fprintf(stderr, "raypick fuzz: Bvh::pick != pick_nearest %s (max_leaf_size %d, bins %d, pad_bounds %d, morton_above %u, morton_leaf %u)\n",
+                 stage, opt.max_leaf_size, opt.bins, int(opt.pad_bounds), opt.morton_above, opt.morton_leaf);
     print_ray(ray, t_min, t_max);
     for (std::size_t i = 0; i < shapes.size(); ++i) {
         std::fprintf(stderr, " shape %zu:", i);
@@ -53,6 +54,28 @@ void compare(const Bvh<T>& bvh, const std::vector<Shape<T>>& shapes, const Ray<T
     fail("Bvh::pick differs from brute-force pick_nearest");
 }
 
+/// A bundle must give exactly each ray's own Bvh::pick: the queries' rays as they are, and again
+/// from the first ray's origin (coherent rays, as in the ray-cast view's tiles).
+template <typename T>
+void compare_bundle(const Bvh<T>& bvh, std::vector<Ray<T>> rays, T t_min, T t_max, const char* stage) {
+    for (int pass = 0; pass < 2; ++pass) {
+        if (pass == 1)
+            for (auto& r : rays) r.origin = rays[0].origin;
+        std::vector<std::optional<NearestHit<T>>> got(rays.size());
+        bvh.pick_bundle(rays.data(), rays.size(), got.data(), t_min, t_max);
+        for (std::size_t i = 0; i < rays.size(); ++i) {
+            const auto want = bvh.pick(rays[i], t_min, t_max);
+            if (got[i].has_value() == want.has_value() &&
+                (!want || (got[i]->shape == want->shape && same_bits(got[i]->surface.t, want->surface.t))))
+                continue;
+            std::fprintf(stderr, "raypick fuzz: Bvh::pick_bundle != Bvh::pick %s, ray %zu of %zu\n", stage, i,
+                         rays.size());
+            print_ray(rays[i], t_min, t_max);
+            fail("Bvh::pick_bundle differs from Bvh::pick");
+        }
+    }
+}
+
 template <typename T> void run(Reader& in) {
     const int n = 1 + in.u8() % 12;
     std::vector<Shape<T>> shapes;
@@ -60,7 +83,12 @@ template <typename T> void run(Reader& in) {
     BvhOptions opt;
     opt.max_leaf_size = 1 + in.u8() % 6;
     opt.bins = 2 + in.u8() % 15;
-    opt.pad_bounds = !(in.u8() & 1);
+    const std::uint8_t flags = in.u8();
+    opt.pad_bounds = !(flags & 1);
+    if (flags & 2) {  // the Morton-ordered top levels, down to ranges of one to four shapes
+        opt.morton_above = 0;
+        opt.morton_leaf = 1u + (flags >> 2 & 3u);
+    }
     Bvh<T> bvh(shapes, opt);
 
     struct Query { Ray<T> ray; T t_min, t_max; };
@@ -77,12 +105,16 @@ template <typename T> void run(Reader& in) {
             std::visit([&](const auto& x) { check_cast(q.ray, x, q.t_min, q.t_max); }, s);
         compare(bvh, shapes, q.ray, q.t_min, q.t_max, opt, "after build");
     }
+    std::vector<Ray<T>> bundle;
+    for (const auto& q : queries) bundle.push_back(q.ray);
+    compare_bundle(bvh, bundle, queries[0].t_min, queries[0].t_max, "after build");
 
     // A drag: replace one shape, refit, compare again.
     const std::uint32_t index = in.u8() % n;
     shapes[index] = decode_shape<T>(in);
     bvh.update(index, shapes[index]);
     for (const auto& q : queries) compare(bvh, shapes, q.ray, q.t_min, q.t_max, opt, "after update()");
+    compare_bundle(bvh, bundle, queries[0].t_min, queries[0].t_max, "after update()");
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "geometry/BvhBuild.h"
 #include "geometry/BvhLeaf.h"
 #include "geometry/Shape.h"
 
@@ -69,6 +70,11 @@ struct BvhOptions {
     /// Pad node bounds outward by a few ulps (belt and braces on top of the widened node test).
     /// Tests turn it off to prove the node test alone loses no node.
     bool pad_bounds = true;
+    /// Scenes of more than this many shapes build their top levels from the Morton order of the
+    /// shapes' centroids (spatial-median splits, fast for millions of shapes), down to ranges of
+    /// at most morton_leaf shapes, which the SAH builds. Tests lower both to exercise that path.
+    std::uint32_t morton_above = 1u << 16;
+    std::uint32_t morton_leaf = 2048;
 };
 
 /// Bounding volume hierarchy over a fixed set of mixed shapes.
@@ -127,11 +133,7 @@ public:
 private:
     // The hierarchy is built binary (BinNode) and then collapsed into 8-wide nodes (Node), whose
     // eight child boxes are tested together (structure-of-arrays, vector ops per plane).
-    struct BinNode {
-        Vec3<T> lo, hi;
-        std::uint32_t first = 0;  ///< leaf: first slot; inner: index of the right child (left = this + 1)
-        std::uint32_t count = 0;  ///< leaf: number of shapes (>0); inner: 0
-    };
+    using BinNode = bvh_build::BinNode<T>;
     static constexpr int W = kWidth;
     struct alignas(64) Node {
         T lo[3][W], hi[3][W];    ///< child boxes per axis; empty slots have lo = +inf, hi = -inf
@@ -148,30 +150,7 @@ private:
     static constexpr std::uint32_t kLeaf = 0x80000000u;
     static constexpr std::uint32_t kOffsetMask = 0x0fffffffu;
 
-    struct Prim {
-        Vec3<T> lo, hi;  ///< padded bounds; empty (lo > hi) for an invalid shape
-        Vec3<T> c;       ///< centroid (halves first: no overflow near the largest finite values); 0 if invalid
-        std::uint32_t id;
-        const Vec3<T>& centroid2() const { return c; }
-        static Prim make(const Aabb<T>& b, std::uint32_t id) {
-            return {b.min, b.max, b.min.x <= b.max.x ? b.min * T(0.5) + b.max * T(0.5) : Vec3<T>(T(0)), id};
-        }
-    };
-    /// Box and centroid bounds of a range of prims, handed from a node to its children.
-    struct Range {
-        Vec3<T> lo{infinity<T>()}, hi{-infinity<T>()}, clo{infinity<T>()}, chi{-infinity<T>()};
-        void add(const Prim& p) {
-            lo = glm::min(lo, p.lo);
-            hi = glm::max(hi, p.hi);
-            const Vec3<T> c = p.centroid2();
-            clo = glm::min(clo, c);
-            chi = glm::max(chi, c);
-        }
-    };
-
     Aabb<T> padded_bounds(const Shape<T>& s) const;
-    std::uint32_t build_node(std::vector<BinNode>& bin, std::vector<Prim>& prims, std::uint32_t begin,
-                             std::uint32_t end, const Range& range, int depth, const BvhOptions& opt);
     std::uint32_t collapse(const std::vector<BinNode>& bin, std::uint32_t b, ChildRef up);
     std::uint32_t make_leaf(std::uint32_t first, std::uint32_t count, std::uint32_t& counts);
     void set_child(std::uint32_t node, std::uint32_t k, const Vec3<T>& lo, const Vec3<T>& hi);
@@ -255,25 +234,24 @@ template <typename T> void Bvh<T>::build(std::vector<Shape<T>> shapes, BvhOption
     pad_ = options.pad_bounds;
     root_lo_ = Vec3<T>(infinity<T>());
     root_hi_ = Vec3<T>(-infinity<T>());
-    std::vector<Prim> prims(n);
-    for (std::uint32_t i = 0; i < n; ++i) {
-        const Aabb<T> b = padded_bounds(shapes[i]);
-        prims[i] = Prim::make(b, i);
-    }
-    std::vector<BinNode> bin;
-    if (n > 0) {
-        Range all;
-        for (const Prim& p : prims) all.add(p);
-        bin.reserve(2 * (n / std::uint32_t(std::max(1, options.max_leaf_size))) + 1);
-        build_node(bin, prims, 0, n, all, 1, options);
-    }
+    std::vector<Aabb<T>> boxes(n);
+    for (std::uint32_t i = 0; i < n; ++i) boxes[i] = padded_bounds(shapes[i]);
+    bvh_build::Settings settings;
+    settings.max_leaf_size = options.max_leaf_size;
+    settings.bins = options.bins;
+    settings.max_depth = kMaxDepth;
+    settings.morton_min = options.morton_above < kNone ? options.morton_above + 1 : kNone;
+    settings.morton_leaf = std::max<std::uint32_t>(options.morton_leaf, 1u);
+    bvh_build::Tree<T> tree = bvh_build::Builder<T>().build(boxes, settings);
+    std::vector<BinNode>& bin = tree.nodes;
+    depth_ = tree.depth;
     shapes_.resize(n);
     id_of_.resize(n);
     slot_of_.resize(n);
     for (std::uint32_t s = 0; s < n; ++s) {
-        id_of_[s] = prims[s].id;
-        slot_of_[prims[s].id] = s;
-        shapes_[s] = std::move(shapes[prims[s].id]);
+        id_of_[s] = tree.order[s];
+        slot_of_[tree.order[s]] = s;
+        shapes_[s] = std::move(shapes[tree.order[s]]);
     }
     leaf_of_.assign(n, ChildRef{});
     lane_of_.assign(n, 0);
@@ -283,119 +261,6 @@ template <typename T> void Bvh<T>::build(std::vector<Shape<T>> shapes, BvhOption
         root_hi_ = bin[0].hi;
         collapse(bin, 0, ChildRef{kNone, 0});
     }
-}
-
-template <typename T>
-std::uint32_t Bvh<T>::build_node(std::vector<BinNode>& bin_nodes, std::vector<Prim>& prims, std::uint32_t begin,
-                                 std::uint32_t end, const Range& range, int depth, const BvhOptions& opt) {
-    depth_ = std::max(depth_, depth);
-    const auto index = static_cast<std::uint32_t>(bin_nodes.size());
-    bin_nodes.push_back({});
-    const Vec3<T> lo = range.lo, hi = range.hi, clo = range.clo, chi = range.chi;
-    bin_nodes[index].lo = lo;
-    bin_nodes[index].hi = hi;
-    const std::uint32_t count = end - begin;
-    auto make_leaf = [&] {
-        bin_nodes[index].first = begin;
-        bin_nodes[index].count = count;
-        return index;
-    };
-    if (count <= 1) return make_leaf();
-
-    // SAH costs count leaf tests in vectors of four shapes (one batch-kernel call each): a leaf of
-    // four costs what a leaf of one does.
-    auto blocks = [](std::uint32_t n) { return T((n + 3) / 4); };
-    auto area = [](const Vec3<T>& a, const Vec3<T>& b) {
-        const Vec3<T> e = glm::max(b - a, Vec3<T>(T(0)));
-        return e.x * e.y + e.y * e.z + e.z * e.x;
-    };
-    // Binned SAH over all three axes, binned in one pass over the shapes.
-    constexpr int kMaxBins = 32;
-    const int bins = std::clamp(opt.bins, 2, kMaxBins);
-    struct Bin { Vec3<T> lo{infinity<T>()}, hi{-infinity<T>()}; std::uint32_t n = 0; };
-    std::array<std::array<Bin, kMaxBins>, 3> bin{};
-    const Vec3<T> ext = chi - clo;
-    Vec3<T> scale;
-    for (int a = 0; a < 3; ++a) scale[a] = ext[a] > T(0) ? T(bins) / ext[a] : T(0);
-    // Bin of a centroid coordinate. NaN or out-of-range positions (extents that overflow to inf
-    // near the largest finite values make scale 0 and inf * 0 = NaN) land in the end bins.
-    auto bin_index = [&](T c, int a) {
-        const T f = (c - clo[a]) * scale[a];
-        return f > T(0) ? (f < T(bins) ? int(f) : bins - 1) : 0;
-    };
-    auto bin_of = [&](const Prim& p, int a) { return bin_index(p.centroid2()[a], a); };
-    int best_axis = -1, best_split = 0;
-    T best_cost = infinity<T>();
-    if (depth < kMaxDepth) {
-        for (std::uint32_t i = begin; i < end; ++i) {
-            const Prim& p = prims[i];
-            const Vec3<T> c = p.centroid2();
-            for (int a = 0; a < 3; ++a) {
-                Bin& b = bin[a][bin_index(c[a], a)];
-                b.lo = glm::min(b.lo, p.lo);
-                b.hi = glm::max(b.hi, p.hi);
-                ++b.n;
-            }
-        }
-        for (int axis = 0; axis < 3; ++axis) {
-            if (!(ext[axis] > T(0))) continue;
-            std::array<T, kMaxBins> right_cost{};
-            Vec3<T> rlo(infinity<T>()), rhi(-infinity<T>());
-            std::uint32_t rn = 0;
-            for (int b = bins - 1; b > 0; --b) {
-                rlo = glm::min(rlo, bin[axis][b].lo);
-                rhi = glm::max(rhi, bin[axis][b].hi);
-                rn += bin[axis][b].n;
-                right_cost[b] = rn ? area(rlo, rhi) * blocks(rn) : T(0);
-            }
-            Vec3<T> llo(infinity<T>()), lhi(-infinity<T>());
-            std::uint32_t ln = 0;
-            for (int b = 0; b < bins - 1; ++b) {
-                llo = glm::min(llo, bin[axis][b].lo);
-                lhi = glm::max(lhi, bin[axis][b].hi);
-                ln += bin[axis][b].n;
-                if (ln == 0 || ln == count) continue;
-                const T cost = area(llo, lhi) * blocks(ln) + right_cost[b + 1];
-                if (cost < best_cost) {
-                    best_cost = cost;
-                    best_axis = axis;
-                    best_split = b + 1;
-                }
-            }
-        }
-    }
-    std::uint32_t mid;
-    Range left, right;
-    if (best_axis >= 0) {
-        // SAH relative to the parent's area: a binary split costs a quarter of a leaf's vector
-        // test (it often adds no node fetch once collapsed 8 wide, and the 8-wide node test is
-        // cheap next to a batch kernel). Measured: tight small leaves cut the ray-cast view's
-        // time 3x and leave single picks as fast; larger constants make loose leaves that rays
-        // missing everything must open.
-        const T parent_area = area(lo, hi);
-        const T split_cost = T(0.25) + (parent_area > T(0) ? best_cost / parent_area : blocks(count));
-        if (count <= std::uint32_t(opt.max_leaf_size) && split_cost >= blocks(count)) return make_leaf();
-        auto it = std::partition(prims.begin() + begin, prims.begin() + end,
-                                 [&](const Prim& p) { return bin_of(p, best_axis) < best_split; });
-        mid = static_cast<std::uint32_t>(it - prims.begin());
-    } else {
-        if (count <= std::uint32_t(opt.max_leaf_size)) return make_leaf();
-        // All centroids coincide (or the tree is too deep): split at the median of the longest axis.
-        int axis = 0;
-        if (ext.y > ext[axis]) axis = 1;
-        if (ext.z > ext[axis]) axis = 2;
-        mid = begin + count / 2;
-        std::nth_element(prims.begin() + begin, prims.begin() + mid, prims.begin() + end,
-                         [axis](const Prim& a, const Prim& b) { return a.centroid2()[axis] < b.centroid2()[axis]; });
-    }
-    if (mid == begin || mid == end) mid = begin + count / 2;
-    for (std::uint32_t k = begin; k < mid; ++k) left.add(prims[k]);
-    for (std::uint32_t k = mid; k < end; ++k) right.add(prims[k]);
-    build_node(bin_nodes, prims, begin, mid, left, depth + 1, opt);
-    const std::uint32_t right_child = build_node(bin_nodes, prims, mid, end, right, depth + 1, opt);
-    bin_nodes[index].first = right_child;
-    bin_nodes[index].count = 0;
-    return index;
 }
 
 template <typename T>

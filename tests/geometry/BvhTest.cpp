@@ -200,6 +200,18 @@ TYPED_TEST(BvhPick, BundlesMatchBruteForce) {
     }
 }
 
+// The Morton-ordered top levels (normally for scenes of more than 65 536 shapes) on every scene
+// size, down to tiny ranges, with SAH leaves of one and of several shapes.
+TYPED_TEST(BvhPick, MortonTopMatchesBruteForce) {
+    for (int leaf : {1, 4}) {
+        BvhOptions options;
+        options.max_leaf_size = leaf;
+        options.morton_above = 0;
+        options.morton_leaf = 3;
+        random_scenes_match_brute_force<TypeParam>(options);
+    }
+}
+
 TYPED_TEST(BvhPick, RefitAfterMovesMatchesBruteForce) {
     using T = TypeParam;
     const std::uint32_t seed = base_seed() + 100;

@@ -1,0 +1,384 @@
+// raypick geometry: the BVH's builder — a binary tree over boxes by a binned surface-area heuristic,
+// which Bvh.h then collapses into 8-wide nodes.
+//
+// Speed: a shape is 32 (float) or 64 (double) bytes here, its box as two 4-wide vectors with its
+// index in the spare lane; binning updates a bin with vector min/max; each bin also keeps the
+// bounds of its centroids, so the two halves' box and centroid bounds come out of the SAH sweep
+// and the only other pass per level is the partition itself.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "geometry/Shapes.h"
+
+namespace raypick::bvh_build {
+
+template <typename T> struct BinNode {
+    Vec3<T> lo, hi;
+    std::uint32_t first = 0;  ///< leaf: first slot; inner: index of the right child (left = this + 1)
+    std::uint32_t count = 0;  ///< leaf: number of shapes (>0); inner: 0
+};
+
+template <typename T> struct Tree {
+    std::vector<BinNode<T>> nodes;     ///< depth first; node 0 is the root
+    std::vector<std::uint32_t> order;  ///< slot -> index of the box it holds (leaves cover runs of slots)
+    int depth = 0;
+};
+
+struct Settings {
+    int max_leaf_size = 4;
+    int bins = 12;
+    /// From this many shapes on, the top of the tree splits ranges of Morton-ordered centroids
+    /// at their highest differing bit (spatial median, no pass over the shapes), down to ranges
+    /// of at most morton_leaf shapes, each then built by the binned SAH while it fits in cache.
+    std::uint32_t morton_min = 1u << 16;
+    std::uint32_t morton_leaf = 2048;
+    /// Ranges of at most this many shapes are binned along one axis (their longest) only.
+    std::uint32_t one_axis_below = 2048;
+    int max_depth = 96;  ///< beyond this, median splits
+    /// SAH cost of a split, relative to one vector of leaf tests (see Bvh.h).
+    double split_cost = 0.25;
+};
+
+template <typename T> class Builder {
+public:
+    /// Four coordinates (x, y, z, spare) as whole 16-byte vectors: one for float, two for double
+    /// (no 32-byte vectors by value, whose ABI would depend on AVX).
+    typedef T V16 __attribute__((vector_size(16)));
+    static constexpr int kHalves = int(4 * sizeof(T) / 16);
+    static constexpr int kPer = int(16 / sizeof(T));
+    struct V4 {
+        V16 h[kHalves];
+        T operator[](int i) const { return h[i / kPer][i % kPer]; }
+        void set(int i, T x) { h[i / kPer][i % kPer] = x; }
+    };
+    static V4 make4(T x, T y, T z, T w) {
+        V4 v;
+        v.set(0, x), v.set(1, y), v.set(2, z), v.set(3, w);
+        return v;
+    }
+
+    /// Boxes may be empty (min > max: an invalid shape); they are placed but bound nothing.
+    Tree<T> build(const std::vector<Aabb<T>>& boxes, const Settings& s) {
+        set_ = s;
+        const auto n = std::uint32_t(boxes.size());
+        prims_.resize(n);
+        Range all = Range::empty();
+        for (std::uint32_t i = 0; i < n; ++i) {
+            Prim& p = prims_[i];
+            p.lo = make4(boxes[i].min.x, boxes[i].min.y, boxes[i].min.z, T(0));
+            p.hi = make4(boxes[i].max.x, boxes[i].max.y, boxes[i].max.z, T(0));
+            p.set_id(i);
+            all.add(p);
+        }
+        tree_.nodes.clear();
+        tree_.nodes.reserve(2 * std::size_t(n) / std::size_t(std::max(1, s.max_leaf_size)) + 16);
+        tree_.depth = 0;
+        if (n >= s.morton_min) {
+            morton_sort(all);
+            top(0, n, 29, 1);
+        } else if (n > 0) {
+            node(0, n, all, 1);
+        }
+        codes_.clear();
+        codes_.shrink_to_fit();
+        tree_.order.resize(n);
+        for (std::uint32_t k = 0; k < n; ++k) tree_.order[k] = prims_[k].id();
+        prims_.clear();
+        prims_.shrink_to_fit();
+        return std::move(tree_);
+    }
+
+private:
+    struct alignas(4 * sizeof(T)) Prim {
+        V4 lo, hi;  ///< lane 3 of lo: the box's index (bits); of hi: unused
+        void set_id(std::uint32_t id) {
+            T x = T(0);
+            std::memcpy(&x, &id, sizeof id);
+            lo.set(3, x);
+        }
+        std::uint32_t id() const {
+            const T x = lo[3];
+            std::uint32_t id;
+            std::memcpy(&id, &x, sizeof id);
+            return id;
+        }
+        /// Centroid, halves first (no overflow near the largest finite values); NaN for an empty
+        /// box (inf - inf), which every min/max below ignores.
+        V4 centroid() const {
+            V4 c;
+            for (int k = 0; k < kHalves; ++k) c.h[k] = lo.h[k] * T(0.5) + hi.h[k] * T(0.5);
+            return c;
+        }
+    };
+    static V4 vmin(const V4& acc, const V4& x) {  // a NaN x leaves acc
+        V4 r;
+        for (int k = 0; k < kHalves; ++k) r.h[k] = x.h[k] < acc.h[k] ? x.h[k] : acc.h[k];
+        return r;
+    }
+    static V4 vmax(const V4& acc, const V4& x) {
+        V4 r;
+        for (int k = 0; k < kHalves; ++k) r.h[k] = x.h[k] > acc.h[k] ? x.h[k] : acc.h[k];
+        return r;
+    }
+    static V4 sub(const V4& a, const V4& b) {
+        V4 r;
+        for (int k = 0; k < kHalves; ++k) r.h[k] = a.h[k] - b.h[k];
+        return r;
+    }
+    static V4 splat(T x) {
+        V4 r;
+        for (int k = 0; k < kHalves; ++k) r.h[k] = V16{} + x;
+        return r;
+    }
+    static T area(const V4& lo, const V4& hi) {
+        const V4 d = sub(hi, lo);
+        const T ex = std::max(d[0], T(0)), ey = std::max(d[1], T(0)), ez = std::max(d[2], T(0));
+        return ex * ey + ey * ez + ez * ex;
+    }
+    /// Box and centroid bounds of a range of prims (trivial, so arrays of them cost nothing until
+    /// used; start from empty()).
+    struct Range {
+        V4 lo, hi, clo, chi;
+        static Range empty() {
+            const V4 inf = splat(std::numeric_limits<T>::infinity());
+            const V4 ninf = splat(-std::numeric_limits<T>::infinity());
+            return {inf, ninf, inf, ninf};
+        }
+        void add(const Prim& p) {
+            lo = vmin(lo, p.lo);
+            hi = vmax(hi, p.hi);
+            const V4 c = p.centroid();
+            clo = vmin(clo, c);
+            chi = vmax(chi, c);
+        }
+        void add(const Range& r) {
+            lo = vmin(lo, r.lo);
+            hi = vmax(hi, r.hi);
+            clo = vmin(clo, r.clo);
+            chi = vmax(chi, r.chi);
+        }
+    };
+    struct Bin {
+        Range r;
+        std::uint32_t n;
+    };
+    /// The SAH's choice for a range: axis (-1: none found) and first bin of the right half, with
+    /// both halves' bounds.
+    struct Split {
+        int axis = -1, bin = 0;
+        T cost = std::numeric_limits<T>::infinity();
+        Range left, right;
+    };
+    static constexpr int kMaxBins = 32;
+
+    /// Bin of a centroid coordinate. NaN or out-of-range positions (extents that overflow to inf
+    /// near the largest finite values make scale 0 and inf * 0 = NaN) land in the end bins.
+    static int bin_index(T c, T clo, T scale, int bins) {
+        const T f = (c - clo) * scale;
+        return f > T(0) ? (f < T(bins) ? int(f) : bins - 1) : 0;
+    }
+    /// Leaf tests cost one per vector of four shapes (one batch-kernel call each).
+    static T blocks(std::uint32_t k) { return T((k + 3) / 4); }
+
+    /// Binned SAH over all three axes, binned in one pass over the range. Out of line: its bins
+    /// live on the stack only while it runs, not down the recursion.
+    __attribute__((noinline)) Split choose(std::uint32_t begin, std::uint32_t end, const Range& range, int bins,
+                                           const T* scale) const {
+        const std::uint32_t count = end - begin;
+        // Small ranges bin along their longest centroid extent only (a third of the work; the
+        // split found is nearly always that axis's anyway).
+        int a0 = 0, a1 = 3;
+        if (count <= set_.one_axis_below) {
+            for (int a = 1; a < 3; ++a)  // the smallest positive scale (bins / extent): the longest
+                if (scale[a] > T(0) && (!(scale[a0] > T(0)) || scale[a] < scale[a0])) a0 = a;
+            a1 = a0 + 1;
+        }
+        Bin bin[3][kMaxBins];
+        for (int a = a0; a < a1; ++a)
+            for (int b = 0; b < bins; ++b) bin[a][b] = {Range::empty(), 0};
+        const V4 clo = range.clo;
+        for (std::uint32_t i = begin; i < end; ++i) {
+            const Prim& p = prims_[i];
+            const V4 c = p.centroid();
+            for (int a = a0; a < a1; ++a) {
+                Bin& b = bin[a][bin_index(c[a], clo[a], scale[a], bins)];
+                b.r.lo = vmin(b.r.lo, p.lo);
+                b.r.hi = vmax(b.r.hi, p.hi);
+                b.r.clo = vmin(b.r.clo, c);
+                b.r.chi = vmax(b.r.chi, c);
+                ++b.n;
+            }
+        }
+        Split best;
+        for (int a = a0; a < a1; ++a) {
+            if (!(scale[a] > T(0))) continue;
+            Range right[kMaxBins];
+            T right_cost[kMaxBins];
+            Range acc = Range::empty();
+            std::uint32_t rn = 0;
+            for (int b = bins - 1; b > 0; --b) {
+                acc.add(bin[a][b].r);
+                rn += bin[a][b].n;
+                right[b] = acc;
+                right_cost[b] = rn ? area(acc.lo, acc.hi) * blocks(rn) : T(0);
+            }
+            Range left = Range::empty();
+            std::uint32_t ln = 0;
+            for (int b = 0; b < bins - 1; ++b) {
+                left.add(bin[a][b].r);
+                ln += bin[a][b].n;
+                if (ln == 0 || ln == count) continue;
+                const T cost = area(left.lo, left.hi) * blocks(ln) + right_cost[b + 1];
+                if (cost < best.cost) best = {a, b + 1, cost, left, right[b + 1]};
+            }
+        }
+        return best;
+    }
+
+    std::uint32_t node(std::uint32_t begin, std::uint32_t end, const Range& range, int depth) {
+        tree_.depth = std::max(tree_.depth, depth);
+        const auto index = std::uint32_t(tree_.nodes.size());
+        tree_.nodes.push_back({});
+        tree_.nodes[index].lo = Vec3<T>(range.lo[0], range.lo[1], range.lo[2]);
+        tree_.nodes[index].hi = Vec3<T>(range.hi[0], range.hi[1], range.hi[2]);
+        const std::uint32_t count = end - begin;
+        auto make_leaf = [&] {
+            tree_.nodes[index].first = begin;
+            tree_.nodes[index].count = count;
+            return index;
+        };
+        if (count <= 1) return make_leaf();
+        const std::uint32_t max_leaf = std::uint32_t(std::max(1, set_.max_leaf_size));
+        // Fewer bins than shapes would only repeat candidate splits.
+        const int bins = std::clamp(std::min(set_.bins, int(count)), 2, kMaxBins);
+        const V4 ext = sub(range.chi, range.clo);
+        T scale[3];
+        for (int a = 0; a < 3; ++a) scale[a] = ext[a] > T(0) ? T(bins) / ext[a] : T(0);
+        const Split split = depth < set_.max_depth ? choose(begin, end, range, bins, scale) : Split{};
+        std::uint32_t mid;
+        Range left, right;
+        if (split.axis >= 0) {
+            const T parent_area = area(range.lo, range.hi);
+            const T cost = T(set_.split_cost) + (parent_area > T(0) ? split.cost / parent_area : blocks(count));
+            if (count <= max_leaf && cost >= blocks(count)) return make_leaf();
+            const int axis = split.axis, first_right = split.bin;
+            const T clo = range.clo[axis], sc = scale[axis];
+            auto it = std::partition(prims_.begin() + begin, prims_.begin() + end, [&](const Prim& p) {
+                return bin_index(p.centroid()[axis], clo, sc, bins) < first_right;
+            });
+            mid = std::uint32_t(it - prims_.begin());
+            left = split.left;
+            right = split.right;
+        } else {
+            if (count <= max_leaf) return make_leaf();
+            // All centroids coincide (or the tree is too deep): split at the median of the longest
+            // axis (NaN centroids, of empty boxes, order first).
+            int axis = 0;
+            if (ext[1] > ext[axis]) axis = 1;
+            if (ext[2] > ext[axis]) axis = 2;
+            mid = begin + count / 2;
+            auto key = [axis](const Prim& p) {
+                const T c = p.centroid()[axis];
+                return c == c ? c : -std::numeric_limits<T>::infinity();
+            };
+            std::nth_element(prims_.begin() + begin, prims_.begin() + mid, prims_.begin() + end,
+                             [&](const Prim& x, const Prim& y) { return key(x) < key(y); });
+            left = right = Range::empty();
+            for (std::uint32_t k = begin; k < mid; ++k) left.add(prims_[k]);
+            for (std::uint32_t k = mid; k < end; ++k) right.add(prims_[k]);
+        }
+        node(begin, mid, left, depth + 1);
+        const std::uint32_t right_child = node(mid, end, right, depth + 1);
+        tree_.nodes[index].first = right_child;
+        tree_.nodes[index].count = 0;
+        return index;
+    }
+
+    /// Sorts the prims by the Morton code of their centroid in the scene's centroid bounds (10 bits
+    /// per axis; NaN centroids, of empty boxes, code 0).
+    void morton_sort(const Range& all) {
+        const auto n = std::uint32_t(prims_.size());
+        const V4 ext = sub(all.chi, all.clo);
+        T scale[3];
+        for (int a = 0; a < 3; ++a) scale[a] = ext[a] > T(0) ? T(1023.99) / ext[a] : T(0);
+        auto spread = [](std::uint32_t x) {  // 10 bits to every third bit
+            x = (x | (x << 16)) & 0x030000ffu;
+            x = (x | (x << 8)) & 0x0300f00fu;
+            x = (x | (x << 4)) & 0x030c30c3u;
+            x = (x | (x << 2)) & 0x09249249u;
+            return x;
+        };
+        std::vector<std::uint64_t> keys(n), tmp(n);  // code << 32 | prim index
+        for (std::uint32_t i = 0; i < n; ++i) {
+            const V4 c = prims_[i].centroid();
+            std::uint32_t code = 0;
+            for (int a = 0; a < 3; ++a) {
+                const T f = (c[a] - all.clo[a]) * scale[a];
+                const std::uint32_t q = f > T(0) ? (f < T(1023) ? std::uint32_t(f) : 1023u) : 0u;
+                code |= spread(q) << (2 - a);
+            }
+            keys[i] = std::uint64_t(code) << 32 | i;
+        }
+        // Least significant digit first, 10 bits at a time over the 30-bit code.
+        for (int shift = 32; shift < 62; shift += 10) {
+            std::uint32_t hist[1025] = {};
+            for (std::uint32_t i = 0; i < n; ++i) ++hist[((keys[i] >> shift) & 1023u) + 1];
+            for (int d = 0; d < 1024; ++d) hist[d + 1] += hist[d];
+            for (std::uint32_t i = 0; i < n; ++i) tmp[hist[(keys[i] >> shift) & 1023u]++] = keys[i];
+            keys.swap(tmp);
+        }
+        std::vector<Prim> sorted(n);
+        codes_.resize(n);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            sorted[i] = prims_[std::uint32_t(keys[i])];
+            codes_[i] = std::uint32_t(keys[i] >> 32);
+        }
+        prims_.swap(sorted);
+    }
+
+    /// The top of the tree over Morton-sorted prims: a node per range whose codes differ at `bit`,
+    /// split there; small ranges (or equal codes) go to the SAH. Bounds are the children's union.
+    std::uint32_t top(std::uint32_t begin, std::uint32_t end, int bit, int depth) {
+        const std::uint32_t count = end - begin;
+        std::uint32_t mid = begin;
+        while (bit >= 0 && count > set_.morton_leaf) {
+            // Codes are sorted: the first with `bit` set, among those sharing the higher bits.
+            const std::uint32_t mask = 1u << bit;
+            auto it = std::partition_point(codes_.begin() + begin, codes_.begin() + end,
+                                           [mask](std::uint32_t c) { return !(c & mask); });
+            mid = std::uint32_t(it - codes_.begin());
+            if (mid != begin && mid != end) break;
+            --bit;
+        }
+        if (bit < 0 || count <= set_.morton_leaf) {
+            Range r = Range::empty();
+            for (std::uint32_t k = begin; k < end; ++k) r.add(prims_[k]);
+            return node(begin, end, r, depth);
+        }
+        tree_.depth = std::max(tree_.depth, depth);
+        const auto index = std::uint32_t(tree_.nodes.size());
+        tree_.nodes.push_back({});
+        top(begin, mid, bit - 1, depth + 1);
+        const std::uint32_t right = top(mid, end, bit - 1, depth + 1);
+        BinNode<T>& b = tree_.nodes[index];
+        b.lo = glm::min(tree_.nodes[index + 1].lo, tree_.nodes[right].lo);
+        b.hi = glm::max(tree_.nodes[index + 1].hi, tree_.nodes[right].hi);
+        b.first = right;
+        b.count = 0;
+        return index;
+    }
+
+    Settings set_;
+    std::vector<std::uint32_t> codes_;
+    std::vector<Prim> prims_;
+    Tree<T> tree_;
+};
+
+}  // namespace raypick::bvh_build
