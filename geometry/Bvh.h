@@ -17,10 +17,6 @@
 #include "geometry/BvhLeaf.h"
 #include "geometry/Shape.h"
 
-#ifndef STAT_LEAF
-#define STAT_LEAF
-#define STAT_NODE
-#endif
 namespace raypick {
 
 /// Result of a nearest pick: which shape (its index in the caller's order), the first surface point
@@ -167,14 +163,14 @@ private:
     /// Bit l set where [tn, tf] is non-empty after widening both ends by a few ulps (Ize 2013), so
     /// rounding never drops a box. A NaN (0 * inf: zero direction component and origin exactly on
     /// that plane) never wins the max/min that made tn and tf, so it constrains nothing.
-    static unsigned widened_hits(V16 tn, V16 tf);
+    __attribute__((always_inline)) static unsigned widened_hits(V16 tn, V16 tf);
     /// Entry distances and hit mask (bit k) of node n's W child boxes within [t0, t1]; slab(a,
     /// near_plane, far_plane, ta, tb) gives the entry and exit distances of axis a's planes.
     /// Children of n with their bit set in mask, empty slots left out (near the largest finite
     /// values the widened origin can be infinite, and inf - inf = NaN would let an empty box
     /// through), made into stack entries by make(k) and sorted farthest first. Returns how many.
     template <typename E, typename Make>
-    static int sorted_children(const Node& n, unsigned mask, E* kids, const Make& make) {
+    __attribute__((always_inline)) static int sorted_children(const Node& n, unsigned mask, E* kids, const Make& make) {
         int nk = 0;
         while (mask) {
             const int k = __builtin_ctz(mask);
@@ -188,7 +184,7 @@ private:
         return nk;
     }
     template <typename Slab>
-    static unsigned test_children(const Node& n, const std::size_t* near_off, const std::size_t* far_off, T t0,
+    __attribute__((always_inline)) static unsigned test_children(const Node& n, const std::size_t* near_off, const std::size_t* far_off, T t0,
                                   T t1, T* entry, const Slab& slab);
     /// The winner's full cast (normals, passage): the same t, bit for bit.
     std::optional<NearestHit<T>> finish(const Ray<T>& ray, const bvh_leaf::Candidate<T>& best, T t_min, T t_max) const;
@@ -256,7 +252,11 @@ template <typename T> void Bvh<T>::build(std::vector<Shape<T>> shapes, BvhOption
     leaf_of_.assign(n, ChildRef{});
     lane_of_.assign(n, 0);
     if (n > 0) {
-        nodes_.reserve(bin.size() / 4 + 1);
+        // Upper bounds (untouched reserved pages cost nothing): no reallocation while collapsing.
+        nodes_.reserve(bin.size() / 2 + 1);
+        std::size_t chunks = 0;
+        for (const Shape<T>& shape : shapes_) chunks += bvh_leaf::section_chunks<T>(int(shape.index()), 1);
+        leaves_.reserve(chunks);
         root_lo_ = bin[0].lo;
         root_hi_ = bin[0].hi;
         collapse(bin, 0, ChildRef{kNone, 0});
@@ -394,8 +394,8 @@ std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
         near_off[a] = neg ? hi_off : lo_off;
         far_off[a] = neg ? lo_off : hi_off;
     }
-    auto test_node = [&](const Node& n, T t0, T t1, T* entry) {
-        return test_children(n, near_off, far_off, t0, t1, entry, [&](int a, V np, V fp, V& ta, V& tb) {
+    auto test_node = [&](const Node& n, T t0, T t1, T* entry) __attribute__((always_inline)) {
+        return test_children(n, near_off, far_off, t0, t1, entry, [&](int a, V np, V fp, V& ta, V& tb) __attribute__((always_inline)) {
             ta = (np - o_near[a]) * inv[a];
             tb = (fp - o_far[a]) * inv[a];
         });
@@ -432,7 +432,6 @@ std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
         const T limit = best.none() ? t_max : best.t;
         if (e.t > limit + std::abs(limit) * eps) continue;
         if (e.ref & kLeaf) {
-            STAT_LEAF;
             bvh_leaf::test_leaf(&leaves_[e.ref & kOffsetMask], e.counts, ray, t_min, t_max, best);
             continue;
         }
@@ -440,7 +439,6 @@ std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
         // Descend: the nearest hit child directly, the others pushed farthest first.
         for (;;) {
             const Node& n = nodes_[ref];
-            STAT_NODE;
             alignas(16) T entry[W];
             const T lim = best.none() ? t_max : best.t;
             Entry kids[W];
@@ -454,7 +452,6 @@ std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
             }
             const Entry& next = kids[nk - 1];
             if (next.ref & kLeaf) {
-                STAT_LEAF;
                 bvh_leaf::test_leaf(&leaves_[next.ref & kOffsetMask], next.counts, ray, t_min, t_max, best);
                 break;
             }
@@ -464,7 +461,7 @@ std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
     return result();
 }
 
-template <typename T> unsigned Bvh<T>::widened_hits(V16 tn, V16 tf) {
+template <typename T> inline unsigned Bvh<T>::widened_hits(V16 tn, V16 tf) {
     using M = decltype(V16{} < V16{});
     const V16 zero{};
     const T eps = T(4) * std::numeric_limits<T>::epsilon();
@@ -476,7 +473,7 @@ template <typename T> unsigned Bvh<T>::widened_hits(V16 tn, V16 tf) {
 
 template <typename T>
 template <typename Slab>
-unsigned Bvh<T>::test_children(const Node& n, const std::size_t* near_off, const std::size_t* far_off, T t0, T t1,
+inline unsigned Bvh<T>::test_children(const Node& n, const std::size_t* near_off, const std::size_t* far_off, T t0, T t1,
                                T* entry, const Slab& slab) {
     const char* base = reinterpret_cast<const char*>(&n);
     const V16 zero{};
@@ -602,8 +599,8 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
     }
     auto vmin = [](V x, V y) { return x < y ? x : y; };
     auto vmax = [](V x, V y) { return x > y ? x : y; };
-    auto test_node = [&](const Node& n, T t0, T t1, T* entry) {
-        return test_children(n, near_off, far_off, t0, t1, entry, [&](int a, V np, V fp, V& ta, V& tb) {
+    auto test_node = [&](const Node& n, T t0, T t1, T* entry) __attribute__((always_inline)) {
+        return test_children(n, near_off, far_off, t0, t1, entry, [&](int a, V np, V fp, V& ta, V& tb) __attribute__((always_inline)) {
             const V x1 = np - vnh[a], x2 = np - vnl[a], y1 = fp - vfh[a], y2 = fp - vfl[a];
             ta = vmin(vmin(x1 * vil[a], x1 * vih[a]), vmin(x2 * vil[a], x2 * vih[a]));
             tb = vmax(vmax(y1 * vil[a], y1 * vih[a]), vmax(y2 * vil[a], y2 * vih[a]));

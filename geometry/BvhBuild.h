@@ -78,7 +78,7 @@ public:
             all.add(p);
         }
         tree_.nodes.clear();
-        tree_.nodes.reserve(2 * std::size_t(n) / std::size_t(std::max(1, s.max_leaf_size)) + 16);
+        tree_.nodes.reserve(2 * std::size_t(n));  // a binary tree over n leaves has 2n - 1 nodes
         tree_.depth = 0;
         if (n >= s.morton_min) {
             morton_sort(all);
