@@ -364,14 +364,9 @@ std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
     bvh_leaf::Candidate<T> best;
     if (hint < slot_of_.size()) {
         // The same arithmetic as a leaf lane (the batch kernels are bit for bit the scalar code).
-        std::visit([&](const auto& s) {
-            T t0, t1;
-            if (!is_valid(s) || !detail::passage(ray, s, t0, t1) || !detail::accepts(t0, t1, t_min, t_max)) return;
-            const T t = t0 >= t_min ? t0 : t1;
-            if (t < t_min || t > t_max) return;
-            best.t = t;
-            best.id = hint;
-        }, shapes_[slot_of_[hint]]);
+        bvh_leaf::Candidate<T> c;
+        c.id = hint;
+        bvh_leaf::test_scalar(shapes_[slot_of_[hint]], c, ray, t_min, t_max, best);
     }
     auto result = [&] { return finish(ray, best, t_min, t_max); };
     using V = V16;

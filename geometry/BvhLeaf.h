@@ -3,8 +3,9 @@
 //
 // A leaf is one contiguous run of 16-byte chunks: for each type present (sphere, aabb, obb,
 // capsule, in that order), the shapes' fields structure-of-arrays, each field padded to a whole
-// number of vectors (the padding lanes hold copies and are never looked at), then the shapes'
-// indices in the caller's order (uint32, padded to whole chunks). The number of shapes of each
+// number of vectors (the padding lanes hold copies and are never looked at; a lone shape of its
+// type has its fields packed instead and is tested by the scalar code), then the shapes' indices
+// in the caller's order (uint32, padded to whole chunks). The number of shapes of each
 // type is kept in the parent node (one byte per type, packed: Counts), so the fields' addresses
 // are known before the leaf itself arrives from memory.
 // So a leaf's shapes of one type are tested a vector at a time, with the same arithmetic as the
@@ -35,9 +36,21 @@ template <typename T> constexpr std::size_t lanes() { return 16 / sizeof(T); }
 inline std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
 /// Chunks of one type's section holding `count` shapes.
+/// Length of each field of a type's section: whole vectors, except a lone shape, whose fields are
+/// packed (it is tested by the scalar code: a leaf of one shape takes a third to a quarter of the
+/// memory, so more of the tree stays in cache).
+template <typename T> inline std::size_t padded_length(std::size_t count) {
+    return count == 1 ? 1 : ceil_div(count, lanes<T>()) * lanes<T>();
+}
+
+/// Chunks of the fields of a type's section.
+template <typename T> inline std::size_t field_chunks(int type, std::size_t count) {
+    return ceil_div(std::size_t(kFields[type]) * padded_length<T>(count) * sizeof(T), 16);
+}
+
 template <typename T> inline std::size_t section_chunks(int type, std::size_t count) {
     if (count == 0) return 0;
-    return ceil_div(count, 4) + std::size_t(kFields[type]) * ceil_div(count, lanes<T>());
+    return ceil_div(count, 4) + field_chunks<T>(type, count);
 }
 
 /// Shapes per type of a leaf, one byte each (sphere in the low byte).
@@ -56,7 +69,7 @@ template <typename T, typename C> struct Section {
     C* start;
     T* fields() const { return reinterpret_cast<T*>(start); }
     std::uint32_t* ids() const {
-        return reinterpret_cast<std::uint32_t*>(start + std::size_t(kFields[type]) * (padded / lanes<T>()));
+        return reinterpret_cast<std::uint32_t*>(start + field_chunks<T>(type, count));
     }
     int type;
 };
@@ -65,7 +78,7 @@ template <typename T, typename C> inline Section<T, C> section(C* leaf, std::uin
     C* p = leaf;
     for (int t = 0; t < type; ++t) p += section_chunks<T>(t, count_of(counts, t));
     const std::size_t n = count_of(counts, type);
-    return {std::uint32_t(n), ceil_div(n, lanes<T>()) * lanes<T>(), p, type};
+    return {std::uint32_t(n), padded_length<T>(n), p, type};
 }
 
 /// A shape's fields in the SoA order (Batch.h's views).
@@ -138,6 +151,24 @@ template <typename T> struct Candidate {
     }
 };
 
+/// One shape by the scalar code, with limit best.t (or t_max): the same decisions and t as a
+/// kernel lane. `c` says where the shape is found again (its t is filled in).
+template <typename T>
+inline void test_scalar(const Shape<T>& shape, Candidate<T> c, const Ray<T>& ray, T t_min, T t_max,
+                        Candidate<T>& best) {
+    const T lim = best.none() ? t_max : best.t;
+    std::visit([&](const auto& s) {
+        T t0, t1;
+        if (!is_valid(s) || !detail::passage(ray, s, t0, t1) || !detail::accepts(t0, t1, t_min, lim)) return;
+        const T t = t0 >= t_min ? t0 : t1;
+        if (t < t_min || t > lim) return;
+        if (best.none() || t < best.t || (t == best.t && c.id < best.id)) {
+            best = c;
+            best.t = t;
+        }
+    }, shape);
+}
+
 /// Tests every shape of a leaf against the ray and updates `best`: the same decisions and t values
 /// as the scalar cast() + first_surface() per shape, with limit best.t (or t_max).
 template <typename T>
@@ -150,10 +181,15 @@ inline void test_leaf(const Chunk* leaf, std::uint32_t counts, const Ray<T>& ray
     for (int type = 0; type < kShapeTypeCount; ++type) {
         const std::size_t count = count_of(counts, type);
         if (!count) continue;
-        const std::size_t padded = ceil_div(count, L) * L;
+        const std::size_t padded = padded_length<T>(count);
         const T* f = reinterpret_cast<const T*>(p);
-        const auto* ids = reinterpret_cast<const std::uint32_t*>(p + std::size_t(kFields[type]) * (padded / L));
+        const auto* ids = reinterpret_cast<const std::uint32_t*>(p + field_chunks<T>(type, count));
         p += section_chunks<T>(type, count);
+        if (count == 1) {  // a lone shape: the scalar code (what the kernels match bit for bit)
+            const Candidate<T> c{T(0), ids[0], f, 1, 0, type};
+            test_scalar(c.shape(), c, ray, t_min, t_max, best);
+            continue;
+        }
         for (std::size_t g = 0; g < count; g += L) {
             const T lim = best.none() ? t_max : best.t;
             V tn, tf;
