@@ -1,5 +1,6 @@
 // The ray-cast view's speed: milliseconds per 1280 x 720 picture and rays per second, on the
-// showcase scene and on 10 000 random shapes, with 1 and 2 threads.
+// showcase scene and on 10 000 random shapes, with 1 and 2 threads; and the 10 000-shape picture
+// one ray at a time, for comparison with the ray bundles raycast::render uses.
 //
 //   bash scripts/build.sh && build/bench/raypick_bench_raycast
 #include <benchmark/benchmark.h>
@@ -56,8 +57,32 @@ void BM_Raycast10k(benchmark::State& state) {
     run(state, bvh, camera({160, 120, 240}, {0, 0, 0}, 45.f));
 }
 
+// The same picture one ray at a time (Bvh::pick per pixel, the previous pixel's shape as the hint:
+// how raycast::render worked before ray bundles), one thread: the bundles' gain in the same run.
+void BM_Raycast10kSingleRays(benchmark::State& state) {
+    static const Bvh<float> bvh(bench::make_shapes(bench::Mix::Mixed, 10000));
+    const auto rays = camera({160, 120, 240}, {0, 0, 0}, 45.f);
+    std::size_t hits = 0;
+    for (auto _ : state) {
+        hits = 0;
+        for (int y = 0; y < kH; ++y) {
+            std::uint32_t hint = raycast::kBackground;
+            for (int x = 0; x < kW; ++x) {
+                const auto p = bvh.pick(rays(x, y), 0.f, infinity<float>(), hint);
+                if (!p) continue;
+                hint = p->shape;
+                ++hits;
+            }
+        }
+        benchmark::DoNotOptimize(hits);
+    }
+    state.SetItemsProcessed(int64_t(state.iterations()) * kW * kH);
+    state.counters["covered"] = double(hits) / double(kW * kH);
+}
+
 BENCHMARK(BM_RaycastShowcase)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Raycast10k)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Raycast10kSingleRays)->Unit(benchmark::kMillisecond)->UseRealTime();
 }  // namespace
 
 BENCHMARK_MAIN();
