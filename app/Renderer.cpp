@@ -54,7 +54,7 @@ void attach_buffer_texture(const gl::Texture& texture, const gl::Buffer& buffer,
 }
 
 // Texture units of the instanced wireframes' buffer textures (0 is left to ImGui's pictures).
-constexpr GLint kInstanceUnit = 1, kMeshUnit = 2, kListUnit = 3;
+constexpr GLint kInstanceUnit = 1, kMeshUnit = 2;
 
 template <typename V> void upload_buffer(GLenum target, const gl::Buffer& b, const std::vector<V>& v, GLenum usage) {
     glBindBuffer(target, b.id());
@@ -107,7 +107,6 @@ void bind_units(const gl::Program& p) {
     glUseProgram(p.id());
     glUniform1i(glGetUniformLocation(p.id(), "u_instances"), kInstanceUnit);
     glUniform1i(glGetUniformLocation(p.id(), "u_mesh"), kMeshUnit);
-    glUniform1i(glGetUniformLocation(p.id(), "u_list"), kListUnit);
     glUseProgram(0);
 }
 
@@ -115,14 +114,13 @@ void bind_units(const gl::Program& p) {
 
 Renderer::Renderer()
     : lines_(load_program("lines.vert", "lines.frag")),
-      instanced_(load_program("instanced.vert", "lines.frag")),
+      instanced_(load_program("instanced.vert", "uniform_color.frag")),
       markers_(load_program("markers.vert", "markers.frag")),
       solid_(load_program("solid_instanced.vert", "solid.frag")),
       ids_(load_program("ids.vert", "ids.frag")) {
     attach_buffer_texture(instance_tex_.texture, instance_tex_.buffer, GL_RGBA32F);
     attach_buffer_texture(wire_meshes_.tex.texture, wire_meshes_.tex.buffer, GL_RGBA32F);
     attach_buffer_texture(solid_meshes_.tex.texture, solid_meshes_.tex.buffer, GL_RGBA32F);
-    attach_buffer_texture(list_tex_.texture, list_tex_.buffer, GL_R32I);
     bind_units(instanced_);
     bind_units(solid_);
     wire_meshes_.texels = 1;
@@ -159,19 +157,17 @@ void Renderer::sync_scene(const Scene& scene) {
         for (std::size_t i = 0; i < n; ++i)
             if (!same_shape(cached_[i], scene.shapes[i].shape)) changed_.push_back(i);
         if (changed_.empty()) return;
-        // A few shapes changed in place (a drag, a field edit): rewrite just their instances; the
-        // draw lists are rebuilt (a shape may need another unit mesh, e.g. a radius dragged to 0).
+        // A few shapes changed in place (a drag, a field edit): the draw lists are rebuilt (a shape
+        // may need another unit mesh or level, e.g. a radius dragged to 0); if their order stays,
+        // only these shapes' instances are rewritten (update_lists).
         if (changed_.size() <= 64) {
-            glBindBuffer(GL_TEXTURE_BUFFER, instance_tex_.buffer.id());
             for (const std::size_t i : changed_) {
                 const PlacedInstance p = wireframe_instance(scene.shapes[i].shape, palette::shape);
                 instances_[i] = p.instance;
                 kinds_[i] = p.mesh;
-                glBufferSubData(GL_TEXTURE_BUFFER, static_cast<GLintptr>(i * sizeof(ShapeInstance)),
-                                sizeof(ShapeInstance), &instances_[i]);
                 cached_[i] = scene.shapes[i].shape;
+                pending_.push_back(i);
             }
-            glBindBuffer(GL_TEXTURE_BUFFER, 0);
             lists_dirty_ = true;
             ids_dirty_ = true;
             ++instance_updates_;
@@ -195,42 +191,52 @@ void Renderer::rebuild_instances(const Scene& scene) {
         instances_[i] = p.instance;
         kinds_[i] = p.mesh;
     }
-    if (!instances_.empty()) upload_buffer(GL_TEXTURE_BUFFER, instance_tex_.buffer, instances_, GL_DYNAMIC_DRAW);
-    glBindBuffer(GL_TEXTURE_BUFFER, 0);
     have_cache_ = true;
     lists_dirty_ = true;
+    instances_dirty_ = true;
+    pending_.clear();
     ids_dirty_ = true;
     ++rebuilds_;
     ++scene_version_;
 }
 
 void Renderer::update_lists(const glm::mat4& vp, int view_width, int view_height) {
-    if (!lists_dirty_ && vp == lod_view_projection_ && view_height == lod_height_) return;
+    if (!lists_dirty_ && vp == lod_view_projection_ && view_width == lod_width_ && view_height == lod_height_) return;
     lod_view_projection_ = vp;
+    lod_width_ = view_width;
     lod_height_ = view_height;
     lists_dirty_ = false;
-    std::array<std::vector<std::int32_t>, kBuckets> buckets;
-    solid_cull_ = true;
-    for (std::size_t i = 0; i < instances_.size(); ++i) {
-        const int level = instance_level(kinds_[i], instances_[i], vp, view_width, view_height);
-        if (level < 0) continue;  // outside the view
-        buckets[std::size_t(kinds_[i]) * kLevels + std::size_t(level)].push_back(static_cast<std::int32_t>(i));
-        if (solid_cull_ && kinds_[i] != UnitMesh::Cross && kinds_[i] != UnitMesh::Segment)
-            solid_cull_ = solid_cullable(kinds_[i], instances_[i], vp);
-    }
-    // A new view uploads only the shape list; the element buffers depend only on the mesh and the
-    // instance count (see draw_instanced).
-    list_.clear();
-    draws_.clear();
+    DrawLists lists = build_draw_lists(kinds_, instances_, vp, view_width, view_height);
     line_vertices_ = 0;
-    for (std::size_t b = 0; b < buckets.size(); ++b) {
-        if (buckets[b].empty()) continue;
-        draws_.push_back({b, static_cast<GLint>(list_.size()), static_cast<GLint>(buckets[b].size())});
-        list_.insert(list_.end(), buckets[b].begin(), buckets[b].end());
-        line_vertices_ += wire_meshes_.indices[b].size() * buckets[b].size();
+    for (const InstanceDraw& d : lists.draws) line_vertices_ += wire_meshes_.indices[d.bucket].size() * std::size_t(d.count);
+    // The shaders read the drawn shapes' instances in draw order (a draw's k-th at first + k). The
+    // same order as the last view's (a small turn, a drag that keeps every level): rewrite only the
+    // shapes changed in place, if any; else the whole buffer (64 bytes a drawn shape).
+    if (!instances_dirty_ && lists.order == lists_.order) {
+        if (!pending_.empty()) {
+            glBindBuffer(GL_TEXTURE_BUFFER, instance_tex_.buffer.id());
+            for (const std::size_t i : pending_) {
+                if (slot_[i] < 0) continue;
+                const GpuInstance g = gpu_instance(instances_[i]);
+                glBufferSubData(GL_TEXTURE_BUFFER, static_cast<GLintptr>(std::size_t(slot_[i]) * sizeof(GpuInstance)),
+                                sizeof(GpuInstance), &g);
+            }
+            glBindBuffer(GL_TEXTURE_BUFFER, 0);
+        }
+    } else {
+        gpu_.resize(lists.order.size());
+        slot_.assign(instances_.size(), -1);
+        for (std::size_t k = 0; k < lists.order.size(); ++k) {
+            const auto i = std::size_t(lists.order[k]);
+            gpu_[k] = gpu_instance(instances_[i]);
+            slot_[i] = static_cast<std::int32_t>(k);
+        }
+        if (!gpu_.empty()) upload_buffer(GL_TEXTURE_BUFFER, instance_tex_.buffer, gpu_, GL_STREAM_DRAW);
+        glBindBuffer(GL_TEXTURE_BUFFER, 0);
+        instances_dirty_ = false;
     }
-    if (!list_.empty()) upload_buffer(GL_TEXTURE_BUFFER, list_tex_.buffer, list_, GL_STREAM_DRAW);
-    glBindBuffer(GL_TEXTURE_BUFFER, 0);
+    pending_.clear();
+    lists_ = std::move(lists);
 }
 
 void Renderer::draw_instanced(const gl::Program& program, UnitMeshSet& set) {
@@ -240,21 +246,19 @@ void Renderer::draw_instanced(const gl::Program& program, UnitMeshSet& set) {
     glUseProgram(program.id());
     const GLint mesh_first = glGetUniformLocation(program.id(), "u_mesh_first");
     const GLint mesh_count = glGetUniformLocation(program.id(), "u_mesh_count");
-    const GLint list_first = glGetUniformLocation(program.id(), "u_list_first");
+    const GLint instance_first = glGetUniformLocation(program.id(), "u_instance_first");
     glActiveTexture(GL_TEXTURE0 + kInstanceUnit);
     glBindTexture(GL_TEXTURE_BUFFER, instance_tex_.texture.id());
     glActiveTexture(GL_TEXTURE0 + kMeshUnit);
     glBindTexture(GL_TEXTURE_BUFFER, set.tex.texture.id());
-    glActiveTexture(GL_TEXTURE0 + kListUnit);
-    glBindTexture(GL_TEXTURE_BUFFER, list_tex_.texture.id());
     glActiveTexture(GL_TEXTURE0);
     glBindVertexArray(empty_vao_.id());  // element buffer bindings belong to the vertex array
-    for (const Bucket& d : draws_) {
+    for (const InstanceDraw& d : lists_.draws) {
         const MeshRange& range = set.ranges[d.bucket];
         const std::vector<std::uint32_t>& indices = set.indices[d.bucket];
         if (indices.empty()) continue;
         ElementCache& cache = set.elements[d.bucket];
-        const std::size_t count = static_cast<std::size_t>(d.list_count);
+        const std::size_t count = static_cast<std::size_t>(d.count);
         glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, cache.buffer.id());
         if (cache.capacity < count) {
             cache.capacity = std::min(std::max(count, cache.capacity * 2), instances_.size());
@@ -267,7 +271,7 @@ void Renderer::draw_instanced(const gl::Program& program, UnitMeshSet& set) {
         }
         glUniform1i(mesh_first, range.mesh_first);
         glUniform1i(mesh_count, range.mesh_count);
-        glUniform1i(list_first, d.list_first);
+        glUniform1i(instance_first, d.first);
         glDrawElements(set.mode, static_cast<GLsizei>(indices.size() * count), GL_UNSIGNED_INT, nullptr);
     }
     glBindVertexArray(0);
@@ -371,7 +375,7 @@ void Renderer::draw_scene_layer(const glm::mat4& vp, int fb_width, int fb_height
     glDisable(GL_BLEND);
 
     update_lists(vp, view.width, view.height);
-    if (settings.solid && !draws_.empty()) {
+    if (settings.solid && !lists_.draws.empty()) {
         glUseProgram(solid_.id());
         set_matrix(solid_, vp);
         // Push the surfaces back a little so their own wireframe stays visible on top.
@@ -379,7 +383,7 @@ void Renderer::draw_scene_layer(const glm::mat4& vp, int fb_width, int fb_height
         glPolygonOffset(1.0f, 1.0f);
         // Back faces are never the first surface when every drawn solid is closed and in front of
         // the near plane (solid_cullable): skipping them leaves the picture as it is.
-        if (solid_cull_) glEnable(GL_CULL_FACE);
+        if (lists_.solid_cull) glEnable(GL_CULL_FACE);
         draw_instanced(solid_, solid_meshes_);
         glDisable(GL_CULL_FACE);
         glDisable(GL_POLYGON_OFFSET_FILL);
@@ -391,9 +395,11 @@ void Renderer::draw_scene_layer(const glm::mat4& vp, int fb_width, int fb_height
         glBindVertexArray(grid_.vao.id());
         glDrawArrays(GL_LINES, 0, grid_.count);
     }
-    if (!draws_.empty()) {
+    if (!lists_.draws.empty()) {
         glUseProgram(instanced_.id());
         set_matrix(instanced_, vp);
+        // Every scene shape's wireframe has the same colour (wireframe_instance(shape, palette::shape)).
+        glUniform4fv(glGetUniformLocation(instanced_.id(), "u_color"), 1, glm::value_ptr(palette::shape));
         draw_instanced(instanced_, wire_meshes_);
     }
     glUseProgram(0);

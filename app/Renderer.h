@@ -103,7 +103,7 @@ private:
         gl::Texture texture;
     };
     static constexpr std::size_t kLevels = kLodSegments.size();
-    static constexpr std::size_t kBuckets = std::size_t(kUnitMeshCount) * kLevels;  // unit mesh x level
+    static constexpr std::size_t kBuckets = kLodBuckets;  // unit mesh x level
     /// Every unit mesh of one kind of drawing (the wireframes' lines or the solids' triangles) at
     /// every level of detail, in one buffer texture (`texels` RGBA32F a vertex), indices on the CPU.
     struct UnitMeshSet {
@@ -114,30 +114,26 @@ private:
         std::array<std::vector<std::uint32_t>, kBuckets> indices;
         std::array<ElementCache, kBuckets> elements;
     };
-    /// The instances of one unit mesh and level in this view: list_[list_first, list_first + list_count).
-    struct Bucket {
-        std::size_t bucket = 0;
-        GLint list_first = 0, list_count = 0;
-    };
 
     gl::Program lines_;
-    gl::Program instanced_;
+    gl::Program instanced_;  // instanced wireframes (instanced.vert, uniform_color.frag)
     gl::Program markers_;
     gl::Program solid_;     // instanced solids (solid_instanced.vert)
     gl::Program ids_;
     gl::VertexArray empty_vao_;     // no attributes: the instanced draws fetch from buffer textures
-    BufferTexture instance_tex_;    // ShapeInstance per shape (RGBA32F)
+    BufferTexture instance_tex_;    // GpuInstance per drawn shape, in draw order (RGBA32F)
     UnitMeshSet wire_meshes_;       // unit_wireframe: xyz + far flag a vertex
     UnitMeshSet solid_meshes_;      // unit_solid: xyz + far flag, normal
-    BufferTexture list_tex_;        // shape indices per draw (R32I)
-    std::vector<ShapeInstance> instances_;  // per shape, mirrors instance_tex_
+    std::vector<ShapeInstance> instances_;  // per shape
     std::vector<UnitMesh> kinds_;           // per shape
-    std::vector<std::int32_t> list_;        // mirrors list_tex_
-    std::vector<Bucket> draws_;
+    DrawLists lists_;                       // this view's draws; lists_.order is instance_tex_'s order
+    std::vector<std::int32_t> slot_;        // per shape: its place in instance_tex_, -1 if not drawn
+    std::vector<GpuInstance> gpu_;          // staging for instance_tex_
+    std::vector<std::size_t> pending_;      // shapes changed in place since instance_tex_ was written
     bool lists_dirty_ = true;
-    bool solid_cull_ = false;  // every solid in this view may lose its back faces (solid_cullable)
+    bool instances_dirty_ = true;           // instance_tex_ must be rewritten whole
     glm::mat4 lod_view_projection_{0.0f};
-    int lod_height_ = 0;
+    int lod_width_ = 0, lod_height_ = 0;
     std::size_t line_vertices_ = 0;
     /// What the cached scene layer was drawn for.
     struct LayerKey {

@@ -418,6 +418,49 @@ glm::vec3 instance_point(const ShapeInstance& in, const UnitVertex& v) {
     return glm::vec3(in.transform * glm::vec4(v.position, 1.0f)) + v.far * glm::vec3(in.offset);
 }
 
+GpuInstance gpu_instance(const ShapeInstance& in) {
+    const glm::mat4 rows = glm::transpose(in.transform);
+    return GpuInstance{{rows[0], rows[1], rows[2]}, in.offset};
+}
+
+glm::vec3 gpu_instance_point(const GpuInstance& in, const UnitVertex& v) {
+    const glm::mat4 transform = glm::transpose(glm::mat4(in.rows[0], in.rows[1], in.rows[2], glm::vec4(0, 0, 0, 1)));
+    return glm::vec3(transform * glm::vec4(v.position, 1.0f)) + v.far * glm::vec3(in.offset);
+}
+
+DrawLists build_draw_lists(const std::vector<UnitMesh>& kinds, const std::vector<ShapeInstance>& instances,
+                           const glm::mat4& vp, int view_width, int view_height) {
+    DrawLists out;
+    const std::size_t n = std::min(kinds.size(), instances.size());
+    // Counting sort by bucket: stable, so each bucket keeps the shapes in ascending order.
+    std::vector<std::uint8_t> bucket_of(n);
+    std::array<std::int32_t, kLodBuckets + 1> start{};
+    constexpr std::uint8_t kCulled = 0xff;
+    static_assert(kLodBuckets < kCulled, "bucket numbers fit a byte");
+    for (std::size_t i = 0; i < n; ++i) {
+        const int level = instance_level(kinds[i], instances[i], vp, view_width, view_height);
+        if (level < 0) {  // outside the view
+            bucket_of[i] = kCulled;
+            continue;
+        }
+        const std::size_t b = std::size_t(kinds[i]) * kLodSegments.size() + std::size_t(level);
+        bucket_of[i] = static_cast<std::uint8_t>(b);
+        ++start[b + 1];
+        if (out.solid_cull && kinds[i] != UnitMesh::Cross && kinds[i] != UnitMesh::Segment)
+            out.solid_cull = solid_cullable(kinds[i], instances[i], vp);
+    }
+    for (std::size_t b = 0; b < kLodBuckets; ++b) {
+        if (start[b + 1] > 0) out.draws.push_back({b, start[b], start[b + 1]});
+        start[b + 1] += start[b];
+    }
+    out.order.resize(std::size_t(start[kLodBuckets]));
+    std::array<std::int32_t, kLodBuckets> next{};
+    std::copy(start.begin(), start.end() - 1, next.begin());
+    for (std::size_t i = 0; i < n; ++i)
+        if (bucket_of[i] != kCulled) out.order[std::size_t(next[bucket_of[i]]++)] = static_cast<std::int32_t>(i);
+    return out;
+}
+
 // ---- instanced solids ----------------------------------------------------------------------------
 
 namespace {

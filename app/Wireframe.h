@@ -148,6 +148,44 @@ int instance_level(UnitMesh mesh, const ShapeInstance& instance, const glm::mat4
 /// the vertex shader does.
 glm::vec3 instance_point(const ShapeInstance& instance, const UnitVertex& vertex);
 
+/// An instance as the shaders read it, four RGBA32F texels: the transform's first three rows (its
+/// fourth row is always 0 0 0 1) and the far-end offset. No colour: every shape of a draw has the
+/// same one (palette::shape), a uniform of the draw.
+struct GpuInstance {
+    std::array<glm::vec4, 3> rows{};
+    glm::vec4 offset{0.0f};
+};
+static_assert(sizeof(GpuInstance) == 16 * sizeof(float), "four vec4 texels, no padding");
+
+GpuInstance gpu_instance(const ShapeInstance& instance);
+
+/// instance_point() as the shaders compute it from a GpuInstance: the transform rebuilt from its
+/// rows (transposed), so the same products are summed in the same order — the same float result.
+glm::vec3 gpu_instance_point(const GpuInstance& instance, const UnitVertex& vertex);
+
+/// Buckets of the draws: one per unit mesh and level of detail, bucket = mesh * levels + level.
+inline constexpr std::size_t kLodBuckets = std::size_t(kUnitMeshCount) * kLodSegments.size();
+
+/// One draw: the instances gpu[first, first + count) of one bucket.
+struct InstanceDraw {
+    std::size_t bucket = 0;
+    std::int32_t first = 0, count = 0;
+};
+
+/// What one view draws: the shapes' indices in draw order (by bucket, ascending; within a bucket by
+/// shape index, ascending), the draws over that order, and whether back faces may be skipped.
+struct DrawLists {
+    std::vector<std::int32_t> order;
+    std::vector<InstanceDraw> draws;
+    bool solid_cull = true;  ///< every drawn closed solid is solid_cullable (true when none is drawn)
+};
+
+/// The draw lists of `instances` (of unit meshes `kinds`, same size) in a view: each shape whose
+/// instance_level is not -1 once, in the bucket of its mesh and level. The instance data the shaders
+/// read is then gpu_instance(instances[order[i]]) at i, so a draw's k-th instance is at first + k.
+DrawLists build_draw_lists(const std::vector<UnitMesh>& kinds, const std::vector<ShapeInstance>& instances,
+                           const glm::mat4& view_projection, int view_width, int view_height);
+
 // ---- instanced solids ----------------------------------------------------------------------------
 // Solid mode draws the same instances (same ShapeInstance, same culling and level of detail) with a
 // triangle mesh per kind (shaders/solid_instanced.vert = instance_point() and instance_normal()).

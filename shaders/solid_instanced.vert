@@ -1,15 +1,14 @@
 #version 330 core
 // Solid mode, instanced by vertex pulling like shaders/instanced.vert: index k * u_mesh_count + j is
-// vertex j of the unit solid (app/Wireframe.h, unit_solid) placed by the draw's k-th instance, shape
-// u_list[u_list_first + k]. The normal goes through the cofactor matrix of the transform's columns
+// vertex j of the unit solid (app/Wireframe.h, unit_solid) placed by the draw's k-th instance,
+// u_instances' instance u_instance_first + k. The normal goes through the cofactor matrix of the transform's columns
 // made unit length (the largest entry divided out first), so flat boxes keep their faces' normals.
-// The arithmetic is raypick::app::instance_point() and instance_normal(), which the tests check.
-uniform samplerBuffer u_instances;  // six RGBA32F texels a shape: transform columns, offset, colour
+// The arithmetic is raypick::app::gpu_instance_point() and instance_normal(), which the tests check.
+uniform samplerBuffer u_instances;  // four RGBA32F texels an instance: the transform's rows 0-2, offset
 uniform samplerBuffer u_mesh;       // two texels a unit-solid vertex: xyz + far flag, normal
-uniform isamplerBuffer u_list;      // the shape index of each instance of this draw
 uniform int u_mesh_first;
 uniform int u_mesh_count;
-uniform int u_list_first;
+uniform int u_instance_first;
 uniform mat4 u_view_projection;
 
 out vec3 v_normal;
@@ -23,13 +22,15 @@ vec3 unit_column(vec4 c) {
 void main() {
     int instance = gl_VertexID / u_mesh_count;
     int corner = gl_VertexID - instance * u_mesh_count;
-    int base = texelFetch(u_list, u_list_first + instance).r * 6;
+    int base = (u_instance_first + instance) * 4;
     int at = 2 * (u_mesh_first + corner);
     vec4 p = texelFetch(u_mesh, at);
     vec3 n = texelFetch(u_mesh, at + 1).xyz;
-    vec4 c0 = texelFetch(u_instances, base), c1 = texelFetch(u_instances, base + 1);
-    vec4 c2 = texelFetch(u_instances, base + 2), c3 = texelFetch(u_instances, base + 3);
-    vec3 world = (mat4(c0, c1, c2, c3) * vec4(p.xyz, 1.0)).xyz + p.w * texelFetch(u_instances, base + 4).xyz;
+    // The rows transposed into the transform's columns (the same arithmetic as before).
+    mat4 transform = transpose(mat4(texelFetch(u_instances, base), texelFetch(u_instances, base + 1),
+                                    texelFetch(u_instances, base + 2), vec4(0.0, 0.0, 0.0, 1.0)));
+    vec4 c0 = transform[0], c1 = transform[1], c2 = transform[2];
+    vec3 world = (transform * vec4(p.xyz, 1.0)).xyz + p.w * texelFetch(u_instances, base + 3).xyz;
     vec3 a0 = unit_column(c0), a1 = unit_column(c1), a2 = unit_column(c2);
     v_normal = mat3(cross(a1, a2), cross(a2, a0), cross(a0, a1)) * n;
     gl_Position = u_view_projection * vec4(world, 1.0);

@@ -380,3 +380,91 @@ TEST(Instancing, SolidBackFacesAreSkippedOnlyForClosedShapesWhollyInFrontOfTheNe
     k.radius = 0.0;
     EXPECT_FALSE(cullable(k));
 }
+
+// ---- what the GPU reads: instances as rows, in draw order ----------------------------------------
+
+TEST(Instancing, GpuInstanceRowsPlaceEveryVertexBitForBitAsTheTransform) {
+    for (const Case& c : cases()) {
+        SCOPED_TRACE(c.name);
+        const PlacedInstance p = wireframe_instance(c.shape, palette::shape);
+        const GpuInstance g = gpu_instance(p.instance);
+        for (int r = 0; r < 3; ++r)
+            for (int col = 0; col < 4; ++col) EXPECT_EQ(g.rows[std::size_t(r)][col], p.instance.transform[col][r]);
+        EXPECT_EQ(g.offset, p.instance.offset);
+        for (const int n : kLodSegments) {
+            for (const UnitVertex& v : unit_wireframe(p.mesh, n).vertices)
+                EXPECT_EQ(gpu_instance_point(g, v), instance_point(p.instance, v));
+            for (const UnitSolidVertex& v : unit_solid(p.mesh, n).vertices)
+                EXPECT_EQ(gpu_instance_point(g, v.vertex), instance_point(p.instance, v.vertex));
+        }
+    }
+}
+
+TEST(Instancing, DrawListsHoldEveryVisibleShapeOnceByBucketThenIndex) {
+    Camera cam;
+    cam.look_at(Vec3d(0, 4, 14), Vec3d(0, 0, 0));
+    const int width = 800, height = 600;
+    const glm::mat4 vp(cam.projection(double(width) / height) * cam.view());
+    std::vector<UnitMesh> kinds;
+    std::vector<ShapeInstance> instances;
+    std::vector<Shape<double>> shapes;
+    for (int gx = -12; gx <= 12; ++gx)
+        for (int gz = -12; gz <= 16; ++gz)
+            for (int t = 0; t < kShapeTypeCount; ++t)
+                shapes.push_back(make_shape(ShapeType(t), Vec3d(gx * 3.0, 0.5 * (gx % 3), gz * 1.5)));
+    for (const Case& c : cases()) shapes.push_back(c.shape);  // the degenerate meshes too
+    for (const Shape<double>& s : shapes) {
+        const PlacedInstance p = wireframe_instance(s, palette::shape);
+        kinds.push_back(p.mesh);
+        instances.push_back(p.instance);
+    }
+    const DrawLists lists = build_draw_lists(kinds, instances, vp, width, height);
+
+    // Each visible shape exactly once, in the bucket of its mesh and level; culled ones never.
+    std::vector<int> seen(shapes.size(), 0);
+    std::int32_t next = 0;
+    std::size_t last_bucket = 0;
+    bool cull = true;
+    for (std::size_t d = 0; d < lists.draws.size(); ++d) {
+        const InstanceDraw& draw = lists.draws[d];
+        EXPECT_EQ(draw.first, next) << "draws are contiguous";
+        EXPECT_GT(draw.count, 0);
+        if (d > 0) {
+            EXPECT_GT(draw.bucket, last_bucket) << "one draw per bucket, ascending";
+        }
+        last_bucket = draw.bucket;
+        for (std::int32_t k = 0; k < draw.count; ++k) {
+            const auto i = std::size_t(lists.order.at(std::size_t(draw.first + k)));
+            if (k > 0) {
+                EXPECT_LT(lists.order[std::size_t(draw.first + k - 1)], lists.order[std::size_t(draw.first + k)]);
+            }
+            ++seen.at(i);
+            const int level = instance_level(kinds[i], instances[i], vp, width, height);
+            ASSERT_GE(level, 0);
+            EXPECT_EQ(draw.bucket, std::size_t(kinds[i]) * kLodSegments.size() + std::size_t(level));
+            if (kinds[i] != UnitMesh::Cross && kinds[i] != UnitMesh::Segment)
+                cull = cull && solid_cullable(kinds[i], instances[i], vp);
+        }
+        next += draw.count;
+    }
+    EXPECT_EQ(std::size_t(next), lists.order.size());
+    int culled = 0;
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+        const bool visible = instance_level(kinds[i], instances[i], vp, width, height) >= 0;
+        EXPECT_EQ(seen[i], visible ? 1 : 0) << "shape " << i;
+        culled += visible ? 0 : 1;
+    }
+    EXPECT_GT(culled, 100);
+    EXPECT_GT(lists.draws.size(), 5u);
+    EXPECT_EQ(lists.solid_cull, cull);
+
+    // From the other side of the grid some shapes are around the eye: no back-face culling then.
+    cam.look_at(Vec3d(0, 0.2, 0), Vec3d(1, 0, 0));
+    const glm::mat4 inside(cam.projection(double(width) / height) * cam.view());
+    EXPECT_FALSE(build_draw_lists(kinds, instances, inside, width, height).solid_cull);
+
+    const DrawLists none = build_draw_lists({}, {}, vp, width, height);
+    EXPECT_TRUE(none.order.empty());
+    EXPECT_TRUE(none.draws.empty());
+    EXPECT_TRUE(none.solid_cull);
+}
