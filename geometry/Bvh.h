@@ -75,7 +75,8 @@ struct BvhOptions {
 
 /// Bounding volume hierarchy over a fixed set of mixed shapes.
 ///
-/// - Built top-down with a binned surface-area heuristic over shape centroids.
+/// - Built top-down with a binned surface-area heuristic over shape centroids (BvhBuild.h; the
+///   top levels of scenes of more than 65 536 shapes from their Morton order instead).
 /// - pick(): nearest first surface point (same contract and tie-break as pick_nearest()),
 ///   traversed nearest child first with early termination against the best hit so far.
 /// - Node tests are robust for rays parallel to node slabs: a zero direction component gives
@@ -84,10 +85,12 @@ struct BvhOptions {
 ///   2013), boxes by the casts' own rounding scale for the ray, and node bounds padded, so
 ///   rounding never loses a node and pick() agrees with pick_nearest() exactly.
 /// - Nodes are 8 wide (a binary SAH tree collapsed, stored depth first), their eight child boxes
-///   tested together, so a pick waits on half as many dependent node fetches as with binary or
-///   4-wide nodes. Each leaf is one contiguous block (BvhLeaf.h): its shapes' indices and, per
-///   type, their fields structure-of-arrays, tested a vector of shapes at a time by the batch
-///   kernels (Batch.h; bit for bit the scalar casts). A leaf is prefetched whole when pushed.
+///   tested together, so a pick waits on fewer dependent node fetches than with narrower nodes.
+///   Each leaf is one contiguous block (BvhLeaf.h): its shapes' indices and, per type, their
+///   fields structure-of-arrays, tested a vector of shapes at a time by the batch kernels
+///   (Batch.h; bit for bit the scalar casts). A leaf is prefetched whole when pushed.
+/// - pick_bundle(): coherent rays (a tile of pixels) walk the tree together, each getting exactly
+///   its own pick().
 /// - update(i, shape): replace one shape and refit the bounds on its path to the root (cheap; for
 ///   a drag). Changing a shape's type rebuilds. Quality degrades after large moves; call build()
 ///   again then.
