@@ -96,7 +96,7 @@ public:
     }
 
 private:
-    struct alignas(4 * sizeof(T)) Prim {
+    struct Prim {  // 16-byte aligned by its vectors (no 32-byte alignment: its ABI note in std algorithms)
         V4 lo, hi;  ///< lane 3 of lo: the box's index (bits); of hi: unused
         void set_id(std::uint32_t id) {
             T x = T(0);
