@@ -55,6 +55,8 @@ void attach_buffer_texture(const gl::Texture& texture, const gl::Buffer& buffer,
 
 // Texture units of the instanced wireframes' buffer textures (0 is left to ImGui's pictures).
 constexpr GLint kInstanceUnit = 1, kMeshUnit = 2;
+// The instanced draws go in chunks of about this many indices, each flushed (draw_instanced).
+constexpr std::size_t kChunkIndices = 32768;
 
 template <typename V> void upload_buffer(GLenum target, const gl::Buffer& b, const std::vector<V>& v, GLenum usage) {
     glBindBuffer(target, b.id());
@@ -271,8 +273,17 @@ void Renderer::draw_instanced(const gl::Program& program, UnitMeshSet& set) {
         }
         glUniform1i(mesh_first, range.mesh_first);
         glUniform1i(mesh_count, range.mesh_count);
-        glUniform1i(instance_first, d.first);
-        glDrawElements(set.mode, static_cast<GLsizei>(indices.size() * count), GL_UNSIGNED_INT, nullptr);
+        // A software renderer (Mesa's llvmpipe) sets primitives up on this thread and fills them on
+        // its own threads once flushed: drawn in chunks of about kChunkIndices indices, each flushed,
+        // one chunk is filled while the next is set up, instead of all of them after the last.
+        // Same picture: the same primitives in the same order, and flushed work is filled in order.
+        const std::size_t chunk = std::max<std::size_t>(1, kChunkIndices / indices.size());
+        for (std::size_t k = 0; k < count; k += chunk) {
+            const std::size_t n = std::min(chunk, count - k);
+            glUniform1i(instance_first, d.first + static_cast<GLint>(k));
+            glDrawElements(set.mode, static_cast<GLsizei>(indices.size() * n), GL_UNSIGNED_INT, nullptr);
+            if (indices.size() * n >= kChunkIndices / 2) glFlush();
+        }
     }
     glBindVertexArray(0);
 }
