@@ -71,9 +71,12 @@ inline void roots(VecT<T> fx, VecT<T> fy, VecT<T> fz, VecT<T> dx, VecT<T> dy, Ve
     const VecT<T> disc = a * (r * r) - ((cx * cx + cy * cy) + cz * cz);
     ok = disc >= T(0);
     const VecT<T> bp = -((fx * dx + fy * dy) + fz * dz);
-    const VecT<T> q = bp + vcopysign<T>(vsqrt<T>(sel<T>(ok, disc, splat(T(0)))), bp);
-    const VecT<T> c = ((fx * fx + fy * fy) + fz * fz) - r * r;
-    const VecT<T> ta = c / q, tb = q / a;
+    const VecT<T> sq = vsqrt<T>(sel<T>(ok, disc, splat(T(0))));
+    const VecT<T> q = bp + vcopysign<T>(sq, bp);
+    const VecT<T> ff = (fx * fx + fy * fy) + fz * fz, rr = r * r;
+    const VecT<T> c = ff - rr;
+    // The better-conditioned form of the second root, as the scalar code chooses it.
+    const VecT<T> ta = sel<T>(q * q >= a * (ff + rr), c / q, (bp - vcopysign<T>(sq, bp)) / a), tb = q / a;
     const MaskT<T> qz = q == T(0);
     t0 = sel<T>(qz, splat(T(0)), sel<T>(tb < ta, tb, ta));
     t1 = sel<T>(qz, splat(T(0)), sel<T>(ta < tb, tb, ta));

@@ -27,8 +27,15 @@ inline bool sphere_roots_unscaled(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0
         t0 = t1 = T(0);
         return true;
     }
-    const T c = glm::dot(f, f) - r * r;
-    const T ta = c / q;
+    // The root nearer the foot's far side is q/a (no cancellation). The other one is c/q, whose
+    // error is that of c (about eps * (|f|^2 + r^2)) over |q|: accurate unless q is small, i.e.
+    // a near-tangent line whose foot lies near the origin, where c/q blew a rounding-level c up
+    // to a root ~1e15 away. There (b' - sign(b') sqrt(disc))/a, error about eps * |q| / a, is the
+    // better one; pick by comparing the two error bounds: c/q iff q^2 >= a (|f|^2 + r^2). No
+    // overflow or underflow in the safe range (products stay within 2^+-125 in float).
+    const T ff = glm::dot(f, f), rr = r * r;
+    const T c = ff - rr;
+    const T ta = q * q >= a * (ff + rr) ? c / q : (bp - std::copysign(std::sqrt(disc), bp)) / a;
     const T tb = q / a;
     t0 = glm::min(ta, tb);
     t1 = glm::max(ta, tb);
@@ -72,7 +79,9 @@ template <typename T>
 /// Numerics (Ray Tracing Gems ch. 7): the discriminant is a*r^2 - |f x d|^2, which equals
 /// a*(r^2 - distance(line, centre)^2) without first forming |f|^2*a and (f.d)^2, so nothing large
 /// cancels when the sphere is far away; the roots come from q = b' + sign(b')*sqrt(disc) as
-/// c/q and q/a, so neither root suffers from -b' + sqrt(...) cancellation. Exact for small integer
+/// c/q and q/a, so neither root suffers from -b' + sqrt(...) cancellation — except that for a
+/// near-tangent line whose foot is near the origin (q tiny) the second root is taken directly,
+/// (b' - sign(b') sqrt(disc))/a, whichever has the smaller error bound. Exact for small integer
 /// inputs, e.g. a tangent ray gives a discriminant of exactly zero.
 /// Scale: outside the safe range (tiny or huge shapes or directions) the position terms and the
 /// direction are first scaled by powers of two (exact), so squares neither underflow (which made a

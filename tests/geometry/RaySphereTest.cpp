@@ -150,5 +150,25 @@ TYPED_TEST(RaySphere, HugeInputsDoNotProduceNaN) {
     }
 }
 
+// A line grazing a sphere at the origin's own position: the origin lies on the surface (up to an
+// offset whose square is below the rounding of r^2), moving tangentially with a tiny component
+// along the radius, so the foot of the perpendicular is at t ~ 0 and q = b' + ... is tiny. Both
+// roots belong near t = 0 (or the line misses): c / q turned c's rounding error into a root
+// ~1e15 away, an "entry" nowhere near the sphere. Found by fuzzing (fuzz_cast_float, as a capsule
+// with a == b, at 2^-71 times this scale; fuzz/regressions/fuzz_cast_float/).
+TYPED_TEST(RaySphere, NearTangentWithTheFootAtTheOriginHasNoFarAwayRoot) {
+    using T = TypeParam;
+    const T r = T(0x1.383838p0f);
+    const Sphere<T> s{{r, r, T(0x1.383838p-32f)}, r};
+    for (const T sign : {T(1), T(-1)}) {
+        const Ray<T> ray{{r, T(0x1.384848p0f), r}, {r, 0, sign * T(0x1.cp-74f)}};
+        const auto h = cast(ray, s, -infinity<T>(), infinity<T>());
+        if (!h) continue;  // a miss is right too: the line passes just outside
+        EXPECT_LE(std::abs(h->t_near), T(1e-3)) << "sign " << sign;
+        EXPECT_LE(std::abs(h->t_far), T(1e-3)) << "sign " << sign;
+        EXPECT_NEAR(glm::distance(ray.at(h->t_near), s.center), r, T(1e-3));
+    }
+}
+
 }  // namespace
 }  // namespace raypick
