@@ -24,7 +24,13 @@ template <> struct Simd<double> {
 template <typename T> using VecT = typename Simd<T>::V;
 template <typename T> using MaskT = typename Simd<T>::M;
 
-template <typename T> inline VecT<T> splat(T x) { return VecT<T>{} + x; }
+/// x in every lane, bit for bit: not VecT<T>{} + x, which turns -0 into +0 (0 + -0 = +0) and so
+/// broke bit-identity with the scalar code for a -0 ray component (found by fuzz_bvh).
+template <typename T> inline VecT<T> splat(T x) {
+    VecT<T> v;
+    for (int l = 0; l < Simd<T>::W; ++l) v[l] = x;
+    return v;
+}
 
 /// Lanes p[i .. i+W), or for a partial tail, p[i .. i+count) then copies of p[i].
 template <typename T> inline VecT<T> load(const T* p, std::size_t i, std::size_t count) {
