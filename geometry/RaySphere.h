@@ -35,7 +35,8 @@ inline bool sphere_roots_unscaled(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0
     // overflow or underflow in the safe range (products stay within 2^+-125 in float).
     const T ff = glm::dot(f, f), rr = r * r;
     const T c = ff - rr;
-    const T ta = q * q >= a * (ff + rr) ? c / q : (bp - std::copysign(std::sqrt(disc), bp)) / a;
+    const bool by_c = q * q >= a * (ff + rr);
+    const T ta = (by_c ? c : bp - std::copysign(std::sqrt(disc), bp)) / (by_c ? q : a);
     const T tb = q / a;
     t0 = glm::min(ta, tb);
     t1 = glm::max(ta, tb);

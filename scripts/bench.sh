@@ -12,7 +12,9 @@ echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d
 "$BUILD_DIR/bench/raypick_bench_pick" --benchmark_min_time=0.5
 "$BUILD_DIR/bench/raypick_bench_raycast"
 # With Embree installed: the capsule cases its curves get wrong, on the same rays for both.
-if cmake --build "$BUILD_DIR" --target help | grep -q raypick_embree_edge_cases; then
+# (grep without -q reads all of make's output: -q would close the pipe early, make would fail
+# with "Broken pipe", and pipefail would skip this step.)
+if cmake --build "$BUILD_DIR" --target help | grep raypick_embree_edge_cases > /dev/null; then
   cmake --build "$BUILD_DIR" --target raypick_embree_edge_cases > /dev/null
   "$BUILD_DIR/bench/raypick_embree_edge_cases"
 fi
