@@ -112,6 +112,22 @@ void bind_units(const gl::Program& p) {
     glUseProgram(0);
 }
 
+/// (Re)allocates an off-screen target's RGBA8 colour and depth renderbuffers at width x height and
+/// attaches them to `fbo`, which stays bound (the caller checks completeness or draws into it).
+/// A depth format with stencil is attached as depth-stencil.
+void size_offscreen(GLuint fbo, GLuint color, GLuint depth, GLenum depth_format, int width, int height) {
+    glBindRenderbuffer(GL_RENDERBUFFER, color);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+    glBindRenderbuffer(GL_RENDERBUFFER, depth);
+    glRenderbufferStorage(GL_RENDERBUFFER, depth_format, width, height);
+    glBindRenderbuffer(GL_RENDERBUFFER, 0);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER,
+                              depth_format == GL_DEPTH24_STENCIL8 ? GL_DEPTH_STENCIL_ATTACHMENT : GL_DEPTH_ATTACHMENT,
+                              GL_RENDERBUFFER, depth);
+}
+
 }  // namespace
 
 Renderer::Renderer()
@@ -309,14 +325,7 @@ std::vector<std::uint32_t> Renderer::render_ids(const glm::dmat4& view_projectio
     if (width <= 0 || height <= 0) return {};
     if (ids_dirty_) rebuild_ids(cached_);
     if (width != id_fbo_width_ || height != id_fbo_height_) {
-        glBindRenderbuffer(GL_RENDERBUFFER, id_color_.id());
-        glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
-        glBindRenderbuffer(GL_RENDERBUFFER, id_depth_.id());
-        glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, width, height);
-        glBindRenderbuffer(GL_RENDERBUFFER, 0);
-        glBindFramebuffer(GL_FRAMEBUFFER, id_fbo_.id());
-        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, id_color_.id());
-        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, id_depth_.id());
+        size_offscreen(id_fbo_.id(), id_color_.id(), id_depth_.id(), GL_DEPTH_COMPONENT24, width, height);
         id_fbo_width_ = width;
         id_fbo_height_ = height;
     }
@@ -438,16 +447,7 @@ bool Renderer::prepare_layer(int fb_width, int fb_height) {
         }
     }
     if (fb_width == layer_width_ && fb_height == layer_height_) return true;
-    glBindRenderbuffer(GL_RENDERBUFFER, layer_color_.id());
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, fb_width, fb_height);
-    glBindRenderbuffer(GL_RENDERBUFFER, layer_depth_.id());
-    glRenderbufferStorage(GL_RENDERBUFFER, layer_depth_format_, fb_width, fb_height);
-    glBindRenderbuffer(GL_RENDERBUFFER, 0);
-    glBindFramebuffer(GL_FRAMEBUFFER, layer_fbo_.id());
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, layer_color_.id());
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER,
-                              layer_depth_format_ == GL_DEPTH24_STENCIL8 ? GL_DEPTH_STENCIL_ATTACHMENT : GL_DEPTH_ATTACHMENT,
-                              GL_RENDERBUFFER, layer_depth_.id());
+    size_offscreen(layer_fbo_.id(), layer_color_.id(), layer_depth_.id(), layer_depth_format_, fb_width, fb_height);
     const bool complete = glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     if (!complete) {
