@@ -91,7 +91,8 @@ void Capsule_Default(benchmark::State& s) { run(s, data().capsules, [](auto& r, 
 void Capsule_Pick(benchmark::State& s) { run(s, data().capsules, [](auto& r, auto& x) { return pick(r, x); }); }
 void Capsule_TextbookPublished(benchmark::State& s) { run(s, data().capsules, [](auto& r, auto& x) { return textbook::capsule_published(r, x); }); }
 
-// Batch: one ray against 64 consecutive shapes of one type (structure-of-arrays), per iteration.
+// Batch: one ray against 64 consecutive shapes of one type (structure-of-arrays), per iteration;
+// Batch is the widest instruction set this CPU has (the label says which), the others forced.
 template <typename SoA, typename Shapes> SoA to_soa(const Shapes& shapes) {
     SoA soa;
     for (const auto& s : shapes) soa.push_back(s);
@@ -112,16 +113,20 @@ template <typename SoA, typename Shapes> void run_batch(benchmark::State& state,
     }
     benchmark::DoNotOptimize(hits);
     state.SetItemsProcessed(int64_t(state.iterations()) * 64);
-    state.SetLabel(isa == BatchIsa::Sse2 ? "sse2" : batch_isa());
+    state.SetLabel(isa == BatchIsa::Auto ? batch_isa() : batch_isa_supported(isa) ? batch_isa_name(isa) : "fallback");
 }
 void Sphere_Batch(benchmark::State& s) { run_batch<SphereSoA<float>>(s, data().spheres, BatchIsa::Auto); }
 void Sphere_BatchSse2(benchmark::State& s) { run_batch<SphereSoA<float>>(s, data().spheres, BatchIsa::Sse2); }
+void Sphere_BatchAvx2(benchmark::State& s) { run_batch<SphereSoA<float>>(s, data().spheres, BatchIsa::Avx2); }
 void Aabb_Batch(benchmark::State& s) { run_batch<AabbSoA<float>>(s, data().boxes, BatchIsa::Auto); }
 void Aabb_BatchSse2(benchmark::State& s) { run_batch<AabbSoA<float>>(s, data().boxes, BatchIsa::Sse2); }
+void Aabb_BatchAvx2(benchmark::State& s) { run_batch<AabbSoA<float>>(s, data().boxes, BatchIsa::Avx2); }
 void Obb_Batch(benchmark::State& s) { run_batch<ObbSoA<float>>(s, data().obbs, BatchIsa::Auto); }
 void Obb_BatchSse2(benchmark::State& s) { run_batch<ObbSoA<float>>(s, data().obbs, BatchIsa::Sse2); }
+void Obb_BatchAvx2(benchmark::State& s) { run_batch<ObbSoA<float>>(s, data().obbs, BatchIsa::Avx2); }
 void Capsule_Batch(benchmark::State& s) { run_batch<CapsuleSoA<float>>(s, data().capsules, BatchIsa::Auto); }
 void Capsule_BatchSse2(benchmark::State& s) { run_batch<CapsuleSoA<float>>(s, data().capsules, BatchIsa::Sse2); }
+void Capsule_BatchAvx2(benchmark::State& s) { run_batch<CapsuleSoA<float>>(s, data().capsules, BatchIsa::Avx2); }
 
 BENCHMARK(Sphere_Default);
 BENCHMARK(Sphere_Pick);
@@ -138,12 +143,16 @@ BENCHMARK(Capsule_Pick);
 BENCHMARK(Capsule_TextbookPublished);
 BENCHMARK(Sphere_Batch);
 BENCHMARK(Sphere_BatchSse2);
+BENCHMARK(Sphere_BatchAvx2);
 BENCHMARK(Aabb_Batch);
 BENCHMARK(Aabb_BatchSse2);
+BENCHMARK(Aabb_BatchAvx2);
 BENCHMARK(Obb_Batch);
 BENCHMARK(Obb_BatchSse2);
+BENCHMARK(Obb_BatchAvx2);
 BENCHMARK(Capsule_Batch);
 BENCHMARK(Capsule_BatchSse2);
+BENCHMARK(Capsule_BatchAvx2);
 }  // namespace
 
 BENCHMARK_MAIN();

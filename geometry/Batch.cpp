@@ -1,7 +1,9 @@
 // raypick geometry: batch cast dispatch. See Batch.h for the contract and BatchKernels.inl for
-// the kernels, which are compiled twice: for baseline x86-64 (SSE2, inline in BatchSse2.h) and
-// here for AVX2. The AVX2 build is used when the CPU reports AVX2 at run time. Never build this with -ffast-math or FMA
-// contraction: the kernels must round exactly as the scalar code does.
+// the kernels, which are compiled three times: for baseline x86-64 (SSE2, inline in BatchSse2.h)
+// and here for AVX2 and for AVX-512. The widest build the CPU reports at run time is used. Never
+// build this with -ffast-math or FMA contraction: the kernels must round exactly as the scalar
+// code does (geometry/CMakeLists.txt builds it with -ffp-contract=off, so no target below lets the
+// compiler fuse a multiply and an add).
 #include "geometry/Batch.h"
 
 #include "geometry/BatchSse2.h"
@@ -25,12 +27,31 @@ constexpr int kDoubleLanes = 4;
 }  // namespace batch_avx2
 #pragma GCC pop_options
 
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512dq,avx512bw,avx512vl")
+namespace batch_avx512 {
+constexpr int kFloatLanes = 16;
+constexpr int kDoubleLanes = 8;
+#include "geometry/BatchKernels.inl"
+}  // namespace batch_avx512
+#pragma GCC pop_options
+
 namespace {
 bool has_avx2() {
     static const bool yes = __builtin_cpu_supports("avx2");
     return yes;
 }
-bool use_avx2(BatchIsa isa) { return isa != BatchIsa::Sse2 && has_avx2(); }
+bool has_avx512() {
+    static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+                            __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+    return yes;
+}
+/// The widest instruction set that is both requested (Auto: any) and on this CPU.
+BatchIsa effective(BatchIsa isa) {
+    if ((isa == BatchIsa::Auto || isa == BatchIsa::Avx512) && has_avx512()) return BatchIsa::Avx512;
+    if (isa != BatchIsa::Sse2 && has_avx2()) return BatchIsa::Avx2;
+    return BatchIsa::Sse2;
+}
 
 template <typename T> bool prologue(const Ray<T>& ray, std::size_t begin, std::size_t end, T t_min, T t_max,
                                     BatchHits<T>& out) {
@@ -44,8 +65,11 @@ template <typename T> bool prologue(const Ray<T>& ray, std::size_t begin, std::s
     void cast_batch(const Ray<T>& ray, const SOA<T>& shapes, std::size_t begin, std::size_t end, T t_min,       \
                     T t_max, BatchHits<T>& out, BatchIsa isa) {                                                \
         if (end <= begin || !prologue(ray, begin, end, t_min, t_max, out)) return;                             \
-        if (use_avx2(isa)) batch_avx2::KERNEL(ray, shapes, begin, end, t_min, t_max, out);                     \
-        else batch_sse2::KERNEL(ray, shapes, begin, end, t_min, t_max, out);                                   \
+        switch (effective(isa)) {                                                                              \
+            case BatchIsa::Avx512: batch_avx512::KERNEL(ray, shapes, begin, end, t_min, t_max, out); break;    \
+            case BatchIsa::Avx2: batch_avx2::KERNEL(ray, shapes, begin, end, t_min, t_max, out); break;        \
+            default: batch_sse2::KERNEL(ray, shapes, begin, end, t_min, t_max, out); break;                    \
+        }                                                                                                      \
     }
 RAYPICK_BATCH(SphereSoA, sphere_kernel, float)
 RAYPICK_BATCH(SphereSoA, sphere_kernel, double)
@@ -57,6 +81,17 @@ RAYPICK_BATCH(CapsuleSoA, capsule_kernel, float)
 RAYPICK_BATCH(CapsuleSoA, capsule_kernel, double)
 #undef RAYPICK_BATCH
 
-const char* batch_isa() { return has_avx2() ? "avx2" : "sse2"; }
+const char* batch_isa() { return batch_isa_name(effective(BatchIsa::Auto)); }
+
+const char* batch_isa_name(BatchIsa isa) {
+    switch (isa) {
+        case BatchIsa::Avx512: return "avx512";
+        case BatchIsa::Avx2: return "avx2";
+        case BatchIsa::Sse2: return "sse2";
+        default: return "auto";
+    }
+}
+
+bool batch_isa_supported(BatchIsa isa) { return effective(isa) == isa || isa == BatchIsa::Auto; }
 
 }  // namespace raypick

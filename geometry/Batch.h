@@ -1,6 +1,6 @@
 // raypick geometry: batch casts — one ray against many shapes of one type stored
-// structure-of-arrays. The kernels are written with GCC vector extensions, compiled for AVX2 and
-// for baseline x86-64 (SSE2), and picked at run time, so the default build runs on any x86-64. Results are bit-for-bit those of the scalar cast() (same operations in the same order,
+// structure-of-arrays. The kernels are written with GCC vector extensions, compiled for AVX-512,
+// AVX2 and baseline x86-64 (SSE2), and picked at run time, so the default build runs on any x86-64. Results are bit-for-bit those of the scalar cast() (same operations in the same order,
 // no FMA contraction); tests/geometry/BatchTest.cpp checks it.
 #pragma once
 
@@ -97,9 +97,10 @@ template <typename T> struct BatchHits {
     void resize(std::size_t n) { t_near.resize(n); t_far.resize(n); hit.resize(n); }
 };
 
-/// Instruction set for the batch kernels: Auto picks AVX2 when the CPU has it, else SSE2 (every
-/// x86-64). Tests force each to check that both give the same bits.
-enum class BatchIsa { Auto, Sse2, Avx2 };
+/// Instruction set for the batch kernels: Auto picks the widest the CPU has — AVX-512 (F, DQ, BW,
+/// VL), else AVX2, else SSE2 (every x86-64). Asking for one the CPU lacks gives the widest
+/// narrower one it has. Tests force each to check that all give the same bits.
+enum class BatchIsa { Auto, Sse2, Avx2, Avx512 };
 
 /// Casts `ray` against shapes [begin, end) of `shapes`; writes entries [0, end - begin) of `out`,
 /// which must already hold at least end - begin entries. Same contracts as the scalar cast().
@@ -120,7 +121,11 @@ void cast_batch(const Ray<T>& ray, const SoA& shapes, BatchHits<T>& out, T t_min
     cast_batch(ray, shapes, 0, shapes.size(), t_min, t_max, out, isa);
 }
 
-/// Which instruction set BatchIsa::Auto uses on this machine: "avx2" or "sse2".
+/// Which instruction set BatchIsa::Auto uses on this machine: "avx512", "avx2" or "sse2".
 const char* batch_isa();
+/// "avx512", "avx2", "sse2" or "auto".
+const char* batch_isa_name(BatchIsa isa);
+/// Whether this CPU runs `isa` itself (rather than a narrower fallback). Always true for Auto and Sse2.
+bool batch_isa_supported(BatchIsa isa);
 
 }  // namespace raypick

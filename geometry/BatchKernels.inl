@@ -1,7 +1,8 @@
-// raypick geometry: the batch kernels, written once with GCC vector extensions and compiled twice
-// by Batch.cpp — in namespace batch_sse2 (4 floats / 2 doubles per vector, any x86-64) and in
-// namespace batch_avx2 under `#pragma GCC target("avx2")` (8 floats / 4 doubles). Before including,
-// Batch.cpp defines kFloatLanes and kDoubleLanes in the enclosing namespace.
+// raypick geometry: the batch kernels, written once with GCC vector extensions and compiled three
+// times — in namespace batch_sse2 (BatchSse2.h: 4 floats / 2 doubles per vector, any x86-64), and
+// by Batch.cpp in namespace batch_avx2 under `#pragma GCC target("avx2")` (8 floats / 4 doubles)
+// and in batch_avx512 under the AVX-512 target (16 floats / 8 doubles). Before including, the
+// includer defines kFloatLanes and kDoubleLanes in the enclosing namespace.
 //
 // Every kernel performs the scalar cast()'s arithmetic in the same order, lane by lane, with every
 // branch turned into a select: IEEE add/sub/mul/div/sqrt are correctly rounded in SIMD as in
@@ -25,11 +26,13 @@ template <typename T> using VecT = typename Simd<T>::V;
 template <typename T> using MaskT = typename Simd<T>::M;
 
 /// x in every lane, bit for bit: not VecT<T>{} + x, which turns -0 into +0 (0 + -0 = +0) and so
-/// broke bit-identity with the scalar code for a -0 ray component (found by fuzz_bvh).
+/// broke bit-identity with the scalar code for a -0 ray component (found by fuzz_bvh). The integer
+/// sum 0 + bits(x) is exact and compiles to one broadcast (a lane-by-lane loop did not).
 template <typename T> inline VecT<T> splat(T x) {
-    VecT<T> v;
-    for (int l = 0; l < Simd<T>::W; ++l) v[l] = x;
-    return v;
+    using I = std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t>;
+    I bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    return (VecT<T>)(MaskT<T>{} + bits);
 }
 
 /// Lanes p[i .. i+W), or for a partial tail, p[i .. i+count) then copies of p[i].
@@ -44,10 +47,18 @@ template <typename T> inline VecT<T> load(const T* p, std::size_t i, std::size_t
 }
 
 template <typename T> inline VecT<T> vsqrt(VecT<T> x) {
-    if constexpr (std::is_same_v<T, float> && Simd<T>::W == 4) return (VecT<T>)_mm_sqrt_ps((__m128)x);
-    else if constexpr (std::is_same_v<T, double> && Simd<T>::W == 2) return (VecT<T>)_mm_sqrt_pd((__m128d)x);
-    else if constexpr (std::is_same_v<T, float> && Simd<T>::W == 8) return (VecT<T>)_mm256_sqrt_ps((__m256)x);
-    else return (VecT<T>)_mm256_sqrt_pd((__m256d)x);
+    constexpr int bytes = Simd<T>::W * int(sizeof(T));
+    constexpr bool f = std::is_same_v<T, float>;
+    if constexpr (bytes == 16) {
+        if constexpr (f) return (VecT<T>)_mm_sqrt_ps((__m128)x);
+        else return (VecT<T>)_mm_sqrt_pd((__m128d)x);
+    } else if constexpr (bytes == 32) {
+        if constexpr (f) return (VecT<T>)_mm256_sqrt_ps((__m256)x);
+        else return (VecT<T>)_mm256_sqrt_pd((__m256d)x);
+    } else {
+        if constexpr (f) return (VecT<T>)_mm512_maskz_sqrt_ps(__mmask16(0xffff), (__m512)x);  // maskz: GCC 12's unmasked form warns
+        else return (VecT<T>)_mm512_maskz_sqrt_pd(__mmask8(0xff), (__m512d)x);
+    }
 }
 template <typename T> inline VecT<T> vabs(VecT<T> x) { return (VecT<T>)((MaskT<T>)x & ~Simd<T>::kSign); }
 template <typename T> inline VecT<T> vcopysign(VecT<T> mag, VecT<T> sgn) {
@@ -62,10 +73,12 @@ template <typename T> inline MaskT<T> nonneg_finite(VecT<T> v) {
     return (v >= T(0)) & (v <= std::numeric_limits<T>::max());
 }
 template <typename T> inline MaskT<T> finite1(VecT<T> v) { return v - v == T(0); }
+/// Whether any lane of m is set (lanes are all ones or all zeros).
 template <typename T> inline bool any(MaskT<T> m) {
-    for (int l = 0; l < Simd<T>::W; ++l)
-        if (m[l]) return true;
-    return false;
+    constexpr int bytes = Simd<T>::W * int(sizeof(T));
+    if constexpr (bytes == 16) return _mm_movemask_epi8((__m128i)m) != 0;
+    else if constexpr (bytes == 32) return !_mm256_testz_si256((__m256i)m, (__m256i)m);
+    else return _mm512_test_epi32_mask((__m512i)m, (__m512i)m) != 0;
 }
 
 /// detail::sphere_roots, lane-wise: ok, and t0 <= t1 where ok.
@@ -97,8 +110,13 @@ template <typename T> inline MaskT<T> accept(VecT<T> tn, VecT<T> tf, T t_min, T 
 
 template <typename T>
 inline void store(BatchHits<T>& out, std::size_t k, std::size_t count, VecT<T> tn, VecT<T> tf, MaskT<T> hit) {
-    const std::size_t n = count < std::size_t(Simd<T>::W) ? count : std::size_t(Simd<T>::W);
-    for (std::size_t l = 0; l < n; ++l) {
+    if (count >= std::size_t(Simd<T>::W)) {  // a whole group: vector stores
+        std::memcpy(&out.t_near[k], &tn, sizeof tn);
+        std::memcpy(&out.t_far[k], &tf, sizeof tf);
+        for (int l = 0; l < Simd<T>::W; ++l) out.hit[k + std::size_t(l)] = std::uint8_t(hit[l] & 1);
+        return;
+    }
+    for (std::size_t l = 0; l < count; ++l) {
         out.t_near[k + l] = tn[l];
         out.t_far[k + l] = tf[l];
         out.hit[k + l] = hit[l] != 0;

@@ -2,6 +2,7 @@
 // bit-identical t_near and t_far, on both instruction sets, for random shapes including invalid and
 // degenerate ones, axis-parallel rays, partial tails and sub-ranges. RAYPICK_SEED=<n> reruns a seed.
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <random>
 
@@ -18,6 +19,9 @@ std::uint32_t base_seed() {
     const char* s = std::getenv("RAYPICK_SEED");
     return s ? std::uint32_t(std::strtoul(s, nullptr, 10)) : 777u;
 }
+
+/// Every instruction set; one this CPU lacks runs its narrower fallback (see batch_isa_supported).
+constexpr BatchIsa kIsas[] = {BatchIsa::Sse2, BatchIsa::Avx2, BatchIsa::Avx512};
 
 template <typename T> bool same_bits(T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }
 
@@ -73,7 +77,7 @@ void check_type(std::uint32_t seed, MakeShape make) {
         const T t_min = g.pick(4) == 0 ? g.uni(-3, 3) : T(0);
         const T t_max = g.pick(4) == 0 ? t_min + g.uni(0, 10) : std::numeric_limits<T>::infinity();
         const std::size_t begin = std::size_t(g.pick(n)), end = begin + std::size_t(g.pick(n - int(begin) + 1));
-        for (BatchIsa isa : {BatchIsa::Sse2, BatchIsa::Avx2}) {
+        for (BatchIsa isa : kIsas) {
             out.resize(std::size_t(n));
             cast_batch(ray, soa, begin, end, t_min, t_max, out, isa);
             for (std::size_t i = begin; i < end; ++i) {
@@ -133,7 +137,7 @@ TYPED_TEST(Batch, SignedZeroComponentsMatchScalarBitForBit) {
     const Vec3<T> c(32, 32, 32);
     SphereSoA<T> spheres;
     CapsuleSoA<T> capsules;
-    for (int i = 0; i < 9; ++i) {  // more than one vector of either width, plus a tail
+    for (int i = 0; i < 17; ++i) {  // more than one vector of every width, plus a tail
         spheres.push_back(Sphere<T>{c, T(32)});
         capsules.push_back(Capsule<T>{c, c, T(32)});
     }
@@ -141,7 +145,7 @@ TYPED_TEST(Batch, SignedZeroComponentsMatchScalarBitForBit) {
     const Vec3<T> dirs[] = {{-1, -38, nz}, {-1, -38, z}, {nz, nz, -1}, {z, nz, 1}, {3, nz, nz}, {nz, 2, z}};
     BatchHits<T> out;
     for (const Vec3<T>& d : dirs)
-        for (BatchIsa isa : {BatchIsa::Sse2, BatchIsa::Avx2}) {
+        for (BatchIsa isa : kIsas) {
             const Ray<T> ray{c, d};
             const auto want = cast(ray, spheres.get(0), -infinity<T>(), infinity<T>());
             ASSERT_TRUE(want);
@@ -176,9 +180,16 @@ TYPED_TEST(Batch, TinyAndHugeScalesMatchScalarBitForBit) {
     }
 }
 
-TEST(BatchIsaName, IsKnown) {
+// Auto runs the widest instruction set the CPU has, and says which.
+TEST(BatchIsaName, AutoIsTheWidestSupported) {
     const std::string isa = batch_isa();
-    EXPECT_TRUE(isa == "avx2" || isa == "sse2") << isa;
+    const BatchIsa widest = batch_isa_supported(BatchIsa::Avx512) ? BatchIsa::Avx512
+                            : batch_isa_supported(BatchIsa::Avx2) ? BatchIsa::Avx2
+                                                                  : BatchIsa::Sse2;
+    EXPECT_EQ(isa, batch_isa_name(widest));
+    EXPECT_TRUE(batch_isa_supported(BatchIsa::Sse2));
+    ::testing::Test::RecordProperty("batch_isa", isa);
+    std::printf("batch kernels on this CPU: %s (every narrower one is tested too)\n", isa.c_str());
 }
 
 }  // namespace
