@@ -150,7 +150,10 @@ void App::cast_ray() {
             s.ray.valid = true;
         }
     }
-    cast_all(s.scene, s.ray.ray, s.view.compare, s.result);
+    // Through the hover pick's hierarchy: only the shapes the ray reaches are cast. A drag this
+    // frame changed the scene after the version was last taken: take it again first.
+    update_scene_version(s, interaction_.busy() || abuse_ != nullptr);
+    interaction_.picker().cast_all(s.scene, s.ray.ray, s.scene_version, s.view.compare, s.result);
     s.stats.pick_us = s.result.micros;
 }
 

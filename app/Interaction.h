@@ -54,6 +54,8 @@ public:
 
     /// The hierarchy behind hover and click picks (its last pick time is shown in Stats).
     const ScenePicker& picker() const { return picker_; }
+    /// The same hierarchy, for the mouse ray's every-hit cast (App::cast_ray): one tree, synced once.
+    ScenePicker& picker() { return picker_; }
 
     /// Pixel radius within which a handle is grabbed.
     static constexpr double kHandlePickRadius = 9.0;

@@ -1,5 +1,7 @@
 #include "app/Picking.h"
 
+#include <algorithm>
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -127,6 +129,8 @@ void clear_result(PickResult& r, std::size_t shape_count) {
     r.nearest.reset();
     r.micros = 0.0;
     r.hit_count = 0;
+    r.hits.clear();
+    r.entries_beyond_hits = false;
     r.shapes.resize(shape_count);
     for (ShapeResult& sr : r.shapes) {
         sr.hit.reset();
@@ -139,6 +143,8 @@ void cast_all(const Scene& scene, const Ray<double>& ray, const CompareOptions& 
     r.ray = ray;
     r.nearest.reset();
     r.hit_count = 0;
+    r.hits.clear();
+    r.entries_beyond_hits = false;
     r.shapes.resize(scene.shapes.size());
     double best = infinity<double>();
     const auto start = std::chrono::steady_clock::now();
@@ -149,6 +155,7 @@ void cast_all(const Scene& scene, const Ray<double>& ray, const CompareOptions& 
         sr.variant.reset();
         if (!sr.hit) continue;
         ++r.hit_count;
+        r.hits.push_back(i);
         sr.surface = first_surface(ray, *sr.hit);
         if (sr.surface && sr.surface->t < best) {
             best = sr.surface->t;
@@ -159,9 +166,51 @@ void cast_all(const Scene& scene, const Ray<double>& ray, const CompareOptions& 
     r.micros = std::chrono::duration<double, std::micro>(stop - start).count();
     for (std::size_t i = 0; i < scene.shapes.size(); ++i) {
         const Shape<double>& s = scene.shapes[i].shape;
-        if (compare.enabled[static_cast<std::size_t>(s.index())])
+        if (compare.enabled[static_cast<std::size_t>(s.index())]) {
             r.shapes[i].variant = run_variant(ray, s, r.shapes[i], compare);
+            r.entries_beyond_hits = true;
+        }
     }
+}
+
+void cast_all(const Bvh<double>& bvh, const Scene& scene, const Ray<double>& ray, const CompareOptions& compare,
+              PickResult& r) {
+    bool comparing = false;
+    for (const bool on : compare.enabled) comparing = comparing || on;
+    if (comparing || bvh.size() != scene.shapes.size()) {
+        cast_all(scene, ray, compare, r);
+        return;
+    }
+    // Clear what the last cast left: only its hits, when nothing else was set.
+    if (r.entries_beyond_hits || r.shapes.size() != scene.shapes.size()) {
+        clear_result(r, scene.shapes.size());
+    } else {
+        for (const std::size_t i : r.hits) {
+            r.shapes[i].hit.reset();
+            r.shapes[i].surface.reset();
+        }
+        r.hits.clear();
+    }
+    r.ray = ray;
+    r.nearest.reset();
+    double best = infinity<double>();
+    const auto start = std::chrono::steady_clock::now();
+    bvh.for_each_hit(ray, [&](std::uint32_t i, const RayHit<double>& h) {
+        ShapeResult& sr = r.shapes[i];
+        sr.hit = h;
+        sr.surface = first_surface(ray, h);
+        r.hits.push_back(i);
+        // The nearest first surface point; ties to the lower index, as the loop over every shape.
+        if (sr.surface && (sr.surface->t < best || (sr.surface->t == best && r.nearest && i < *r.nearest))) {
+            best = sr.surface->t;
+            r.nearest = i;
+        }
+    });
+    const auto stop = std::chrono::steady_clock::now();
+    std::sort(r.hits.begin(), r.hits.end());
+    r.hit_count = r.hits.size();
+    r.micros = std::chrono::duration<double, std::micro>(stop - start).count();
+    r.entries_beyond_hits = false;
 }
 
 std::optional<std::size_t> pick_nearest(const Scene& scene, const Ray<double>& ray) {
@@ -214,12 +263,22 @@ void ScenePicker::sync(const Scene& scene) {
     }
 }
 
-std::optional<std::size_t> ScenePicker::pick(const Scene& scene, const Ray<double>& ray, std::uint64_t scene_version) {
+void ScenePicker::sync(const Scene& scene, std::uint64_t scene_version) {
     if (!built_ || synced_version_ != scene_version) {
         sync(scene);
         synced_version_ = scene_version;
     }
+}
+
+std::optional<std::size_t> ScenePicker::pick(const Scene& scene, const Ray<double>& ray, std::uint64_t scene_version) {
+    sync(scene, scene_version);
     return pick_synced(ray);
+}
+
+void ScenePicker::cast_all(const Scene& scene, const Ray<double>& ray, std::uint64_t scene_version,
+                           const CompareOptions& compare, PickResult& out) {
+    sync(scene, scene_version);
+    app::cast_all(bvh_, scene, ray, compare, out);
 }
 
 std::optional<std::size_t> ScenePicker::pick(const Scene& scene, const Ray<double>& ray) {

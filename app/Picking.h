@@ -49,12 +49,22 @@ struct PickResult {
     std::optional<std::size_t> nearest;
     double micros = 0.0;              ///< time of the casts (core only) in microseconds
     std::size_t hit_count = 0;
+    std::vector<std::size_t> hits;    ///< indices of the shapes hit, ascending
+    /// Whether entries outside `hits` may hold anything (a variant, or a result not yet cleared);
+    /// false lets the next cast clear just the entries in `hits`.
+    bool entries_beyond_hits = true;
 };
 
 /// Casts `ray` (range [0, inf)) against every shape; picks the nearest first surface point.
 PickResult cast_all(const Scene& scene, const Ray<double>& ray, const CompareOptions& compare);
 /// The same into `out`, reusing its memory (the demo casts every frame: no allocation per frame).
 void cast_all(const Scene& scene, const Ray<double>& ray, const CompareOptions& compare, PickResult& out);
+/// The same through `bvh`, which must hold scene.shapes in order: only the shapes the ray reaches
+/// are cast, so the cost follows the hits, not the scene's size. Every shape result is exactly
+/// cast_all()'s. With a textbook comparison on (which needs every shape of its types), this is
+/// cast_all() itself.
+void cast_all(const Bvh<double>& bvh, const Scene& scene, const Ray<double>& ray, const CompareOptions& compare,
+              PickResult& out);
 /// `out` as a result with no ray cast: one empty ShapeResult per shape, reusing its memory.
 void clear_result(PickResult& out, std::size_t shape_count);
 
@@ -71,12 +81,16 @@ public:
     /// The same, comparing the hierarchy with the scene only when `scene_version` differs from the
     /// last call's (AppState::scene_version changes whenever the scene may have).
     std::optional<std::size_t> pick(const Scene& scene, const Ray<double>& ray, std::uint64_t scene_version);
+    /// cast_all() through the hierarchy, synced first as pick(scene, ray, scene_version) does.
+    void cast_all(const Scene& scene, const Ray<double>& ray, std::uint64_t scene_version,
+                  const CompareOptions& compare, PickResult& out);
     std::size_t rebuilds() const { return rebuilds_; }
     std::size_t refits() const { return refits_; }
     double last_pick_us() const { return last_pick_us_; }
 
 private:
     void sync(const Scene& scene);
+    void sync(const Scene& scene, std::uint64_t scene_version);
     std::optional<std::size_t> pick_synced(const Ray<double>& ray);
     Bvh<double> bvh_;
     std::vector<Shape<double>> shapes_;  ///< what bvh_ holds, to see what changed

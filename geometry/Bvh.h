@@ -115,6 +115,13 @@ public:
     /// axis (or have a zero or non-finite component) are picked ray by ray.
     void pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<NearestHit<T>>* out, T t_min = T(0),
                      T t_max = infinity<T>()) const;
+    /// Every hit along the ray: calls visit(index, const RayHit<T>&) once for each shape whose
+    /// cast(ray, shape, t_min, t_max) hits, with exactly that cast's result, in no particular
+    /// order (sort by t_near, or by index, as needed). Only the nodes whose box the ray crosses
+    /// within [t_min, t_max] are walked, so the cost grows with what the ray passes, not with the
+    /// scene. Nothing is visited for an invalid ray or range.
+    template <typename Visit>
+    void for_each_hit(const Ray<T>& ray, Visit&& visit, T t_min = T(0), T t_max = infinity<T>()) const;
     /// Rays per bundle walk (larger bundles are split).
     static constexpr std::size_t kMaxBundle = 64;
 
@@ -667,6 +674,56 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
     }
     for (std::size_t i = 0; i < count; ++i)
         if (active[i]) out[i] = finish(rays[i], best[i], t_min, t_max);
+}
+
+template <typename T>
+template <typename Visit>
+void Bvh<T>::for_each_hit(const Ray<T>& ray, Visit&& visit, T t_min, T t_max) const {
+    if (nodes_.empty() || !is_valid(ray) || !(t_min <= t_max)) return;
+    const RayConsts rc = ray_consts(ray);
+    const V16 zero{};
+    V16 o_near[3], o_far[3], inv[3];
+    std::size_t near_off[3], far_off[3];
+    const T eps = T(4) * std::numeric_limits<T>::epsilon();
+    T tn = t_min, tf = t_max;  // the root box, as in pick()
+    for (int a = 0; a < 3; ++a) {
+        const bool neg = rc.neg[a];
+        o_near[a] = zero + rc.o_near[a];
+        o_far[a] = zero + rc.o_far[a];
+        inv[a] = zero + rc.inv[a];
+        const std::size_t lo_off = offsetof(Node, lo) + std::size_t(a) * W * sizeof(T);
+        const std::size_t hi_off = offsetof(Node, hi) + std::size_t(a) * W * sizeof(T);
+        near_off[a] = neg ? hi_off : lo_off;
+        far_off[a] = neg ? lo_off : hi_off;
+        const T ta = ((neg ? root_hi_[a] : root_lo_[a]) - rc.o_near[a]) * rc.inv[a];
+        const T tb = ((neg ? root_lo_[a] : root_hi_[a]) - rc.o_far[a]) * rc.inv[a];
+        if (ta > tn) tn = ta;
+        if (tb < tf) tf = tb;
+    }
+    if (!(tn - std::abs(tn) * eps <= tf + std::abs(tf) * eps)) return;
+    struct Entry { std::uint32_t ref, counts; };
+    std::vector<Entry> stack{{0, 0}};  // no depth bound here: every crossed child is pushed
+    while (!stack.empty()) {
+        const Entry e = stack.back();
+        stack.pop_back();
+        if (e.ref & kLeaf) {
+            bvh_leaf::for_each_shape<T>(&leaves_[e.ref & kOffsetMask], e.counts, [&](std::uint32_t id, const Shape<T>& s) {
+                if (const auto h = cast(ray, s, t_min, t_max)) visit(id, *h);
+            });
+            continue;
+        }
+        const Node& n = nodes_[e.ref];
+        alignas(16) T entry[W];
+        unsigned mask = test_children(n, near_off, far_off, t_min, t_max, entry,
+                                      [&](int a, V16 np, V16 fp, V16& ta, V16& tb) __attribute__((always_inline)) {
+                                          ta = (np - o_near[a]) * inv[a];
+                                          tb = (fp - o_far[a]) * inv[a];
+                                      });
+        for (; mask; mask &= mask - 1) {
+            const int k = __builtin_ctz(mask);
+            if (n.child[k] != kNone) stack.push_back({n.child[k], n.counts[k]});
+        }
+    }
 }
 
 template <typename T> void Bvh<T>::refit_up(ChildRef ref, Vec3<T> lo, Vec3<T> hi) {

@@ -151,6 +151,23 @@ template <typename T> struct Candidate {
     }
 };
 
+/// Calls fn(index in the caller's order, shape) for every shape of a leaf block.
+template <typename T, typename Fn> inline void for_each_shape(const Chunk* leaf, std::uint32_t counts, Fn&& fn) {
+    const Chunk* p = leaf;
+    for (int type = 0; type < kShapeTypeCount; ++type) {
+        const std::size_t count = count_of(counts, type);
+        if (!count) continue;
+        const Candidate<T> c{T(0), 0, reinterpret_cast<const T*>(p), std::uint32_t(padded_length<T>(count)), 0, type};
+        const auto* ids = reinterpret_cast<const std::uint32_t*>(p + field_chunks<T>(type, count));
+        for (std::uint32_t lane = 0; lane < count; ++lane) {
+            Candidate<T> at = c;
+            at.lane = lane;
+            fn(ids[lane], at.shape());
+        }
+        p += section_chunks<T>(type, count);
+    }
+}
+
 /// One shape by the scalar code, with limit best.t (or t_max): the same decisions and t as a
 /// kernel lane. `c` says where the shape is found again (its t is filled in).
 template <typename T>

@@ -22,6 +22,17 @@ Scene two_spheres() {
     s.shapes = {a, b};
     return s;
 }
+/// A random shape of `type` (ShapeType order) near the origin; its OBBs are flat (zero z extent).
+Shape<double> random_edit_shape(std::mt19937& rng, int type) {
+    std::uniform_real_distribution<double> u(-5.0, 5.0), sz(0.1, 1.5);
+    const Vec3d c(u(rng), u(rng), u(rng));
+    switch (type) {
+        case 0: return Sphere<double>{c, sz(rng)};
+        case 1: return Aabb<double>{c - Vec3d(sz(rng)), c + Vec3d(sz(rng))};
+        case 2: return Obb<double>{c, Mat3<double>(1.0), Vec3d(sz(rng), sz(rng), 0.0)};
+        default: return Capsule<double>{c, c + Vec3d(u(rng), 0, 0) * 0.3, sz(rng)};
+    }
+}
 Ray<double> down_z() {
     Ray<double> r;
     r.origin = Vec3d(0.0);
@@ -108,16 +119,8 @@ TEST(Picking, ReportIsFullPrecision) {
 // rebuild) and always picks what brute force picks.
 TEST(ScenePickerTest, FollowsEditsAndMatchesBruteForce) {
     std::mt19937 rng(4242);
-    std::uniform_real_distribution<double> u(-5.0, 5.0), sz(0.1, 1.5);
-    auto random_shape = [&](int type) -> Shape<double> {
-        const Vec3d c(u(rng), u(rng), u(rng));
-        switch (type) {
-            case 0: return Sphere<double>{c, sz(rng)};
-            case 1: return Aabb<double>{c - Vec3d(sz(rng)), c + Vec3d(sz(rng))};
-            case 2: return Obb<double>{c, Mat3<double>(1.0), Vec3d(sz(rng), sz(rng), 0.0)};
-            default: return Capsule<double>{c, c + Vec3d(u(rng), 0, 0) * 0.3, sz(rng)};
-        }
-    };
+    std::uniform_real_distribution<double> u(-5.0, 5.0);
+    auto random_shape = [&](int type) { return random_edit_shape(rng, type); };
     Scene s;
     for (int i = 0; i < 60; ++i) s.shapes.push_back({"s" + std::to_string(i), random_shape(i % 4), ""});
     ScenePicker picker;
@@ -199,4 +202,45 @@ TEST(ScenePickerTest, WithTheSceneVersionItComparesTheSceneOnlyWhenTheVersionCha
     EXPECT_EQ(picker.pick(s, down_z()), std::nullopt);
     s.shapes[0].shape = Sphere<double>{Vec3d(0, 0, -10), 1.0};
     EXPECT_EQ(picker.pick(s, down_z(), 3), std::optional<std::size_t>(0)) << "a version-less pick forgets the version";
+}
+
+// The mouse ray's every-hit cast through the hierarchy gives exactly the brute-force result —
+// every shape's entry, the nearest, the hit list — across drags, added, removed and retyped
+// shapes, into one reused result, with the textbook comparison switched on and off.
+TEST(ScenePickerTest, EveryHitCastThroughTheHierarchyMatchesBruteForce) {
+    std::mt19937 rng(777);
+    std::uniform_real_distribution<double> u(-5.0, 5.0);
+    auto random_shape = [&](int type) { return random_edit_shape(rng, type); };
+    Scene s;
+    for (int i = 0; i < 80; ++i) s.shapes.push_back({"s" + std::to_string(i), random_shape(i % 4), ""});
+    ScenePicker picker;
+    PickResult reused;
+    std::uint64_t version = 1;
+    std::size_t hits = 0;
+    for (int step = 0; step < 200; ++step) {
+        const std::size_t i = rng() % s.shapes.size();
+        switch (rng() % 6) {
+            case 0: s.shapes.push_back({"new", random_shape(int(rng() % 4)), ""}); break;
+            case 1: if (s.shapes.size() > 5) s.shapes.erase(s.shapes.begin() + std::ptrdiff_t(i)); break;
+            case 2: s.shapes[i].shape = random_shape(int(s.shapes[i].shape.index() + 1) % 4); break;
+            default: s.shapes[i].shape = random_shape(int(s.shapes[i].shape.index())); break;
+        }
+        ++version;
+        CompareOptions compare;
+        if (step % 7 == 3) compare.enabled.fill(true);
+        for (int k = 0; k < 10; ++k) {
+            SCOPED_TRACE("step " + std::to_string(step) + " ray " + std::to_string(k));
+            const Ray<double> ray{Vec3d(u(rng), u(rng), u(rng)) * 2.0, Vec3d(u(rng), u(rng), u(rng))};
+            picker.cast_all(s, ray, version, compare, reused);
+            const PickResult fresh = cast_all(s, ray, compare);
+            ASSERT_EQ(reused.nearest, fresh.nearest);
+            ASSERT_EQ(reused.hit_count, fresh.hit_count);
+            ASSERT_EQ(reused.hits, fresh.hits);
+            ASSERT_EQ(format_result(s, reused, true), format_result(s, fresh, true));
+            for (std::size_t j = 0; j < fresh.shapes.size(); ++j)
+                ASSERT_EQ(reused.shapes[j].variant.has_value(), fresh.shapes[j].variant.has_value()) << j;
+            hits += fresh.hit_count;
+        }
+    }
+    EXPECT_GT(hits, 500u);  // the rays cross many shapes: the comparison is not vacuous
 }

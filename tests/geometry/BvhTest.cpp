@@ -1,6 +1,7 @@
 // The hierarchy must pick exactly what brute force picks: same shape, same t, for random mixed
 // scenes with degenerate shapes, axis-parallel rays and origins lying on node slab planes, before
 // and after refits. Seeds are printed on failure; RAYPICK_SEED=<n> reruns one.
+#include <algorithm>
 #include <cstdlib>
 #include <random>
 
@@ -104,6 +105,47 @@ template <typename T> void random_scenes_match_brute_force(BvhOptions options) {
 }
 
 TYPED_TEST(BvhPick, MatchesBruteForceOnRandomMixedScenes) { random_scenes_match_brute_force<TypeParam>({}); }
+
+// for_each_hit() reports exactly the shapes whose own cast hits, each once, with that cast's
+// result bit for bit, for every range (including rays from inside shapes and ranges behind).
+TYPED_TEST(BvhPick, EveryHitMatchesBruteForce) {
+    using T = TypeParam;
+    for (std::uint32_t scene = 0; scene < 4; ++scene) {
+        const std::uint32_t seed = base_seed() + 100 + scene;
+        Gen<T> g(seed);
+        const int n = scene == 0 ? 1 + g.pick(8) : 300 + g.pick(600);
+        std::vector<Shape<T>> shapes;
+        for (int i = 0; i < n; ++i) shapes.push_back(g.shape(T(8)));
+        if (scene == 1) shapes[0] = Sphere<T>{Vec3<T>(0), T(-1)};  // invalid: never hit
+        const Bvh<T> bvh(shapes);
+        std::size_t total = 0;
+        for (int i = 0; i < 1500; ++i) {
+            const Ray<T> ray = g.ray(T(8));
+            T t_min = T(0), t_max = infinity<T>();
+            if (i % 3 == 1) t_min = -infinity<T>();
+            if (i % 3 == 2) t_min = g.uni(-4, 2), t_max = t_min + g.uni(0, 6);
+            std::vector<std::pair<std::uint32_t, RayHit<T>>> got;
+            bvh.for_each_hit(ray, [&](std::uint32_t id, const RayHit<T>& h) { got.emplace_back(id, h); }, t_min, t_max);
+            std::sort(got.begin(), got.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+            std::size_t k = 0;
+            for (std::uint32_t s = 0; s < shapes.size(); ++s) {
+                const auto want = cast(ray, shapes[s], t_min, t_max);
+                if (!want) continue;
+                ASSERT_LT(k, got.size()) << "seed " << seed << " ray " << i << ": shape " << s << " hit but not reported";
+                ASSERT_EQ(got[k].first, s) << "seed " << seed << " ray " << i << ": reported " << got[k].first
+                                           << " (a miss, or twice) where shape " << s << " is the next hit";
+                const RayHit<T>& h = got[k].second;
+                EXPECT_TRUE(h.t_near == want->t_near && h.t_far == want->t_far && h.n_near == want->n_near &&
+                            h.n_far == want->n_far && h.origin_inside == want->origin_inside)
+                    << "seed " << seed << " ray " << i << " shape " << s;
+                ++k;
+            }
+            ASSERT_EQ(k, got.size()) << "seed " << seed << " ray " << i << ": a shape that misses was reported";
+            total += k;
+        }
+        if (n > 100) { EXPECT_GT(total, 1500u) << "seed " << seed << ": rays should cross several shapes"; }
+    }
+}
 
 // Shapes on a grid share slab planes with the rays' origins; without padding, node planes are
 // exactly those planes, so parallel rays hit the 0 * inf = NaN case of the node test.
