@@ -240,15 +240,14 @@ template <typename T> void Bvh<T>::build(std::vector<Shape<T>> shapes, BvhOption
     pad_ = options.pad_bounds;
     root_lo_ = Vec3<T>(infinity<T>());
     root_hi_ = Vec3<T>(-infinity<T>());
-    std::vector<Aabb<T>> boxes(n);
-    for (std::uint32_t i = 0; i < n; ++i) boxes[i] = padded_bounds(shapes[i]);
     bvh_build::Settings settings;
     settings.max_leaf_size = options.max_leaf_size;
     settings.bins = options.bins;
     settings.max_depth = kMaxDepth;
     settings.morton_min = options.morton_above < kNone ? options.morton_above + 1 : kNone;
     settings.morton_leaf = std::max<std::uint32_t>(options.morton_leaf, 1u);
-    bvh_build::Tree<T> tree = bvh_build::Builder<T>().build(boxes, settings);
+    bvh_build::Tree<T> tree = bvh_build::Builder<T>().build(
+        n, [&](std::uint32_t i) { return padded_bounds(shapes[i]); }, settings);
     std::vector<BinNode>& bin = tree.nodes;
     depth_ = tree.depth;
     shapes_.resize(n);

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "geometry/Shapes.h"
@@ -58,40 +59,48 @@ public:
         T operator[](int i) const { return h[i / kPer][i % kPer]; }
         void set(int i, T x) { h[i / kPer][i % kPer] = x; }
     };
+    /// Integer lanes of a V16, and the mask that clears its last lane.
+    typedef std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t> I __attribute__((vector_size(16)));
+    static constexpr I no_id_mask() {
+        if constexpr (sizeof(T) == 4) return I{-1, -1, -1, 0};
+        else return I{-1, 0};
+    }
     static V4 make4(T x, T y, T z, T w) {
         V4 v;
         v.set(0, x), v.set(1, y), v.set(2, z), v.set(3, w);
         return v;
     }
 
-    /// Boxes may be empty (min > max: an invalid shape); they are placed but bound nothing.
-    Tree<T> build(const std::vector<Aabb<T>>& boxes, const Settings& s) {
+    /// Builds over n boxes, box_of(i) giving box i (an Aabb<T>). Boxes may be empty (min > max:
+    /// an invalid shape); they are placed but bound nothing.
+    template <typename BoxOf> Tree<T> build(std::uint32_t n, const BoxOf& box_of, const Settings& s) {
         set_ = s;
-        const auto n = std::uint32_t(boxes.size());
-        prims_.resize(n);
+        for (auto& b : buf_) b.resize(n);
         Range all = Range::empty();
         for (std::uint32_t i = 0; i < n; ++i) {
-            Prim& p = prims_[i];
-            p.lo = make4(boxes[i].min.x, boxes[i].min.y, boxes[i].min.z, T(0));
-            p.hi = make4(boxes[i].max.x, boxes[i].max.y, boxes[i].max.z, T(0));
+            const Aabb<T> box = box_of(i);
+            Prim& p = buf_[0][i];
+            p.lo = make4(box.min.x, box.min.y, box.min.z, T(0));
+            p.hi = make4(box.max.x, box.max.y, box.max.z, T(0));
             p.set_id(i);
             all.add(p);
         }
         tree_.nodes.clear();
         tree_.nodes.reserve(2 * std::size_t(n));  // a binary tree over n leaves has 2n - 1 nodes
+        tree_.order.resize(n);
         tree_.depth = 0;
         if (n >= s.morton_min) {
-            morton_sort(all);
+            morton_sort(all);  // into buf_[1]
             top(0, n, 29, 1);
         } else if (n > 0) {
-            node(0, n, all, 1);
+            node(0, n, all, 1, 0);
         }
         codes_.clear();
         codes_.shrink_to_fit();
-        tree_.order.resize(n);
-        for (std::uint32_t k = 0; k < n; ++k) tree_.order[k] = prims_[k].id();
-        prims_.clear();
-        prims_.shrink_to_fit();
+        for (auto& b : buf_) {
+            b.clear();
+            b.shrink_to_fit();
+        }
         return std::move(tree_);
     }
 
@@ -110,10 +119,15 @@ private:
             return id;
         }
         /// Centroid, halves first (no overflow near the largest finite values); NaN for an empty
-        /// box (inf - inf), which every min/max below ignores.
+        /// box (inf - inf), which every min/max below ignores. Lane 3 is 0: the index's bits are
+        /// masked off first (as a float they are mostly subnormal, and arithmetic on subnormals
+        /// can take a slow path in the FPU).
         V4 centroid() const {
             V4 c;
-            for (int k = 0; k < kHalves; ++k) c.h[k] = lo.h[k] * T(0.5) + hi.h[k] * T(0.5);
+            for (int k = 0; k < kHalves; ++k) {
+                const V16 l = k == kHalves - 1 ? V16(I(lo.h[k]) & no_id_mask()) : lo.h[k];
+                c.h[k] = l * T(0.5) + hi.h[k] * T(0.5);
+            }
             return c;
         }
     };
@@ -178,19 +192,32 @@ private:
     };
     static constexpr int kMaxBins = 32;
 
-    /// Bin of a centroid coordinate. NaN or out-of-range positions (extents that overflow to inf
-    /// near the largest finite values make scale 0 and inf * 0 = NaN) land in the end bins.
-    static int bin_index(T c, T clo, T scale, int bins) {
-        const T f = (c - clo) * scale;
-        return f > T(0) ? (f < T(bins) ? int(f) : bins - 1) : 0;
-    }
+    /// Bins of centroids on each axis: floor((c - clo) * scale) clamped to [0, bins - 1], with vector
+    /// max and min (no branches). NaN or out-of-range positions (extents that overflow to inf near
+    /// the largest finite values make scale 0 and inf * 0 = NaN) land in the end bins.
+    struct Binning {
+        V4 clo, scale, last;
+        Binning(const Range& range, const T* sc, int bins)
+            : clo(range.clo), scale(make4(sc[0], sc[1], sc[2], T(0))), last(splat(T(bins - 1))) {}
+        /// Lane a: the bin of centroid c on axis a.
+        std::array<int, 3> bins_of(const V4& c) const {
+            const V16 zero{};
+            V4 g;
+            for (int k = 0; k < kHalves; ++k) {
+                const V16 f = (c.h[k] - clo.h[k]) * scale.h[k];
+                const V16 m = f > zero ? f : zero;
+                g.h[k] = m < last.h[k] ? m : last.h[k];
+            }
+            return {int(g[0]), int(g[1]), int(g[2])};
+        }
+    };
     /// Leaf tests cost one per vector of four shapes (one batch-kernel call each).
     static T blocks(std::uint32_t k) { return T((k + 3) / 4); }
 
-    /// Binned SAH over all three axes, binned in one pass over the range. Out of line: its bins
-    /// live on the stack only while it runs, not down the recursion.
-    __attribute__((noinline)) Split choose(std::uint32_t begin, std::uint32_t end, const Range& range, int bins,
-                                           const T* scale) const {
+    /// Binned SAH over all three axes, binned in one pass over prims [begin, end) of buf_[src]. Out
+    /// of line: its bins live on the stack only while it runs, not down the recursion.
+    __attribute__((noinline)) Split choose(std::uint32_t begin, std::uint32_t end, int src, const Range& range,
+                                           int bins, const T* scale) const {
         const std::uint32_t count = end - begin;
         // Small ranges bin along their longest centroid extent only (a third of the work; the
         // split found is nearly always that axis's anyway).
@@ -200,22 +227,37 @@ private:
                 if (scale[a] > T(0) && (!(scale[a0] > T(0)) || scale[a] < scale[a0])) a0 = a;
             a1 = a0 + 1;
         }
-        Bin bin[3][kMaxBins];
-        for (int a = a0; a < a1; ++a)
-            for (int b = 0; b < bins; ++b) bin[a][b] = {Range::empty(), 0};
-        const V4 clo = range.clo;
-        for (std::uint32_t i = begin; i < end; ++i) {
-            const Prim& p = prims_[i];
+        // Two sets of bins, for even and odd prims: consecutive prims often share a bin (they are
+        // in Morton order), and one set would chain each prim's update to the last one's store.
+        Bin bin[2][3][kMaxBins];
+        for (auto& set : bin)
+            for (int a = a0; a < a1; ++a)
+                for (int b = 0; b < bins; ++b) set[a][b] = {Range::empty(), 0};
+        const Binning binning(range, scale, bins);
+        const Prim* prims = buf_[src].data();
+        auto put = [&](Bin (&set)[3][kMaxBins], const Prim& p) {
             const V4 c = p.centroid();
+            const std::array<int, 3> at = binning.bins_of(c);
             for (int a = a0; a < a1; ++a) {
-                Bin& b = bin[a][bin_index(c[a], clo[a], scale[a], bins)];
+                Bin& b = set[a][at[a]];
                 b.r.lo = vmin(b.r.lo, p.lo);
                 b.r.hi = vmax(b.r.hi, p.hi);
                 b.r.clo = vmin(b.r.clo, c);
                 b.r.chi = vmax(b.r.chi, c);
                 ++b.n;
             }
+        };
+        std::uint32_t i = begin;
+        for (; i + 1 < end; i += 2) {
+            put(bin[0], prims[i]);
+            put(bin[1], prims[i + 1]);
         }
+        if (i < end) put(bin[0], prims[i]);
+        for (int a = a0; a < a1; ++a)
+            for (int b = 0; b < bins; ++b) {
+                bin[0][a][b].r.add(bin[1][a][b].r);
+                bin[0][a][b].n += bin[1][a][b].n;
+            }
         Split best;
         for (int a = a0; a < a1; ++a) {
             if (!(scale[a] > T(0))) continue;
@@ -224,16 +266,16 @@ private:
             Range acc = Range::empty();
             std::uint32_t rn = 0;
             for (int b = bins - 1; b > 0; --b) {
-                acc.add(bin[a][b].r);
-                rn += bin[a][b].n;
+                acc.add(bin[0][a][b].r);
+                rn += bin[0][a][b].n;
                 right[b] = acc;
                 right_cost[b] = rn ? area(acc.lo, acc.hi) * blocks(rn) : T(0);
             }
             Range left = Range::empty();
             std::uint32_t ln = 0;
             for (int b = 0; b < bins - 1; ++b) {
-                left.add(bin[a][b].r);
-                ln += bin[a][b].n;
+                left.add(bin[0][a][b].r);
+                ln += bin[0][a][b].n;
                 if (ln == 0 || ln == count) continue;
                 const T cost = area(left.lo, left.hi) * blocks(ln) + right_cost[b + 1];
                 if (cost < best.cost) best = {a, b + 1, cost, left, right[b + 1]};
@@ -242,7 +284,10 @@ private:
         return best;
     }
 
-    std::uint32_t node(std::uint32_t begin, std::uint32_t end, const Range& range, int depth) {
+    /// Builds the subtree over prims [begin, end) of buf_[src] (bounds `range`) and returns its
+    /// node's index. Splits move the prims into the other buffer, left half first, so each level
+    /// reads one buffer and writes the other; leaves record their prims' ids in tree_.order.
+    std::uint32_t node(std::uint32_t begin, std::uint32_t end, const Range& range, int depth, int src) {
         tree_.depth = std::max(tree_.depth, depth);
         const auto index = std::uint32_t(tree_.nodes.size());
         tree_.nodes.push_back({});
@@ -252,6 +297,7 @@ private:
         auto make_leaf = [&] {
             tree_.nodes[index].first = begin;
             tree_.nodes[index].count = count;
+            for (std::uint32_t k = begin; k < end; ++k) tree_.order[k] = buf_[src][k].id();
             return index;
         };
         if (count <= 1) return make_leaf();
@@ -261,25 +307,38 @@ private:
         const V4 ext = sub(range.chi, range.clo);
         T scale[3];
         for (int a = 0; a < 3; ++a) scale[a] = ext[a] > T(0) ? T(bins) / ext[a] : T(0);
-        const Split split = depth < set_.max_depth ? choose(begin, end, range, bins, scale) : Split{};
+        const Split split = depth < set_.max_depth ? choose(begin, end, src, range, bins, scale) : Split{};
         std::uint32_t mid;
         Range left, right;
+        int dst = src;
         if (split.axis >= 0) {
             const T parent_area = area(range.lo, range.hi);
             const T cost = T(set_.split_cost) + (parent_area > T(0) ? split.cost / parent_area : blocks(count));
             if (count <= max_leaf && cost >= blocks(count)) return make_leaf();
             const int axis = split.axis, first_right = split.bin;
-            const T clo = range.clo[axis], sc = scale[axis];
-            auto it = std::partition(prims_.begin() + begin, prims_.begin() + end, [&](const Prim& p) {
-                return bin_index(p.centroid()[axis], clo, sc, bins) < first_right;
-            });
-            mid = std::uint32_t(it - prims_.begin());
+            const Binning binning(range, scale, bins);
+            // Without branches: each prim is written to the next free slots from both the front
+            // (left half) and the back (right half) of the range in the other buffer, and the
+            // side it belongs to keeps it; the other copy is overwritten later (or is the same slot).
+            dst = src ^ 1;
+            const Prim* in = buf_[src].data();
+            Prim* out = buf_[dst].data();
+            std::uint32_t l = begin, r = end;
+            for (std::uint32_t i = begin; i < end; ++i) {
+                const Prim p = in[i];
+                const std::uint32_t to_left = binning.bins_of(p.centroid())[axis] < first_right;
+                out[l] = p;
+                out[r - 1] = p;
+                l += to_left;
+                r -= 1 - to_left;
+            }
+            mid = l;
             left = split.left;
             right = split.right;
         } else {
             if (count <= max_leaf) return make_leaf();
             // All centroids coincide (or the tree is too deep): split at the median of the longest
-            // axis (NaN centroids, of empty boxes, order first).
+            // axis (NaN centroids, of empty boxes, order first), in place.
             int axis = 0;
             if (ext[1] > ext[axis]) axis = 1;
             if (ext[2] > ext[axis]) axis = 2;
@@ -288,23 +347,25 @@ private:
                 const T c = p.centroid()[axis];
                 return c == c ? c : -std::numeric_limits<T>::infinity();
             };
-            std::nth_element(prims_.begin() + begin, prims_.begin() + mid, prims_.begin() + end,
+            std::vector<Prim>& prims = buf_[src];
+            std::nth_element(prims.begin() + begin, prims.begin() + mid, prims.begin() + end,
                              [&](const Prim& x, const Prim& y) { return key(x) < key(y); });
             left = right = Range::empty();
-            for (std::uint32_t k = begin; k < mid; ++k) left.add(prims_[k]);
-            for (std::uint32_t k = mid; k < end; ++k) right.add(prims_[k]);
+            for (std::uint32_t k = begin; k < mid; ++k) left.add(prims[k]);
+            for (std::uint32_t k = mid; k < end; ++k) right.add(prims[k]);
         }
-        node(begin, mid, left, depth + 1);
-        const std::uint32_t right_child = node(mid, end, right, depth + 1);
+        node(begin, mid, left, depth + 1, dst);
+        const std::uint32_t right_child = node(mid, end, right, depth + 1, dst);
         tree_.nodes[index].first = right_child;
         tree_.nodes[index].count = 0;
         return index;
     }
 
-    /// Sorts the prims by the Morton code of their centroid in the scene's centroid bounds (10 bits
-    /// per axis; NaN centroids, of empty boxes, code 0).
+    /// Sorts the prims of buf_[0] by the Morton code of their centroid in the scene's centroid
+    /// bounds (10 bits per axis; NaN centroids, of empty boxes, code 0) into buf_[1], their codes
+    /// into codes_.
     void morton_sort(const Range& all) {
-        const auto n = std::uint32_t(prims_.size());
+        const auto n = std::uint32_t(buf_[0].size());
         const V4 ext = sub(all.chi, all.clo);
         T scale[3];
         for (int a = 0; a < 3; ++a) scale[a] = ext[a] > T(0) ? T(1023.99) / ext[a] : T(0);
@@ -317,7 +378,7 @@ private:
         };
         std::vector<std::uint64_t> keys(n), tmp(n);  // code << 32 | prim index
         for (std::uint32_t i = 0; i < n; ++i) {
-            const V4 c = prims_[i].centroid();
+            const V4 c = buf_[0][i].centroid();
             std::uint32_t code = 0;
             for (int a = 0; a < 3; ++a) {
                 const T f = (c[a] - all.clo[a]) * scale[a];
@@ -334,13 +395,11 @@ private:
             for (std::uint32_t i = 0; i < n; ++i) tmp[hist[(keys[i] >> shift) & 1023u]++] = keys[i];
             keys.swap(tmp);
         }
-        std::vector<Prim> sorted(n);
         codes_.resize(n);
         for (std::uint32_t i = 0; i < n; ++i) {
-            sorted[i] = prims_[std::uint32_t(keys[i])];
+            buf_[1][i] = buf_[0][std::uint32_t(keys[i])];
             codes_[i] = std::uint32_t(keys[i] >> 32);
         }
-        prims_.swap(sorted);
     }
 
     /// The top of the tree over Morton-sorted prims: a node per range whose codes differ at `bit`,
@@ -359,8 +418,8 @@ private:
         }
         if (bit < 0 || count <= set_.morton_leaf) {
             Range r = Range::empty();
-            for (std::uint32_t k = begin; k < end; ++k) r.add(prims_[k]);
-            return node(begin, end, r, depth);
+            for (std::uint32_t k = begin; k < end; ++k) r.add(buf_[1][k]);
+            return node(begin, end, r, depth, 1);
         }
         tree_.depth = std::max(tree_.depth, depth);
         const auto index = std::uint32_t(tree_.nodes.size());
@@ -377,7 +436,7 @@ private:
 
     Settings set_;
     std::vector<std::uint32_t> codes_;
-    std::vector<Prim> prims_;
+    std::vector<Prim> buf_[2];  ///< the prims, and room to partition them into (see node())
     Tree<T> tree_;
 };
 
