@@ -15,6 +15,7 @@
 
 #include "geometry/BvhBuild.h"
 #include "geometry/BvhLeaf.h"
+#include "geometry/LargeAlloc.h"
 #include "geometry/Shape.h"
 
 namespace raypick {
@@ -157,7 +158,7 @@ private:
     static constexpr std::uint32_t kOffsetMask = 0x0fffffffu;
 
     Aabb<T> padded_bounds(const Shape<T>& s) const;
-    std::uint32_t collapse(const std::vector<BinNode>& bin, std::uint32_t b, ChildRef up);
+    std::uint32_t collapse(const LargeVector<BinNode>& bin, std::uint32_t b, ChildRef up);
     std::uint32_t make_leaf(std::uint32_t first, std::uint32_t count, std::uint32_t& counts);
     void set_child(std::uint32_t node, std::uint32_t k, const Vec3<T>& lo, const Vec3<T>& hi);
     /// Per-ray constants of the node test: per axis, the origin shifted for the near and far planes
@@ -200,11 +201,11 @@ private:
     std::optional<NearestHit<T>> finish(const Ray<T>& ray, const bvh_leaf::Candidate<T>& best, T t_min, T t_max) const;
     void refit_up(ChildRef ref, Vec3<T> lo, Vec3<T> hi);
 
-    std::vector<Node> nodes_;
+    LargeVector<Node> nodes_;
     std::vector<ChildRef> parent_;        // node -> its slot in the parent (node kNone: root)
     Vec3<T> root_lo_{infinity<T>()}, root_hi_{-infinity<T>()};
-    std::vector<Shape<T>> shapes_;        // in leaf order ("slots")
-    std::vector<bvh_leaf::Chunk> leaves_; // every leaf's block, depth first
+    LargeVector<Shape<T>> shapes_;        // in leaf order ("slots")
+    LargeVector<bvh_leaf::Chunk> leaves_; // every leaf's block, depth first
     BvhOptions options_;
     std::vector<std::uint32_t> id_of_;    // slot -> caller's index
     std::vector<std::uint32_t> slot_of_;  // caller's index -> slot
@@ -248,7 +249,7 @@ template <typename T> void Bvh<T>::build(std::vector<Shape<T>> shapes, BvhOption
     settings.morton_leaf = std::max<std::uint32_t>(options.morton_leaf, 1u);
     bvh_build::Tree<T> tree = bvh_build::Builder<T>().build(
         n, [&](std::uint32_t i) { return padded_bounds(shapes[i]); }, settings);
-    std::vector<BinNode>& bin = tree.nodes;
+    LargeVector<BinNode>& bin = tree.nodes;
     depth_ = tree.depth;
     shapes_.resize(n);
     id_of_.resize(n);
@@ -312,7 +313,7 @@ std::uint32_t Bvh<T>::make_leaf(std::uint32_t first, std::uint32_t count, std::u
 }
 
 template <typename T>
-std::uint32_t Bvh<T>::collapse(const std::vector<BinNode>& bin, std::uint32_t b, ChildRef up) {
+std::uint32_t Bvh<T>::collapse(const LargeVector<BinNode>& bin, std::uint32_t b, ChildRef up) {
     // Gather up to W descendants of binary node b, always opening the largest inner one.
     std::array<std::uint32_t, W> kids{};
     int n = 0;

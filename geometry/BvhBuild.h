@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "geometry/LargeAlloc.h"
 #include "geometry/Shapes.h"
 
 namespace raypick::bvh_build {
@@ -27,7 +28,7 @@ template <typename T> struct BinNode {
 };
 
 template <typename T> struct Tree {
-    std::vector<BinNode<T>> nodes;     ///< depth first; node 0 is the root
+    LargeVector<BinNode<T>> nodes;     ///< depth first; node 0 is the root
     std::vector<std::uint32_t> order;  ///< slot -> index of the box it holds (leaves cover runs of slots)
     int depth = 0;
 };
@@ -347,7 +348,7 @@ private:
                 const T c = p.centroid()[axis];
                 return c == c ? c : -std::numeric_limits<T>::infinity();
             };
-            std::vector<Prim>& prims = buf_[src];
+            LargeVector<Prim>& prims = buf_[src];
             std::nth_element(prims.begin() + begin, prims.begin() + mid, prims.begin() + end,
                              [&](const Prim& x, const Prim& y) { return key(x) < key(y); });
             left = right = Range::empty();
@@ -436,7 +437,7 @@ private:
 
     Settings set_;
     std::vector<std::uint32_t> codes_;
-    std::vector<Prim> buf_[2];  ///< the prims, and room to partition them into (see node())
+    LargeVector<Prim> buf_[2];  ///< the prims, and room to partition them into (see node())
     Tree<T> tree_;
 };
 
