@@ -59,6 +59,26 @@ void BM_PickBvh(benchmark::State& state) {
     state.SetLabel(bench::mix_name(mix));
 }
 
+// Every hit along the ray (the demo's Ray panel): Bvh::for_each_hit against casting every shape.
+void BM_EveryHitBvh(benchmark::State& state) {
+    const int n = int(state.range(0));
+    const auto& b = bvh(Mix::Mixed, n);
+    size_t i = 0, hits = 0;
+    for (auto _ : state) b.for_each_hit(rays()[i++ % rays().size()], [&](std::uint32_t, const RayHit<float>&) { ++hits; });
+    state.SetItemsProcessed(int64_t(state.iterations()));
+    state.counters["hits_per_ray"] = double(hits) / double(std::max<size_t>(1, i));
+}
+void BM_EveryHitBrute(benchmark::State& state) {
+    const auto& s = shapes(Mix::Mixed, int(state.range(0)));
+    size_t i = 0, hits = 0;
+    for (auto _ : state) {
+        const Ray<float>& ray = rays()[i++ % rays().size()];
+        for (const Shape<float>& shape : s) hits += cast(ray, shape).has_value();
+    }
+    state.SetItemsProcessed(int64_t(state.iterations()));
+    state.counters["hits_per_ray"] = double(hits) / double(std::max<size_t>(1, i));
+}
+
 void BM_BuildBvh(benchmark::State& state) {
     const Mix mix = Mix(state.range(0));
     const int n = int(state.range(1));
@@ -106,6 +126,8 @@ void pick_args(benchmark::internal::Benchmark* b, bool brute) {
 }
 BENCHMARK(BM_PickBrute)->Apply([](auto* b) { pick_args(b, true); });
 BENCHMARK(BM_PickBvh)->Apply([](auto* b) { pick_args(b, false); });
+BENCHMARK(BM_EveryHitBvh)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_EveryHitBrute)->Arg(10000)->Arg(100000)->Unit(benchmark::kMicrosecond);
 #ifdef RAYPICK_HAVE_EMBREE
 BENCHMARK(BM_PickEmbree)->Apply([](auto* b) { pick_args(b, false); });
 BENCHMARK(BM_BuildEmbree)->Args({int(Mix::Spheres), 1000000})->Unit(benchmark::kMillisecond)->Iterations(3);
