@@ -4,11 +4,14 @@
 // Input layout (fuzz/FuzzCommon.h): shape type byte, shape, ray, range mode, poison byte.
 // Invariants (check_cast): no NaN/inf in a hit, t_near <= t_far, unit normals, the passage overlaps
 // [t_min, t_max], origin_inside consistent, invalid input -> miss, variant dispatch == direct cast;
-// plus: a capsule with a == b is exactly the sphere, and the range can only drop hits.
+// plus: a capsule with a == b is exactly the sphere, the range can only drop hits, and the batch
+// kernels (their SSE2 build; the AVX2 and AVX-512 builds are the same source, tested bit for bit
+// by BatchTest) give cast()'s hit and t values bit for bit, in a whole group and in a partial one.
 #include <cstddef>
 #include <cstdint>
 
 #include "FuzzCommon.h"
+#include "geometry/BatchSse2.h"
 
 #ifndef RAYPICK_FUZZ_SCALAR
 #error "define RAYPICK_FUZZ_SCALAR to float or double"
@@ -17,6 +20,52 @@
 using T = RAYPICK_FUZZ_SCALAR;
 using namespace raypick;
 using namespace raypick::fuzz;
+
+namespace {
+template <typename S> auto group(const Ray<T>& ray, const S& shape, std::size_t cnt, T t_min, T t_max,
+                                 batch_sse2::VecT<T>& tn, batch_sse2::VecT<T>& tf) {
+    constexpr std::size_t L = batch_sse2::Simd<T>::W;
+    if constexpr (std::is_same_v<S, Sphere<T>>) {
+        SphereSoA<T> soa;
+        for (std::size_t l = 0; l < L; ++l) soa.push_back(shape);
+        return batch_sse2::sphere_group<T>(ray, soa.view(), 0, cnt, t_min, t_max, tn, tf);
+    } else if constexpr (std::is_same_v<S, Aabb<T>>) {
+        AabbSoA<T> soa;
+        for (std::size_t l = 0; l < L; ++l) soa.push_back(shape);
+        return batch_sse2::aabb_group<T>(ray, soa.view(), 0, cnt, t_min, t_max, tn, tf);
+    } else if constexpr (std::is_same_v<S, Obb<T>>) {
+        ObbSoA<T> soa;
+        for (std::size_t l = 0; l < L; ++l) soa.push_back(shape);
+        return batch_sse2::obb_group<T>(ray, soa.view(), 0, cnt, t_min, t_max, tn, tf);
+    } else {
+        CapsuleSoA<T> soa;
+        for (std::size_t l = 0; l < L; ++l) soa.push_back(shape);
+        return batch_sse2::capsule_group<T>(ray, soa.view(), 0, cnt, t_min, t_max, tn, tf);
+    }
+}
+
+/// The batch kernel's lanes against the scalar cast's result h (the batch entry points answer an
+/// invalid ray or range before any kernel runs, so those are left out).
+template <typename S>
+void check_batch(const Ray<T>& ray, const S& shape, T t_min, T t_max, const std::optional<RayHit<T>>& h) {
+    if (!is_valid(ray) || !(t_min <= t_max)) return;
+    for (std::size_t cnt : {std::size_t(batch_sse2::Simd<T>::W), std::size_t(1)}) {
+        batch_sse2::VecT<T> tn, tf;
+        const auto hit = group(ray, shape, cnt, t_min, t_max, tn, tf);
+        for (std::size_t l = 0; l < cnt; ++l) {
+            const bool ok = (hit[l] != 0) == h.has_value() &&
+                            (!h || (same_bits(tn[l], h->t_near) && same_bits(tf[l], h->t_far)));
+            if (ok) continue;
+            print_ray(ray, t_min, t_max);
+            print_shape(shape);
+            if (h) print_hit("scalar cast", *h);
+            std::fprintf(stderr, "batch lane %zu of %zu: hit %d, t_near %.9g, t_far %.9g\n", l, cnt, int(hit[l] != 0),
+                         double(tn[l]), double(tf[l]));
+            fail("a batch kernel lane differs from the scalar cast");
+        }
+    }
+}
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     Reader in(data, size);
@@ -29,6 +78,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::visit(
         [&](const auto& s) {
             const auto h = check_cast(ray, s, t_min, t_max);
+            check_batch(ray, s, t_min, t_max, h);
             // Narrowing the range to [-inf, inf] can only add hits, never change a hit's values.
             const auto full = check_cast(ray, s, -infinity<T>(), infinity<T>());
             if (h && !same_hit(h, full)) {
