@@ -194,6 +194,27 @@ private:
         }
         return nk;
     }
+    /// A single ray's node test: its RayConsts per vector, and which plane of each axis is met
+    /// first as a byte offset in a Node.
+    struct RayVectors {
+        V16 o_near[3], o_far[3], inv[3];
+        std::size_t near_off[3], far_off[3];
+    };
+    static RayVectors ray_vectors(const RayConsts& rc);
+    /// Whether the ray meets the root box within [t_min, t_max] (widened as every node test);
+    /// `entry` gets its entry distance.
+    bool enters_root(const RayConsts& rc, T t_min, T t_max, T& entry) const;
+    /// test_children() for one ray: entry distances and hit mask of node n's children in [t0, t1].
+    __attribute__((always_inline)) static unsigned test_node(const RayVectors& rv, const Node& n, T t0, T t1, T* entry) {
+        return test_children(n, rv.near_off, rv.far_off, t0, t1, entry,
+                             [&](int a, V16 np, V16 fp, V16& ta, V16& tb) __attribute__((always_inline)) {
+                                 ta = (np - rv.o_near[a]) * rv.inv[a];
+                                 tb = (fp - rv.o_far[a]) * rv.inv[a];
+                             });
+    }
+    /// Stack entries a single-ray walk can hold: at most W - 1 wait per level (the binary depth
+    /// bounds the levels), plus the root.
+    static constexpr std::size_t kStack = (W - 1) * (kMaxDepth + 40) + 2;
     template <typename Slab>
     __attribute__((always_inline)) static unsigned test_children(const Node& n, const std::size_t* near_off, const std::size_t* far_off, T t0,
                                   T t1, T* entry, const Slab& slab);
@@ -379,32 +400,9 @@ std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
         bvh_leaf::test_scalar(shapes_[slot_of_[hint]], c, ray, t_min, t_max, best);
     }
     auto result = [&] { return finish(ray, best, t_min, t_max); };
-    using V = V16;
-    const V zero{};
     const T eps = T(4) * std::numeric_limits<T>::epsilon();
     const RayConsts rc = ray_consts(ray);
-    const T* o_near1 = rc.o_near;
-    const T* o_far1 = rc.o_far;
-    const T* inv1 = rc.inv;
-    // The same per vector, and which plane is met first as a byte offset within the node.
-    V o_near[3], o_far[3], inv[3];
-    std::size_t near_off[3], far_off[3];
-    for (int a = 0; a < 3; ++a) {
-        const bool neg = rc.neg[a];
-        o_near[a] = zero + o_near1[a];
-        o_far[a] = zero + o_far1[a];
-        inv[a] = zero + inv1[a];
-        const std::size_t lo_off = offsetof(Node, lo) + std::size_t(a) * W * sizeof(T);
-        const std::size_t hi_off = offsetof(Node, hi) + std::size_t(a) * W * sizeof(T);
-        near_off[a] = neg ? hi_off : lo_off;
-        far_off[a] = neg ? lo_off : hi_off;
-    }
-    auto test_node = [&](const Node& n, T t0, T t1, T* entry) __attribute__((always_inline)) {
-        return test_children(n, near_off, far_off, t0, t1, entry, [&](int a, V np, V fp, V& ta, V& tb) __attribute__((always_inline)) {
-            ta = (np - o_near[a]) * inv[a];
-            tb = (fp - o_far[a]) * inv[a];
-        });
-    };
+    const RayVectors rv = ray_vectors(rc);
     auto prefetch = [&](std::uint32_t ref) {
         if (ref & kLeaf) {
             const char* p = reinterpret_cast<const char*>(&leaves_[ref & kOffsetMask]);
@@ -416,20 +414,11 @@ std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
         }
     };
     struct Entry { std::uint32_t ref, counts; T t; };
-    // At most W - 1 entries wait per level (the binary depth bounds the levels), plus the root.
-    std::array<Entry, (W - 1) * (kMaxDepth + 40) + 2> stack;
+    std::array<Entry, kStack> stack;
     int sp = 0;
-    // The root box.
     {
-        T tn = t_min, tf = t_max;
-        for (int a = 0; a < 3; ++a) {
-            const bool neg = rc.neg[a];
-            const T ta = ((neg ? root_hi_[a] : root_lo_[a]) - o_near1[a]) * inv1[a];
-            const T tb = ((neg ? root_lo_[a] : root_hi_[a]) - o_far1[a]) * inv1[a];
-            if (ta > tn) tn = ta;
-            if (tb < tf) tf = tb;
-        }
-        if (!(tn - std::abs(tn) * eps <= tf + std::abs(tf) * eps)) return result();
+        T tn;
+        if (!enters_root(rc, t_min, t_max, tn)) return result();
         stack[sp++] = {0, 0, tn};
     }
     while (sp > 0) {
@@ -447,7 +436,7 @@ std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
             alignas(16) T entry[W];
             const T lim = best.none() ? t_max : best.t;
             Entry kids[W];
-            const int nk = sorted_children(n, test_node(n, t_min, lim, entry), kids,
+            const int nk = sorted_children(n, test_node(rv, n, t_min, lim, entry), kids,
                                            [&](int k) { return Entry{n.child[k], n.counts[k], entry[k]}; });
             if (nk == 0) break;
             // Start loading every pushed child now, so that their cache misses overlap.
@@ -515,6 +504,35 @@ template <typename T> typename Bvh<T>::RayConsts Bvh<T>::ray_consts(const Ray<T>
         rc.inv[a] = T(1) / ray.direction[a];  // +-inf for a zero component
     }
     return rc;
+}
+
+template <typename T> typename Bvh<T>::RayVectors Bvh<T>::ray_vectors(const RayConsts& rc) {
+    const V16 zero{};
+    RayVectors rv;
+    for (int a = 0; a < 3; ++a) {
+        rv.o_near[a] = zero + rc.o_near[a];
+        rv.o_far[a] = zero + rc.o_far[a];
+        rv.inv[a] = zero + rc.inv[a];
+        const std::size_t lo_off = offsetof(Node, lo) + std::size_t(a) * W * sizeof(T);
+        const std::size_t hi_off = offsetof(Node, hi) + std::size_t(a) * W * sizeof(T);
+        rv.near_off[a] = rc.neg[a] ? hi_off : lo_off;
+        rv.far_off[a] = rc.neg[a] ? lo_off : hi_off;
+    }
+    return rv;
+}
+
+template <typename T> bool Bvh<T>::enters_root(const RayConsts& rc, T t_min, T t_max, T& entry) const {
+    const T eps = T(4) * std::numeric_limits<T>::epsilon();
+    T tn = t_min, tf = t_max;
+    for (int a = 0; a < 3; ++a) {
+        const bool neg = rc.neg[a];
+        const T ta = ((neg ? root_hi_[a] : root_lo_[a]) - rc.o_near[a]) * rc.inv[a];
+        const T tb = ((neg ? root_lo_[a] : root_hi_[a]) - rc.o_far[a]) * rc.inv[a];
+        if (ta > tn) tn = ta;
+        if (tb < tf) tf = tb;
+    }
+    entry = tn;
+    return tn - std::abs(tn) * eps <= tf + std::abs(tf) * eps;
 }
 
 template <typename T>
@@ -645,7 +663,7 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
             if (active[i]) bundle_lim = std::max(bundle_lim, lim[i]);
     };
     struct Entry { std::uint32_t ref, counts, node, k; T t; };
-    std::array<Entry, (W - 1) * (kMaxDepth + 40) + 2> stack;
+    std::array<Entry, kStack> stack;
     int sp = 0;
     {
         // The root box, as a child of a virtual node.
@@ -681,31 +699,16 @@ template <typename Visit>
 void Bvh<T>::for_each_hit(const Ray<T>& ray, Visit&& visit, T t_min, T t_max) const {
     if (nodes_.empty() || !is_valid(ray) || !(t_min <= t_max)) return;
     const RayConsts rc = ray_consts(ray);
-    const V16 zero{};
-    V16 o_near[3], o_far[3], inv[3];
-    std::size_t near_off[3], far_off[3];
-    const T eps = T(4) * std::numeric_limits<T>::epsilon();
-    T tn = t_min, tf = t_max;  // the root box, as in pick()
-    for (int a = 0; a < 3; ++a) {
-        const bool neg = rc.neg[a];
-        o_near[a] = zero + rc.o_near[a];
-        o_far[a] = zero + rc.o_far[a];
-        inv[a] = zero + rc.inv[a];
-        const std::size_t lo_off = offsetof(Node, lo) + std::size_t(a) * W * sizeof(T);
-        const std::size_t hi_off = offsetof(Node, hi) + std::size_t(a) * W * sizeof(T);
-        near_off[a] = neg ? hi_off : lo_off;
-        far_off[a] = neg ? lo_off : hi_off;
-        const T ta = ((neg ? root_hi_[a] : root_lo_[a]) - rc.o_near[a]) * rc.inv[a];
-        const T tb = ((neg ? root_lo_[a] : root_hi_[a]) - rc.o_far[a]) * rc.inv[a];
-        if (ta > tn) tn = ta;
-        if (tb < tf) tf = tb;
-    }
-    if (!(tn - std::abs(tn) * eps <= tf + std::abs(tf) * eps)) return;
+    const RayVectors rv = ray_vectors(rc);
+    T root_entry;
+    if (!enters_root(rc, t_min, t_max, root_entry)) return;
+    // Every crossed child is pushed (no culling by distance), still at most W - 1 per level.
     struct Entry { std::uint32_t ref, counts; };
-    std::vector<Entry> stack{{0, 0}};  // no depth bound here: every crossed child is pushed
-    while (!stack.empty()) {
-        const Entry e = stack.back();
-        stack.pop_back();
+    std::array<Entry, kStack> stack;
+    int sp = 0;
+    stack[sp++] = {0, 0};
+    while (sp > 0) {
+        const Entry e = stack[--sp];
         if (e.ref & kLeaf) {
             bvh_leaf::for_each_shape<T>(&leaves_[e.ref & kOffsetMask], e.counts, [&](std::uint32_t id, const Shape<T>& s) {
                 if (const auto h = cast(ray, s, t_min, t_max)) visit(id, *h);
@@ -714,14 +717,9 @@ void Bvh<T>::for_each_hit(const Ray<T>& ray, Visit&& visit, T t_min, T t_max) co
         }
         const Node& n = nodes_[e.ref];
         alignas(16) T entry[W];
-        unsigned mask = test_children(n, near_off, far_off, t_min, t_max, entry,
-                                      [&](int a, V16 np, V16 fp, V16& ta, V16& tb) __attribute__((always_inline)) {
-                                          ta = (np - o_near[a]) * inv[a];
-                                          tb = (fp - o_far[a]) * inv[a];
-                                      });
-        for (; mask; mask &= mask - 1) {
+        for (unsigned mask = test_node(rv, n, t_min, t_max, entry); mask; mask &= mask - 1) {
             const int k = __builtin_ctz(mask);
-            if (n.child[k] != kNone) stack.push_back({n.child[k], n.counts[k]});
+            if (n.child[k] != kNone) stack[sp++] = {n.child[k], n.counts[k]};
         }
     }
 }
