@@ -94,7 +94,7 @@ void RaycastView::sync(const Scene& scene) {
             shapes_.push_back(s.shape);
             shapes.push_back(convert<float>(s.shape));
         }
-        bvh_.build(std::move(shapes));
+        bvh_.build(shapes);
         built_ = true;
         scene_changed_ = true;
         ++rebuilds_;

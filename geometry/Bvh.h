@@ -102,9 +102,10 @@ struct BvhOptions {
 template <typename T> class Bvh {
 public:
     Bvh() = default;
-    explicit Bvh(std::vector<Shape<T>> shapes, BvhOptions options = {}) { build(std::move(shapes), options); }
+    explicit Bvh(const std::vector<Shape<T>>& shapes, BvhOptions options = {}) { build(shapes, options); }
 
-    void build(std::vector<Shape<T>> shapes, BvhOptions options = {});
+    /// (Re)builds over `shapes`, copied in leaf order: no copy of the whole vector is made first.
+    void build(const std::vector<Shape<T>>& shapes, BvhOptions options = {});
     void update(std::uint32_t index, const Shape<T>& shape);
 
     std::optional<NearestHit<T>> pick(const Ray<T>& ray, T t_min = T(0), T t_max = infinity<T>()) const;
@@ -270,7 +271,7 @@ template <typename T> Aabb<T> Bvh<T>::padded_bounds(const Shape<T>& s) const {
     return {b.min - pad, b.max + pad};
 }
 
-template <typename T> void Bvh<T>::build(std::vector<Shape<T>> shapes, BvhOptions options) {
+template <typename T> void Bvh<T>::build(const std::vector<Shape<T>>& shapes, BvhOptions options) {
     const auto n = static_cast<std::uint32_t>(shapes.size());
     nodes_.clear();
     parent_.clear();
@@ -297,7 +298,7 @@ template <typename T> void Bvh<T>::build(std::vector<Shape<T>> shapes, BvhOption
     for (std::uint32_t s = 0; s < n; ++s) {
         id_of_[s] = tree.order[s];
         slot_of_[tree.order[s]] = s;
-        shapes_[s] = std::move(shapes[tree.order[s]]);
+        shapes_[s] = shapes[tree.order[s]];
     }
     leaf_of_.assign(n, ChildRef{});
     lane_of_.assign(n, 0);
@@ -836,7 +837,7 @@ template <typename T> void Bvh<T>::update(std::uint32_t index, const Shape<T>& s
         std::vector<Shape<T>> all(shapes_.size());
         for (std::uint32_t s = 0; s < shapes_.size(); ++s) all[id_of_[s]] = shapes_[s];
         all[index] = shape;
-        build(std::move(all), options_);
+        build(all, options_);
         return;
     }
     shapes_[slot] = shape;
