@@ -5,12 +5,14 @@
 // Invariants (check_cast): no NaN/inf in a hit, t_near <= t_far, unit normals, the passage overlaps
 // [t_min, t_max], origin_inside consistent, invalid input -> miss, variant dispatch == direct cast;
 // plus: a capsule with a == b is exactly the sphere, the range can only drop hits, and the batch
-// kernels (their SSE2 build; the AVX2 and AVX-512 builds are the same source, tested bit for bit
-// by BatchTest) give cast()'s hit and t values bit for bit, in a whole group and in a partial one.
+// kernels give cast()'s hit and t values bit for bit: their SSE2 build (what the BVH's leaves
+// run) in a whole group and in a partial one, and cast_batch() with every instruction set this
+// CPU has (SSE2, AVX2, AVX-512: Batch.cpp) over one more shape than its widest group holds.
 #include <cstddef>
 #include <cstdint>
 
 #include "FuzzCommon.h"
+#include "geometry/Batch.h"
 #include "geometry/BatchSse2.h"
 
 #ifndef RAYPICK_FUZZ_SCALAR
@@ -22,6 +24,13 @@ using namespace raypick;
 using namespace raypick::fuzz;
 
 namespace {
+template <typename S> auto soa_of(const S&) {
+    if constexpr (std::is_same_v<S, Sphere<T>>) return SphereSoA<T>{};
+    else if constexpr (std::is_same_v<S, Aabb<T>>) return AabbSoA<T>{};
+    else if constexpr (std::is_same_v<S, Obb<T>>) return ObbSoA<T>{};
+    else return CapsuleSoA<T>{};
+}
+
 template <typename S> auto group(const Ray<T>& ray, const S& shape, std::size_t cnt, T t_min, T t_max,
                                  batch_sse2::VecT<T>& tn, batch_sse2::VecT<T>& tf) {
     constexpr std::size_t L = batch_sse2::Simd<T>::W;
@@ -62,6 +71,29 @@ void check_batch(const Ray<T>& ray, const S& shape, T t_min, T t_max, const std:
             std::fprintf(stderr, "batch lane %zu of %zu: hit %d, t_near %.9g, t_far %.9g\n", l, cnt, int(hit[l] != 0),
                          double(tn[l]), double(tf[l]));
             fail("a batch kernel lane differs from the scalar cast");
+        }
+    }
+    // cast_batch() per instruction set: 17 copies, so AVX-512's 16 floats get a whole group and a
+    // tail (and every narrower width several groups).
+    constexpr std::size_t kCopies = 17;
+    auto soa = soa_of(shape);
+    for (std::size_t i = 0; i < kCopies; ++i) soa.push_back(shape);
+    BatchHits<T> out;
+    out.resize(kCopies);
+    for (BatchIsa isa : {BatchIsa::Sse2, BatchIsa::Avx2, BatchIsa::Avx512}) {
+        if (!batch_isa_supported(isa)) continue;
+        cast_batch(ray, soa, 0, kCopies, t_min, t_max, out, isa);
+        for (std::size_t l = 0; l < kCopies; ++l) {
+            const bool ok = (out.hit[l] != 0) == h.has_value() &&
+                            (!h || (same_bits(out.t_near[l], h->t_near) && same_bits(out.t_far[l], h->t_far)));
+            if (ok) continue;
+            print_ray(ray, t_min, t_max);
+            print_shape(shape);
+            if (h) print_hit("scalar cast", *h);
+            std::fprintf(stderr, "cast_batch (%s) lane %zu of %zu: hit %d, t_near %.9g, t_far %.9g\n",
+                         batch_isa_name(isa), l, kCopies, int(out.hit[l] != 0), double(out.t_near[l]),
+                         double(out.t_far[l]));
+            fail("a cast_batch lane differs from the scalar cast");
         }
     }
 }

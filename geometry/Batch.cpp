@@ -18,23 +18,38 @@
 #include "geometry/Shape.h"
 
 namespace raypick {
+// Each namespace is compiled for its instruction set: g++ by `#pragma GCC target`, clang (the fuzz
+// build) by applying the target attribute to every function in the block (clang ignores the GCC
+// pragma).
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("avx2")
+#endif
 namespace batch_avx2 {
 constexpr int kFloatLanes = 8;
 constexpr int kDoubleLanes = 4;
 #include "geometry/BatchKernels.inl"
 }  // namespace batch_avx2
+#if defined(__clang__)
+#pragma clang attribute pop
+#pragma clang attribute push(__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))), apply_to = function)
+#else
 #pragma GCC pop_options
-
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512dq,avx512bw,avx512vl")
+#endif
 namespace batch_avx512 {
 constexpr int kFloatLanes = 16;
 constexpr int kDoubleLanes = 8;
 #include "geometry/BatchKernels.inl"
 }  // namespace batch_avx512
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 namespace {
 bool has_avx2() {
