@@ -33,24 +33,26 @@ template <typename S> auto soa_of(const S&) {
 
 template <typename S> auto group(const Ray<T>& ray, const S& shape, std::size_t cnt, T t_min, T t_max,
                                  batch_sse2::VecT<T>& tn, batch_sse2::VecT<T>& tf) {
-    constexpr std::size_t L = batch_sse2::Simd<T>::W;
-    if constexpr (std::is_same_v<S, Sphere<T>>) {
-        SphereSoA<T> soa;
-        for (std::size_t l = 0; l < L; ++l) soa.push_back(shape);
-        return batch_sse2::sphere_group<T>(ray, soa.view(), 0, cnt, t_min, t_max, tn, tf);
-    } else if constexpr (std::is_same_v<S, Aabb<T>>) {
-        AabbSoA<T> soa;
-        for (std::size_t l = 0; l < L; ++l) soa.push_back(shape);
-        return batch_sse2::aabb_group<T>(ray, soa.view(), 0, cnt, t_min, t_max, tn, tf);
-    } else if constexpr (std::is_same_v<S, Obb<T>>) {
-        ObbSoA<T> soa;
-        for (std::size_t l = 0; l < L; ++l) soa.push_back(shape);
-        return batch_sse2::obb_group<T>(ray, soa.view(), 0, cnt, t_min, t_max, tn, tf);
-    } else {
-        CapsuleSoA<T> soa;
-        for (std::size_t l = 0; l < L; ++l) soa.push_back(shape);
-        return batch_sse2::capsule_group<T>(ray, soa.view(), 0, cnt, t_min, t_max, tn, tf);
-    }
+    auto soa = soa_of(shape);
+    for (std::size_t l = 0; l < std::size_t(batch_sse2::Simd<T>::W); ++l) soa.push_back(shape);
+    if constexpr (std::is_same_v<S, Sphere<T>>) return batch_sse2::sphere_group<T>(ray, soa.view(), 0, cnt, t_min, t_max, tn, tf);
+    else if constexpr (std::is_same_v<S, Aabb<T>>) return batch_sse2::aabb_group<T>(ray, soa.view(), 0, cnt, t_min, t_max, tn, tf);
+    else if constexpr (std::is_same_v<S, Obb<T>>) return batch_sse2::obb_group<T>(ray, soa.view(), 0, cnt, t_min, t_max, tn, tf);
+    else return batch_sse2::capsule_group<T>(ray, soa.view(), 0, cnt, t_min, t_max, tn, tf);
+}
+
+/// One batch lane (hit flag and t values) against the scalar cast's result h, bit for bit; on a
+/// mismatch, prints the inputs and both results and fails.
+template <typename S>
+void check_lane(const char* what, std::size_t lane, std::size_t count, bool hit, T tn, T tf, const Ray<T>& ray,
+                const S& shape, T t_min, T t_max, const std::optional<RayHit<T>>& h) {
+    if (hit == h.has_value() && (!h || (same_bits(tn, h->t_near) && same_bits(tf, h->t_far)))) return;
+    print_ray(ray, t_min, t_max);
+    print_shape(shape);
+    if (h) print_hit("scalar cast", *h);
+    std::fprintf(stderr, "%s lane %zu of %zu: hit %d, t_near %.9g, t_far %.9g\n", what, lane, count, int(hit),
+                 double(tn), double(tf));
+    fail("a batch kernel lane differs from the scalar cast");
 }
 
 /// The batch kernel's lanes against the scalar cast's result h (the batch entry points answer an
@@ -61,17 +63,8 @@ void check_batch(const Ray<T>& ray, const S& shape, T t_min, T t_max, const std:
     for (std::size_t cnt : {std::size_t(batch_sse2::Simd<T>::W), std::size_t(1)}) {
         batch_sse2::VecT<T> tn, tf;
         const auto hit = group(ray, shape, cnt, t_min, t_max, tn, tf);
-        for (std::size_t l = 0; l < cnt; ++l) {
-            const bool ok = (hit[l] != 0) == h.has_value() &&
-                            (!h || (same_bits(tn[l], h->t_near) && same_bits(tf[l], h->t_far)));
-            if (ok) continue;
-            print_ray(ray, t_min, t_max);
-            print_shape(shape);
-            if (h) print_hit("scalar cast", *h);
-            std::fprintf(stderr, "batch lane %zu of %zu: hit %d, t_near %.9g, t_far %.9g\n", l, cnt, int(hit[l] != 0),
-                         double(tn[l]), double(tf[l]));
-            fail("a batch kernel lane differs from the scalar cast");
-        }
+        for (std::size_t l = 0; l < cnt; ++l)
+            check_lane("batch_sse2 group", l, cnt, hit[l] != 0, tn[l], tf[l], ray, shape, t_min, t_max, h);
     }
     // cast_batch() per instruction set: 17 copies, so AVX-512's 16 floats get a whole group and a
     // tail (and every narrower width several groups).
@@ -83,18 +76,9 @@ void check_batch(const Ray<T>& ray, const S& shape, T t_min, T t_max, const std:
     for (BatchIsa isa : {BatchIsa::Sse2, BatchIsa::Avx2, BatchIsa::Avx512}) {
         if (!batch_isa_supported(isa)) continue;
         cast_batch(ray, soa, 0, kCopies, t_min, t_max, out, isa);
-        for (std::size_t l = 0; l < kCopies; ++l) {
-            const bool ok = (out.hit[l] != 0) == h.has_value() &&
-                            (!h || (same_bits(out.t_near[l], h->t_near) && same_bits(out.t_far[l], h->t_far)));
-            if (ok) continue;
-            print_ray(ray, t_min, t_max);
-            print_shape(shape);
-            if (h) print_hit("scalar cast", *h);
-            std::fprintf(stderr, "cast_batch (%s) lane %zu of %zu: hit %d, t_near %.9g, t_far %.9g\n",
-                         batch_isa_name(isa), l, kCopies, int(out.hit[l] != 0), double(out.t_near[l]),
-                         double(out.t_far[l]));
-            fail("a cast_batch lane differs from the scalar cast");
-        }
+        for (std::size_t l = 0; l < kCopies; ++l)
+            check_lane(batch_isa_name(isa), l, kCopies, out.hit[l] != 0, out.t_near[l], out.t_far[l], ray, shape,
+                       t_min, t_max, h);
     }
 }
 }  // namespace
