@@ -4,6 +4,7 @@
 #include <limits>
 #include <optional>
 
+#include "geometry/Lanes.h"
 #include "geometry/Math.h"
 #include "geometry/Ray.h"
 #include "geometry/RayHit.h"
@@ -63,60 +64,76 @@ template <typename T> inline Vec3<T> unit_axis(int i, T sign) {
     return Vec3<T>(i == 0 ? sign : T(0), i == 1 ? sign : T(0), i == 2 ? sign : T(0));
 }
 
-/// slab_passage() for the common case, with fewer branches: every input finite, no direction
-/// component 0, min <= max. Returns false when the case does not apply (the caller then takes
-/// slab_passage(), which also handles it) and sets `applies`; when it applies, the result and p
-/// are bit for bit those of slab_passage() (same divisions, same comparisons, ties to the lowest
-/// axis).
+/// slab_passage() for the common case, with fewer branches and divisions: every input finite, no
+/// direction component 0, min <= max. The inputs are lanes 0..2 (x, y, z) of o4, d4, lo4, hi4;
+/// lane 3 is ignored (it must hold copies of lanes 0..2 of the inputs, so that it is finite and
+/// divides by a non-zero when they are). Returns false when the case does not apply (the caller
+/// then takes slab_passage(), which also handles it) and sets `applies`; when it applies, the
+/// result and p are bit for bit those of slab_passage() (same divisions, same comparisons, ties to
+/// the lowest axis).
+template <typename T>
+inline bool slab_passage_fast(const Lanes4<T>& o4, const Lanes4<T>& d4, const Lanes4<T>& lo4, const Lanes4<T>& hi4,
+                              SlabPassage<T>& p, bool& applies) {
+    // x*0 is 0 for finite x and NaN otherwise: one compare per lane checks all twelve inputs.
+    const T z = T(0);
+    applies = all_xyz<T>(((o4 * z + d4 * z) + (lo4 * z + hi4 * z) == z) & (d4 != z) & (lo4 <= hi4));
+    if (!applies) return false;
+    // The six plane distances in two vector divisions, not six scalar ones.
+    const Lanes4<T> t_lo = (lo4 - o4) / d4, t_hi = (hi4 - o4) / d4;
+    // Entry and exit chosen by the direction's sign, as slab_passage() does, with selects rather
+    // than a branch per axis (the signs vary from ray to ray: a mispredicted branch per axis was
+    // most of this test's cost). No lane is NaN: finite inputs, d != 0.
+    const Mask4<T> pos = d4 > z;
+    const Lanes4<T> enter = pos ? t_lo : t_hi, leave = pos ? t_hi : t_lo;
+    // The latest entry and earliest exit, each from the lowest axis among equal values (the
+    // loop's strict comparisons), and that lane's own bits (-0 and +0 compare equal).
+    Lanes4<T> latest, earliest;
+    max_xyz<T>(enter, latest);
+    min_xyz<T>(leave, earliest);
+    const int na = __builtin_ctz(lane_bits(enter == latest)), fa = __builtin_ctz(lane_bits(leave == earliest));
+    // Outward normal signs: -1 where the line enters through the lower plane (d > 0), +1 at exit.
+    const Lanes4<T> one{T(1), T(1), T(1), T(1)};
+    const Lanes4<T> near_sign = pos ? -one : one;
+    p.t_near = enter[na];
+    p.t_far = leave[fa];
+    p.near_sign = near_sign[na];
+    p.far_sign = -near_sign[fa];
+    // An entry of -inf or an exit of +inf (a bound overflowed) leaves the loop's axis unset: miss.
+    const bool ok = (p.t_near > -infinity<T>()) & (p.t_far < infinity<T>()) & (p.t_near <= p.t_far);
+    p.near_axis = ok ? na : -1;
+    p.far_axis = ok ? fa : -1;
+    return ok;
+}
+
+/// The same for the box [lo, hi] and the line o + t*d given as vectors.
 template <typename T>
 inline bool slab_passage_fast(const Vec3<T>& o, const Vec3<T>& d, const Vec3<T>& lo, const Vec3<T>& hi,
                               SlabPassage<T>& p, bool& applies) {
-    // x*0 is 0 for finite x and NaN otherwise: one compare checks all twelve inputs (summed as a
-    // tree, not a chain, to keep the latency short).
-    const T z = T(0);
-    const T fo = (o.x * z + o.y * z) + o.z * z, fd = (d.x * z + d.y * z) + d.z * z;
-    const T fl = (lo.x * z + lo.y * z) + lo.z * z, fh = (hi.x * z + hi.y * z) + hi.z * z;
-    applies = ((fo + fd) + (fl + fh) == z) & (d.x != z) & (d.y != z) & (d.z != z) & (lo.x <= hi.x) &
-              (lo.y <= hi.y) & (lo.z <= hi.z);
-    if (!applies) return false;
-    // Per axis, entry and exit are the smaller and larger of the two plane distances: with
-    // lo <= hi and d != 0 the division is monotonic, so min/max pick exactly the values the
-    // sign test of slab_passage() picks, without a branch on the direction's signs, which vary
-    // from ray to ray (a mispredicted branch per axis was most of this test's cost).
-    T tn = -infinity<T>(), tf = infinity<T>();
-    int na = -1, fa = -1;
-    for (int i = 0; i < 3; ++i) {
-        const T t_lo = (lo[i] - o[i]) / d[i];
-        const T t_hi = (hi[i] - o[i]) / d[i];
-        T enter = t_lo < t_hi ? t_lo : t_hi;
-        T leave = t_lo < t_hi ? t_hi : t_lo;
-        if (__builtin_expect(t_lo == t_hi, 0)) {  // a flat slab: -0 and +0 compare equal but
-            enter = d[i] > z ? t_lo : t_hi;       // are different bits; choose as slab_passage()
-            leave = d[i] > z ? t_hi : t_lo;
-        }
-        // Strict comparisons in axis order, as the loop: ties go to the lowest axis; an entry of
-        // -inf (overflow) never beats the initial -inf, leaving the axis unset as there.
-        const bool new_near = enter > tn, new_far = leave < tf;
-        tn = new_near ? enter : tn;
-        na = new_near ? i : na;
-        tf = new_far ? leave : tf;
-        fa = new_far ? i : fa;
-    }
-    const bool ok = (na >= 0) & (fa >= 0) & (tn <= tf);
-    p.t_near = tn;
-    p.t_far = tf;
-    p.near_axis = na;
-    p.far_axis = fa;
-    p.near_sign = ok && d[na] > z ? T(-1) : T(1);
-    p.far_sign = ok && d[fa] > z ? T(1) : T(-1);
-    return ok;
+    Lanes4<T> o4, d4, lo4, hi4;
+    load(o, o.z, o4);
+    load(d, d.z, d4);
+    load(lo, lo.z, lo4);
+    load(hi, hi.z, hi4);
+    return slab_passage_fast(o4, d4, lo4, hi4, p, applies);
+}
+
+/// slab_passage_fast() for a ray and a box, each loaded as two overlapping vectors.
+template <typename T> inline bool slab_passage_fast(const Ray<T>& ray, const Aabb<T>& box, SlabPassage<T>& p, bool& applies) {
+    static_assert(sizeof(Ray<T>) == 6 * sizeof(T) && sizeof(Aabb<T>) == 6 * sizeof(T), "x, y, z of both vectors contiguous");
+    // Lane 3: direction.x, direction.z, max.x, max.z, all checked in lanes 0..2.
+    Lanes4<T> o4, d4, lo4, hi4;
+    load_followed(ray.origin, o4);
+    load_preceded(ray.direction, d4);
+    load_followed(box.min, lo4);
+    load_preceded(box.max, hi4);
+    return slab_passage_fast(o4, d4, lo4, hi4, p, applies);
 }
 
 /// The line's passage through the box, t only (no validation): what cast() computes, bit for bit.
 template <typename T> inline bool passage(const Ray<T>& ray, const Aabb<T>& box, T& t0, T& t1) {
     SlabPassage<T> p;
     bool applies;
-    const bool hit = slab_passage_fast(ray.origin, ray.direction, box.min, box.max, p, applies);
+    const bool hit = slab_passage_fast(ray, box, p, applies);
     if (!(applies ? hit : slab_passage(ray.origin, ray.direction, box.min, box.max, p))) return false;
     t0 = p.t_near;
     t1 = p.t_far;
@@ -146,7 +163,7 @@ std::optional<RayHit<T>> cast(const Ray<T>& ray, const Aabb<T>& box, T t_min = T
     bool applies;
     // Fast path: finite input, no zero direction component, min <= max, so the ray and box are
     // valid (a non-zero finite direction still needs dot(d, d) in range, checked below).
-    const bool hit = detail::slab_passage_fast(ray.origin, ray.direction, box.min, box.max, p, applies);
+    const bool hit = detail::slab_passage_fast(ray, box, p, applies);
     const T dd = glm::dot(ray.direction, ray.direction);
     if (__builtin_expect(applies & (dd > T(0)) & (dd <= std::numeric_limits<T>::max()), 1)) {
         if (!hit || !detail::valid_range(t_min, t_max) || !detail::accepts(p.t_near, p.t_far, t_min, t_max))

@@ -1,0 +1,92 @@
+// raypick geometry: a 4-lane vector of T (GCC/clang vector extensions) for the scalar casts' own
+// arithmetic: x, y and z in lanes 0..2 so that three per-axis divisions or two normalisations
+// cost one vector instruction instead of three. IEEE division and square root are correctly
+// rounded lane by lane, so a lane holds exactly what the scalar operation would give.
+// On x86-64 a float vector is one SSE register (a double vector two); other targets get whatever
+// the compiler lowers the extensions to, scalar code at worst.
+#pragma once
+
+#include <cstdint>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "geometry/Math.h"
+
+namespace raypick::detail {
+
+template <typename T> struct Lanes4Of;
+template <> struct Lanes4Of<float> {
+    typedef float V __attribute__((vector_size(16)));
+    typedef std::int32_t M __attribute__((vector_size(16)));
+};
+template <> struct Lanes4Of<double> {
+    typedef double V __attribute__((vector_size(32)));
+    typedef std::int64_t M __attribute__((vector_size(32)));
+};
+/// Four T values; comparisons give an M of all-ones (true) or zero lanes.
+template <typename T> using Lanes4 = typename Lanes4Of<T>::V;
+template <typename T> using Mask4 = typename Lanes4Of<T>::M;
+// A double Lanes4 is 32 bytes: passed or returned by value it would travel in an AVX register with
+// AVX enabled and in memory without, so translation units built with different flags would
+// disagree on the calling convention (g++ -Wpsabi). The helpers below therefore take and give
+// vectors by reference only.
+
+/// v in lanes 0..2, w in lane 3.
+template <typename T> inline void load(const Vec3<T>& v, T w, Lanes4<T>& out) { out = Lanes4<T>{v.x, v.y, v.z, w}; }
+
+/// a in lanes 0..2 by one load of the four Ts from &a.x: for a Vec3 that another T follows in
+/// the same object (Ray::origin, Aabb::min), which the caller asserts. Lane 3 is that T.
+template <typename T> inline void load_followed(const Vec3<T>& a, Lanes4<T>& out) {
+    __builtin_memcpy(&out, &a.x, sizeof out);
+}
+/// b in lanes 0..2 by one load of the four Ts ending at &b.z and one shuffle: for a Vec3 that
+/// another T precedes in the same object (Ray::direction, Aabb::max), which the caller asserts.
+/// Lane 3 is a copy of b.z.
+template <typename T> inline void load_preceded(const Vec3<T>& b, Lanes4<T>& out) {
+    Lanes4<T> v;
+    __builtin_memcpy(&v, &b.x - 1, sizeof v);
+    out = __builtin_shufflevector(v, v, 1, 2, 3, 3);
+}
+
+/// Bit i set iff lane i of m is true (movmskps / movmskpd on x86-64).
+inline unsigned lane_bits(const Mask4<float>& m) {
+#if defined(__SSE2__)
+    return unsigned(_mm_movemask_ps(__m128(m)));
+#else
+    return (m[0] ? 1u : 0u) | (m[1] ? 2u : 0u) | (m[2] ? 4u : 0u) | (m[3] ? 8u : 0u);
+#endif
+}
+inline unsigned lane_bits(const Mask4<double>& m) {
+#if defined(__AVX__)
+    return unsigned(_mm256_movemask_pd(__m256d(m)));
+#elif defined(__SSE2__)
+    __m128d lo, hi;
+    static_assert(sizeof m == 2 * sizeof lo);
+    __builtin_memcpy(&lo, &m, sizeof lo);
+    __builtin_memcpy(&hi, reinterpret_cast<const char*>(&m) + sizeof lo, sizeof hi);
+    return unsigned(_mm_movemask_pd(lo)) | unsigned(_mm_movemask_pd(hi)) << 2;
+#else
+    return (m[0] ? 1u : 0u) | (m[1] ? 2u : 0u) | (m[2] ? 4u : 0u) | (m[3] ? 8u : 0u);
+#endif
+}
+
+/// The largest (smallest) of lanes 0..2 of v in every lane of out (lane 3 ignored; no NaN lanes;
+/// which of two equal lanes is unspecified).
+template <typename T> inline void max_xyz(const Lanes4<T>& v, Lanes4<T>& out) {
+    const Lanes4<T> y = __builtin_shufflevector(v, v, 1, 1, 1, 1), z = __builtin_shufflevector(v, v, 2, 2, 2, 2);
+    const Lanes4<T> yz = y > z ? y : z;
+    const Lanes4<T> m = v > yz ? v : yz;
+    out = __builtin_shufflevector(m, m, 0, 0, 0, 0);
+}
+template <typename T> inline void min_xyz(const Lanes4<T>& v, Lanes4<T>& out) {
+    const Lanes4<T> y = __builtin_shufflevector(v, v, 1, 1, 1, 1), z = __builtin_shufflevector(v, v, 2, 2, 2, 2);
+    const Lanes4<T> yz = y < z ? y : z;
+    const Lanes4<T> m = v < yz ? v : yz;
+    out = __builtin_shufflevector(m, m, 0, 0, 0, 0);
+}
+
+/// Whether lanes 0..2 of m are all true.
+template <typename T> inline bool all_xyz(const Mask4<T>& m) { return (lane_bits(m) & 7u) == 7u; }
+
+}  // namespace raypick::detail
