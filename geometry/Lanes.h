@@ -71,19 +71,18 @@ inline unsigned lane_bits(const Mask4<double>& m) {
 #endif
 }
 
-/// The largest (smallest) of lanes 0..2 of v in every lane of out (lane 3 ignored; no NaN lanes;
-/// which of two equal lanes is unspecified).
-template <typename T> inline void max_xyz(const Lanes4<T>& v, Lanes4<T>& out) {
+/// The largest (smallest) of lanes 0..2 of v (no NaN lanes), with the bits of the lowest lane
+/// among equal values (-0 and +0 compare equal): the result of the loop m = v[0]; m = v[i] > m ?
+/// v[i] : m for i = 1, 2, in vector registers (maxps and minps have exactly these semantics).
+template <typename T> inline T first_max_xyz(const Lanes4<T>& v) {
     const Lanes4<T> y = __builtin_shufflevector(v, v, 1, 1, 1, 1), z = __builtin_shufflevector(v, v, 2, 2, 2, 2);
-    const Lanes4<T> yz = y > z ? y : z;
-    const Lanes4<T> m = v > yz ? v : yz;
-    out = __builtin_shufflevector(m, m, 0, 0, 0, 0);
+    const Lanes4<T> xy = y > v ? y : v;
+    return (z > xy ? z : xy)[0];
 }
-template <typename T> inline void min_xyz(const Lanes4<T>& v, Lanes4<T>& out) {
+template <typename T> inline T first_min_xyz(const Lanes4<T>& v) {
     const Lanes4<T> y = __builtin_shufflevector(v, v, 1, 1, 1, 1), z = __builtin_shufflevector(v, v, 2, 2, 2, 2);
-    const Lanes4<T> yz = y < z ? y : z;
-    const Lanes4<T> m = v < yz ? v : yz;
-    out = __builtin_shufflevector(m, m, 0, 0, 0, 0);
+    const Lanes4<T> xy = y < v ? y : v;
+    return (z < xy ? z : xy)[0];
 }
 
 /// Whether lanes 0..2 of m are all true.

@@ -85,21 +85,22 @@ inline bool slab_passage_fast(const Lanes4<T>& o4, const Lanes4<T>& d4, const La
     // most of this test's cost). No lane is NaN: finite inputs, d != 0.
     const Mask4<T> pos = d4 > z;
     const Lanes4<T> enter = pos ? t_lo : t_hi, leave = pos ? t_hi : t_lo;
-    // The latest entry and earliest exit, each from the lowest axis among equal values (the
-    // loop's strict comparisons), and that lane's own bits (-0 and +0 compare equal).
-    Lanes4<T> latest, earliest;
-    max_xyz<T>(enter, latest);
-    min_xyz<T>(leave, earliest);
-    const int na = __builtin_ctz(lane_bits(enter == latest)), fa = __builtin_ctz(lane_bits(leave == earliest));
+    // The latest entry and earliest exit, each with the bits of the lowest axis among equal values
+    // (the loop's strict comparisons); the hit decision needs nothing else, so it does not wait
+    // for the axis lookups below.
+    const T tn = first_max_xyz<T>(enter), tf = first_min_xyz<T>(leave);
+    // An entry of -inf or an exit of +inf (a bound overflowed) leaves the loop's axis unset: miss.
+    const bool ok = (tn > -infinity<T>()) & (tf < infinity<T>()) & (tn <= tf);
+    p.t_near = tn;
+    p.t_far = tf;
+    // Which axes: the lowest lane holding each value.
+    const int na = __builtin_ctz(lane_bits(enter == Lanes4<T>{tn, tn, tn, tn}));
+    const int fa = __builtin_ctz(lane_bits(leave == Lanes4<T>{tf, tf, tf, tf}));
     // Outward normal signs: -1 where the line enters through the lower plane (d > 0), +1 at exit.
     const Lanes4<T> one{T(1), T(1), T(1), T(1)};
     const Lanes4<T> near_sign = pos ? -one : one;
-    p.t_near = enter[na];
-    p.t_far = leave[fa];
-    p.near_sign = near_sign[na];
-    p.far_sign = -near_sign[fa];
-    // An entry of -inf or an exit of +inf (a bound overflowed) leaves the loop's axis unset: miss.
-    const bool ok = (p.t_near > -infinity<T>()) & (p.t_far < infinity<T>()) & (p.t_near <= p.t_far);
+    p.near_sign = near_sign[na & 3];
+    p.far_sign = -near_sign[fa & 3];
     p.near_axis = ok ? na : -1;
     p.far_axis = ok ? fa : -1;
     return ok;
@@ -159,24 +160,26 @@ template <typename T> inline bool passage(const Ray<T>& ray, const Aabb<T>& box,
 template <typename T>
 std::optional<RayHit<T>> cast(const Ray<T>& ray, const Aabb<T>& box, T t_min = T(0),
                               T t_max = infinity<T>()) {
+    std::optional<RayHit<T>> hit;  // the one value returned, built in place (see emplace_hit)
     detail::SlabPassage<T> p;
     bool applies;
     // Fast path: finite input, no zero direction component, min <= max, so the ray and box are
     // valid (a non-zero finite direction still needs dot(d, d) in range, checked below).
-    const bool hit = detail::slab_passage_fast(ray, box, p, applies);
+    const bool crossed = detail::slab_passage_fast(ray, box, p, applies);
     const T dd = glm::dot(ray.direction, ray.direction);
     if (__builtin_expect(applies & (dd > T(0)) & (dd <= std::numeric_limits<T>::max()), 1)) {
-        if (!hit || !detail::valid_range(t_min, t_max) || !detail::accepts(p.t_near, p.t_far, t_min, t_max))
-            return std::nullopt;
+        if (!crossed || !detail::valid_range(t_min, t_max) || !detail::accepts(p.t_near, p.t_far, t_min, t_max))
+            return hit;
     } else {
-        if (!is_valid(ray) || !is_valid(box) || !detail::valid_range(t_min, t_max)) return std::nullopt;
+        if (!is_valid(ray) || !is_valid(box) || !detail::valid_range(t_min, t_max)) return hit;
         p = detail::SlabPassage<T>{};
         if (!detail::slab_passage(ray.origin, ray.direction, box.min, box.max, p) ||
             !detail::accepts(p.t_near, p.t_far, t_min, t_max))
-            return std::nullopt;
+            return hit;
     }
-    return detail::make_hit(p.t_near, p.t_far, detail::unit_axis(p.near_axis, p.near_sign),
-                            detail::unit_axis(p.far_axis, p.far_sign));
+    detail::emplace_hit(hit, p.t_near, p.t_far, detail::unit_axis(p.near_axis, p.near_sign),
+                        detail::unit_axis(p.far_axis, p.far_sign));
+    return hit;
 }
 
 }  // namespace raypick

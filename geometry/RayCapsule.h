@@ -118,14 +118,16 @@ template <typename T> struct CapsuleNormals {
 template <typename T>
 std::optional<RayHit<T>> cast(const Ray<T>& ray, const Capsule<T>& capsule, T t_min = T(0),
                               T t_max = infinity<T>()) {
-    if (!is_valid(ray) || !is_valid(capsule) || !detail::valid_range(t_min, t_max)) return std::nullopt;
     if (capsule.a == capsule.b) return cast(ray, Sphere<T>{capsule.a, capsule.radius}, t_min, t_max);
+    std::optional<RayHit<T>> hit;  // built in place (see emplace_hit)
+    if (!is_valid(ray) || !is_valid(capsule) || !detail::valid_range(t_min, t_max)) return hit;
     T t_near, t_far;
     if (!detail::passage(ray, capsule, t_near, t_far) || !detail::accepts(t_near, t_far, t_min, t_max))
-        return std::nullopt;
+        return hit;
     const detail::CapsuleNormals<T> normals(ray, capsule, detail::CapsuleAxis<T>(capsule));
     // accepts() held above and at() never returns a non-finite vector.
-    return detail::make_hit(t_near, t_far, normals.at(t_near, false), normals.at(t_far, true));
+    detail::emplace_hit(hit, t_near, t_far, normals.at(t_near, false), normals.at(t_far, true));
+    return hit;
 }
 
 }  // namespace raypick

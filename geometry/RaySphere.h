@@ -128,6 +128,7 @@ std::optional<RayHit<T>> cast(const Ray<T>& ray, const Sphere<T>& sphere, T t_mi
     const Vec3<T> f = ray.origin - sphere.center;
     const Vec3<T>& d = ray.direction;
     const T r = sphere.radius;
+    std::optional<RayHit<T>> hit;  // the one value returned, built in place (see emplace_hit)
     T t0, t1;
     if (__builtin_expect((r >= T(0)) & detail::sphere_roots_in_safe_range(f, d, r), 1)) {
         // Fast path. The safe range implies a valid ray and sphere except for NaN components,
@@ -135,15 +136,16 @@ std::optional<RayHit<T>> cast(const Ray<T>& ray, const Sphere<T>& sphere, T t_mi
         // origin and centre are finite, |d| >= 2^-30 (2^-240) means dot(d, d) > 0 without overflow.
         if (!detail::sphere_roots_unscaled(f, d, r, t0, t1) || !detail::valid_range(t_min, t_max) ||
             !detail::accepts(t0, t1, t_min, t_max))
-            return std::nullopt;
+            return hit;
     } else {
-        if (!is_valid(ray) || !is_valid(sphere) || !detail::valid_range(t_min, t_max)) return std::nullopt;
+        if (!is_valid(ray) || !is_valid(sphere) || !detail::valid_range(t_min, t_max)) return hit;
         if (!detail::sphere_roots_scaled(f, d, r, t0, t1) || !detail::accepts(t0, t1, t_min, t_max))
-            return std::nullopt;
+            return hit;
     }
     // Normals are unit by construction (normalize_or_dir never returns a non-finite vector).
-    return detail::make_hit(t0, t1, detail::sphere_normal(f, d, r, t0, false),
-                            detail::sphere_normal(f, d, r, t1, true));
+    detail::emplace_hit(hit, t0, t1, detail::sphere_normal(f, d, r, t0, false),
+                        detail::sphere_normal(f, d, r, t1, true));
+    return hit;
 }
 
 }  // namespace raypick

@@ -2,8 +2,11 @@
 // the dev log's axis loop (seed 000), and every degenerate input.
 #include <cmath>
 #include <limits>
+#include <random>
+#include <utility>
 
 #include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
 
 #include "TestUtil.h"
 #include "geometry/RayObb.h"
@@ -177,6 +180,64 @@ TYPED_TEST(RayObb, BoundsContainEveryHitForARotationWithinTolerance) {
             }
         EXPECT_GT(hits, 10);
     }
+}
+
+// The vector fast path must give, wherever it applies, exactly what the general path gives: every
+// field bit for bit, hit or miss. Inputs from small pools (signed zeros, exact axes, huge and tiny
+// values, zero extents, t ranges cutting the passage) plus random rotations, so that ties, zero
+// local components, overflow and invalid rotations all occur.
+TYPED_TEST(RayObb, FastPathEqualsGeneralPathBitForBit) {
+    using T = TypeParam;
+    const T big = std::numeric_limits<T>::max() / T(4);
+    const T pool[] = {T(0), -T(0), T(1), T(-1), T(2), T(-3), T(0.5), T(1e-3), T(7) / T(3), big, -big, T(1e-30)};
+    const std::uint32_t seed = test::seed_from_env(20261122u);
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> pick(0, int(std::size(pool)) - 1), kind(0, 3);
+    std::uniform_real_distribution<T> u(T(-1), T(1));
+    auto v = [&] { return Vec3<T>(pool[pick(rng)], pool[pick(rng)], pool[pick(rng)]); };
+    auto rotation = [&]() -> Mat3<T> {
+        switch (kind(rng)) {
+            case 0: return Mat3<T>(T(1));
+            case 1: return Mat3<T>(Vec3<T>(0, 1, 0), Vec3<T>(0, 0, 1), Vec3<T>(1, 0, 0));  // exact axes, permuted
+            case 2: {  // random unit quaternion
+                glm::qua<T, glm::defaultp> q(u(rng), u(rng), u(rng), u(rng));
+                return glm::mat3_cast(glm::normalize(q));
+            }
+            default: {  // random, sometimes not a rotation at all
+                Mat3<T> m = glm::mat3_cast(glm::normalize(glm::qua<T, glm::defaultp>(u(rng), u(rng), u(rng), u(rng))));
+                m[kind(rng) % 3][kind(rng) % 3] += pool[pick(rng)] * T(1e-3);
+                return m;
+            }
+        }
+    };
+    int applied = 0, hits = 0;
+    for (int n = 0; n < 200000; ++n) {
+        const Ray<T> ray{v(), v()};
+        const Obb<T> box{v(), rotation(), glm::abs(v()) * (kind(rng) == 0 ? T(-1) : T(1))};
+        const T t0 = kind(rng) == 0 ? pool[pick(rng)] : T(0);
+        const T t1 = kind(rng) == 0 ? pool[pick(rng)] : infinity<T>();
+        std::optional<RayHit<T>> fast;
+        if (!detail::obb_cast_fast(ray, box, t0, t1, fast)) continue;
+        ++applied;
+        std::optional<RayHit<T>> general;
+        detail::obb_cast_general(ray, box, t0, t1, general);
+        const auto where = ::testing::Message() << "seed " << seed << " case " << n << " o " << detail::str(ray.origin)
+                                                << " d " << detail::str(ray.direction) << " c " << detail::str(box.center)
+                                                << " h " << detail::str(box.half_extents) << " range " << t0 << " " << t1;
+        ASSERT_EQ(fast.has_value(), general.has_value()) << where;
+        if (!general) continue;
+        ++hits;
+        for (const auto& [a, b] : {std::pair{fast->t_near, general->t_near}, std::pair{fast->t_far, general->t_far}})
+            ASSERT_TRUE(test::same_bits(a, b)) << where << " t " << a << " vs " << b;
+        for (int i = 0; i < 3; ++i) {
+            ASSERT_TRUE(test::same_bits(fast->n_near[i], general->n_near[i])) << where << " n_near[" << i << "]";
+            ASSERT_TRUE(test::same_bits(fast->n_far[i], general->n_far[i])) << where << " n_far[" << i << "]";
+        }
+        ASSERT_EQ(fast->origin_inside, general->origin_inside) << where;
+    }
+    // Both outcomes were exercised.
+    EXPECT_GT(applied, 20000);
+    EXPECT_GT(hits, 2000);
 }
 
 }  // namespace
