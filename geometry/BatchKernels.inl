@@ -113,7 +113,10 @@ inline void store(BatchHits<T>& out, std::size_t k, std::size_t count, VecT<T> t
     if (count >= std::size_t(Simd<T>::W)) {  // a whole group: vector stores
         std::memcpy(&out.t_near[k], &tn, sizeof tn);
         std::memcpy(&out.t_far[k], &tf, sizeof tf);
-        for (int l = 0; l < Simd<T>::W; ++l) out.hit[k + std::size_t(l)] = std::uint8_t(hit[l] & 1);
+        // Lanes to bytes in one conversion (a pack or vpmovdb/vpmovqb), not W extractions.
+        typedef std::uint8_t Bytes __attribute__((vector_size(Simd<T>::W)));
+        const Bytes bytes = __builtin_convertvector(hit & 1, Bytes);
+        std::memcpy(&out.hit[k], &bytes, sizeof bytes);
         return;
     }
     for (std::size_t l = 0; l < count; ++l) {
@@ -184,6 +187,21 @@ inline void slab(VecT<T> o, VecT<T> d, VecT<T> lo, VecT<T> hi, MaskT<T>& ok, Vec
     tf = sel<T>(leave < tf, leave, tf);
 }
 
+/// slab() for a direction component d shared by every lane (a ray against many boxes): the same
+/// arithmetic, with the zero and sign tests made once instead of as per-lane selects.
+template <typename T>
+inline void slab_uniform(VecT<T> o, T d, VecT<T> lo, VecT<T> hi, MaskT<T>& ok, VecT<T>& tn, VecT<T>& tf) {
+    if (d == T(0)) {  // entry -inf and exit +inf change nothing; outside the slab is a miss
+        ok = ok & ((o >= lo) & (o <= hi));
+        return;
+    }
+    const VecT<T> dv = splat(d);
+    const VecT<T> t_lo = (lo - o) / dv, t_hi = (hi - o) / dv;
+    const VecT<T> enter = d > T(0) ? t_lo : t_hi, leave = d > T(0) ? t_hi : t_lo;
+    tn = sel<T>(enter > tn, enter, tn);
+    tf = sel<T>(leave < tf, leave, tf);
+}
+
 template <typename T> inline MaskT<T> slab_accept(MaskT<T> ok, VecT<T> tn, VecT<T> tf, T t_min, T t_max) {
     const T inf = std::numeric_limits<T>::infinity();
     return ok & (tn > -inf) & (tf < inf) & accept<T>(tn, tf, t_min, t_max);
@@ -193,16 +211,15 @@ template <typename T>
 inline MaskT<T> aabb_group(const Ray<T>& ray, const AabbView<T>& b, std::size_t i, std::size_t cnt, T t_min,
                            T t_max, VecT<T>& tn, VecT<T>& tf) {
     const VecT<T> ox = splat(ray.origin.x), oy = splat(ray.origin.y), oz = splat(ray.origin.z);
-    const VecT<T> dx = splat(ray.direction.x), dy = splat(ray.direction.y), dz = splat(ray.direction.z);
     const T inf = std::numeric_limits<T>::infinity();
     const VecT<T> lx = load(b.lx, i, cnt), ly = load(b.ly, i, cnt), lz = load(b.lz, i, cnt);
     const VecT<T> hx = load(b.hx, i, cnt), hy = load(b.hy, i, cnt), hz = load(b.hz, i, cnt);
     MaskT<T> ok = finite3<T>(lx, ly, lz) & finite3<T>(hx, hy, hz) & (lx <= hx) & (ly <= hy) & (lz <= hz);
     tn = splat(-inf);
     tf = splat(inf);
-    slab<T>(ox, dx, lx, hx, ok, tn, tf);
-    slab<T>(oy, dy, ly, hy, ok, tn, tf);
-    slab<T>(oz, dz, lz, hz, ok, tn, tf);
+    slab_uniform<T>(ox, ray.direction.x, lx, hx, ok, tn, tf);
+    slab_uniform<T>(oy, ray.direction.y, ly, hy, ok, tn, tf);
+    slab_uniform<T>(oz, ray.direction.z, lz, hz, ok, tn, tf);
     return slab_accept<T>(ok, tn, tf, t_min, t_max);
 }
 
