@@ -1,6 +1,6 @@
 // raypick geometry: a 4-lane vector of T (GCC/clang vector extensions) for the scalar casts' own
-// arithmetic: x, y and z in lanes 0..2 so that three per-axis divisions or two normalisations
-// cost one vector instruction instead of three. IEEE division and square root are correctly
+// arithmetic: x, y and z in lanes 0..2 so that three per-axis divisions cost one vector
+// instruction instead of three. IEEE division and square root are correctly
 // rounded lane by lane, so a lane holds exactly what the scalar operation would give.
 // On x86-64 a float vector is one SSE register (a double vector two); other targets get whatever
 // the compiler lowers the extensions to, scalar code at worst.

@@ -40,8 +40,9 @@ void obb_cast_general(const Ray<T>& ray, const Obb<T>& box, T t_min, T t_max, st
 
 /// cast()'s common case in 4-lane vector arithmetic (x, y, z side by side): a valid box and ray
 /// whose direction in the box frame has no zero component and whose local values are finite.
-/// Returns false with `applies` unset when the case does not apply; otherwise the result, bit for
-/// bit cast()'s general path: the same validity predicate (is_valid's dot products in the same
+/// Returns false, `out` untouched, for invalid input or when the case does not apply (cast() then
+/// takes obb_cast_general(), which handles both); otherwise true with `out` holding, bit for bit,
+/// what the general path gives: the same validity predicate (is_valid's dot products in the same
 /// order), the same frame change (glm's mat3 * vec3: c_j.x v.x + c_j.y v.y + c_j.z v.z), the
 /// slab_passage_fast() that equals slab_passage(), and normalize_or()'s fast path, whose squared
 /// lengths are the diagonal of R^T R already computed for validation.
