@@ -200,8 +200,8 @@ private:
     /// Children of n with their bit set in mask, empty slots left out (near the largest finite
     /// values the widened origin can be infinite, and inf - inf = NaN would let an empty box
     /// through), made into stack entries by make(k) and sorted farthest first. Returns how many.
-    /// Whose hit children one node test mostly finds: none or one. Those two cases take one
-    /// branch each; a loop over the mask's bits mispredicted its exit about once per node.
+    /// A node test mostly finds no hit child or one (two less often): each of these cases takes
+    /// one branch here, where a loop over the mask's bits mispredicted its exit about once a node.
     template <typename E, typename Make>
     __attribute__((always_inline)) static int sorted_children(const Node& n, unsigned mask, E* kids, const Make& make) {
         mask &= occupied(n);
