@@ -290,22 +290,24 @@ inline MaskT<T> capsule_group(const Ray<T>& ray, const CapsuleView<T>& c, std::s
     bad |= segment & (unsafe<T>(fpx, fpy, fpz, r) | unsafe<T>(dpx, dpy, dpz, splat(T(0))) |
                       unsafe<T>(abx, aby, abz, splat(T(0))));  // the scalar code rescales such an axis
     const MaskT<T> lateral = crosswise & ok;
-    const VecT<T> s0 = (fa_ab + t0 * d_ab) / abab, s1 = (fa_ab + t1 * d_ab) / abab;
-    const MaskT<T> in0 = lateral & (s0 >= T(0)) & (s0 <= T(1));
-    const MaskT<T> in1 = lateral & (s1 >= T(0)) & (s1 <= T(1));
-    tn = sel<T>(in0, t0, tn);
-    tf = sel<T>(in1, t1, tf);
-    // The balls count where the line is not crosswise-missing the cylinder and not fully
-    // inside the segment's stretch (a == b: only ball a, the sphere).
-    const MaskT<T> use_balls = ~(crosswise & ~ok) & ~(in0 & in1);
-    roots<T>(fax, fay, faz, dx, dy, dz, r, ok, t0, t1);
-    ok &= use_balls;
-    tn = sel<T>(ok & (t0 < tn), t0, tn);
-    tf = sel<T>(ok & (t1 > tf), t1, tf);
-    roots<T>(ray.origin.x - bx, ray.origin.y - by, ray.origin.z - bz, dx, dy, dz, r, ok, t0, t1);
-    ok &= segment & use_balls;
-    tn = sel<T>(ok & (t0 < tn), t0, tn);
-    tf = sel<T>(ok & (t1 > tf), t1, tf);
+    // Axial positions times ab.ab; on the segment's stretch where 0 <= x <= ab.ab (L == 1 here: a
+    // scaled axis is unsafe above).
+    const VecT<T> x0 = fa_ab + t0 * d_ab, x1 = fa_ab + t1 * d_ab;
+    const MaskT<T> in0 = (x0 >= T(0)) & (x0 <= abab), in1 = (x1 >= T(0)) & (x1 <= abab);
+    const MaskT<T> below0 = x0 < T(0), below1 = x1 < T(0);
+    VecT<T> a0, a1, b0, b1;
+    MaskT<T> ok_a, ok_b;
+    roots<T>(fax, fay, faz, dx, dy, dz, r, ok_a, a0, a1);
+    roots<T>(ray.origin.x - bx, ray.origin.y - by, ray.origin.z - bz, dx, dy, dz, r, ok_b, b0, b1);
+    ok_b &= segment;  // a == b: only ball a, the sphere
+    // Crosswise: each crossing off the stretch replaced by the entry or exit of the ball at that
+    // end (a missed ball: no hit). Parallel to the axis (or a == b): the union of the balls.
+    const VecT<T> end_n = sel<T>(below0, sel<T>(ok_a, a0, tn), sel<T>(ok_b, b0, tn));
+    const VecT<T> end_f = sel<T>(below1, sel<T>(ok_a, a1, tf), sel<T>(ok_b, b1, tf));
+    const VecT<T> union_n = sel<T>(ok_b & (b0 < sel<T>(ok_a, a0, tn)), b0, sel<T>(ok_a, a0, tn));
+    const VecT<T> union_f = sel<T>(ok_b & (b1 > sel<T>(ok_a, a1, tf)), b1, sel<T>(ok_a, a1, tf));
+    tn = sel<T>(crosswise, sel<T>(lateral, sel<T>(in0, t0, end_n), tn), union_n);
+    tf = sel<T>(crosswise, sel<T>(lateral, sel<T>(in1, t1, end_f), tf), union_f);
     MaskT<T> hit = valid & accept<T>(tn, tf, t_min, t_max);
     if (any<T>(bad)) fix_unsafe(ray, c, i, cnt, bad, t_min, t_max, tn, tf, hit);
     return hit;

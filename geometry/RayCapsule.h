@@ -30,51 +30,63 @@ template <typename T> struct CapsuleAxis {
 };
 
 /// The line's passage through the capsule, t only (no validation): what cast() computes, bit for
-/// bit. The union of the two end balls and the finite cylinder: earliest entry, latest exit; the
-/// cylinder counts only where its lateral surface is crossed within the segment. The balls are
-/// only needed when the line is parallel to the axis or leaves the segment's stretch of the
-/// cylinder; a line that misses the infinite cylinder misses the capsule.
-template <typename T> inline bool passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& t_far) {
+/// bit. With x the axial coordinate scaled by ab.ab (x = 0 at a, x = L ab.ab at b), the capsule
+/// is ball a where x < 0, the finite cylinder where 0 <= x <= L ab.ab, and ball b beyond: ball b's
+/// part below x = 0 lies inside ball a (a point there is nearer a than b) and vice versa, and each
+/// ball's part within the segment's stretch lies inside the cylinder. So the line enters where it
+/// crosses the lateral surface on that stretch, or else where it enters the ball of the end it
+/// crossed beyond, and leaves likewise; a line that misses the infinite cylinder misses the
+/// capsule, and only a line parallel to the axis needs both balls.
+template <typename T>
+inline bool passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& t_far) {
     if (capsule.a == capsule.b) return passage(ray, Sphere<T>{capsule.a, capsule.radius}, t_near, t_far);
     const CapsuleAxis<T> axis(capsule);
     const Vec3<T>& ab = axis.u;
     const T abab = glm::dot(ab, ab);
     const Vec3<T>& d = ray.direction;
     const T r = capsule.radius;
-    t_near = infinity<T>();
-    t_far = -infinity<T>();
-    auto consider = [&](T t0, T t1) {
-        if (t0 < t_near) t_near = t0;
-        if (t1 > t_far) t_far = t1;
-    };
     const Vec3<T> fa = ray.origin - capsule.a;
-    T t0, t1;
     // The lateral surface first: the problem projected on the plane perpendicular to the axis.
-    // s(t) = (fa.ab + t d.ab) / ab.ab is the axial position (0 at a, 1 at b) of the point at t.
     const T fa_ab = glm::dot(fa, ab);
     const T d_ab = glm::dot(d, ab);
     const Vec3<T> f_perp = fa - (fa_ab / abab) * ab;
     const Vec3<T> d_perp = d - (d_ab / abab) * ab;
-    const bool parallel = !(glm::dot(d_perp, d_perp) > T(0));
-    if (!parallel) {
-        // The capsule lies inside its infinite cylinder: a line that misses the cylinder misses it.
-        if (!sphere_roots(f_perp, d_perp, r, t0, t1)) return false;
-        auto on_segment = [&](T t) {
-            const T s = (fa_ab + t * d_ab) / abab;
-            return s >= T(0) && s <= axis.length;
-        };
-        const bool in0 = on_segment(t0), in1 = on_segment(t1);
-        // Both crossings on the segment's stretch are the capsule's two surface crossings.
-        if (in0 && in1) {
-            t_near = t0;
-            t_far = t1;
-            return true;
+    if (glm::dot(d_perp, d_perp) > T(0)) {
+        if (!sphere_roots(f_perp, d_perp, r, t_near, t_far)) return false;
+        // x(t) = fa.ab + t d.ab. L ab.ab is exact (L a power of two) and finite when L == 1; a
+        // scaled axis (L != 1) compares x / ab.ab with L instead, so nothing overflows.
+        const T x0 = fa_ab + t_near * d_ab, x1 = fa_ab + t_far * d_ab;
+        const bool unit = axis.length == T(1);
+        const bool in0 = (x0 >= T(0)) & (unit ? x0 <= abab : x0 / abab <= axis.length);
+        const bool in1 = (x1 >= T(0)) & (unit ? x1 <= abab : x1 / abab <= axis.length);
+        if (in0 & in1) return true;  // both crossings on the segment's stretch
+        T u0, u1;
+        if (!in0) {  // entry through the ball of the end beyond which x0 lies
+            if (!sphere_roots(x0 < T(0) ? fa : ray.origin - capsule.b, d, r, u0, u1)) return false;
+            t_near = u0;
+            if (!in1 && (x0 < T(0)) == (x1 < T(0))) {  // in and out through the same ball
+                t_far = u1;
+                return true;
+            }
         }
-        consider(in0 ? t0 : infinity<T>(), in1 ? t1 : -infinity<T>());
+        if (!in1) {
+            if (!sphere_roots(x1 < T(0) ? fa : ray.origin - capsule.b, d, r, u0, u1)) return false;
+            t_far = u1;
+        }
+        return t_near <= t_far;
     }
-    // Otherwise the end balls give the missing entry or exit (or both, parallel to the axis).
-    if (sphere_roots(fa, d, r, t0, t1)) consider(t0, t1);
-    if (sphere_roots(ray.origin - capsule.b, d, r, t0, t1)) consider(t0, t1);
+    // Parallel to the axis: in through one ball, out through the other (or a miss).
+    t_near = infinity<T>();
+    t_far = -infinity<T>();
+    T t0, t1;
+    if (sphere_roots(fa, d, r, t0, t1)) {
+        t_near = t0;
+        t_far = t1;
+    }
+    if (sphere_roots(ray.origin - capsule.b, d, r, t0, t1)) {
+        if (t0 < t_near) t_near = t0;
+        if (t1 > t_far) t_far = t1;
+    }
     return t_near <= t_far;
 }
 
