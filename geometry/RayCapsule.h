@@ -115,7 +115,8 @@ template <typename T> struct CapsuleNormals {
 /// The capsule is the union of the two end balls and the finite cylinder between them; it is
 /// convex, so the line enters it at the earliest entry of the three parts and leaves at the
 /// latest exit. The cylinder contributes only crossings of its lateral surface whose axial
-/// position lies within the segment (its flat cap discs are inside the end balls). Each part uses
+/// position lies within the segment (its flat cap discs are inside the end balls); a ball is tested
+/// only where the line crosses the cylinder beyond its end (see detail::passage). Each part uses
 /// the stable quadratic of the sphere test (the cylinder's in the plane perpendicular to the axis).
 ///
 /// - `ray.direction` does not need to be normalised; t is in units of it.
