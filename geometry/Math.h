@@ -14,6 +14,12 @@ template <typename T> using Mat3 = glm::mat<3, 3, T, glm::defaultp>;
 
 template <typename T> constexpr T infinity() { return std::numeric_limits<T>::infinity(); }
 
+/// Whether every condition holds, all of them evaluated: `a & b & ...` on bools, for hot-path
+/// predicates where one branch on the whole is cheaper than a chain of short-circuit branches.
+/// A function rather than a bare `&` between calls, which clang's -Wbitwise-instead-of-logical
+/// (in -Wall) flags as a possible typo for `&&`.
+template <typename... B> inline bool every(B... conditions) { return (true & ... & bool(conditions)); }
+
 template <typename T> inline bool is_finite(T v) { return std::isfinite(v); }
 /// All three components finite. One compare: x*0 is 0 for finite x and NaN for inf or NaN (IEEE;
 /// raypick is never built with -ffast-math, which would break this and every NaN guard).

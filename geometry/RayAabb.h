@@ -90,7 +90,7 @@ inline bool slab_passage_fast(const Lanes4<T>& o4, const Lanes4<T>& d4, const La
     // for the axis lookups below.
     const T tn = first_max_xyz<T>(enter), tf = first_min_xyz<T>(leave);
     // An entry of -inf or an exit of +inf (a bound overflowed) leaves the loop's axis unset: miss.
-    const bool ok = (tn > -infinity<T>()) & (tf < infinity<T>()) & (tn <= tf);
+    const bool ok = every(tn > -infinity<T>(), tf < infinity<T>(), tn <= tf);
     p.t_near = tn;
     p.t_far = tf;
     // Which axes: the lowest lane holding each value.

@@ -79,8 +79,8 @@ inline bool obb_cast_fast(const Ray<T>& ray, const Obb<T>& box, T t_min, T t_max
     const T z = T(0), big = std::numeric_limits<T>::max();
     const T dd = glm::dot(ray.direction, ray.direction);
     // Finite origin, direction and centre (x*0 == 0), extents in [0, max], dd in (0, max].
-    const bool valid = all_xyz<T>(orthonormal & ((o4 * z + d4 * z) + c4 * z == z) & (h4 >= z) & (h4 <= big)) &
-                       (glm::dot(glm::cross(c0, c1), c2) > z) & (dd > z) & (dd <= big);
+    const bool valid = every(all_xyz<T>(orthonormal & ((o4 * z + d4 * z) + c4 * z == z) & (h4 >= z) & (h4 <= big)),
+                             glm::dot(glm::cross(c0, c1), c2) > z, dd > z, dd <= big);
     if (!valid) return false;
     // Into the box frame.
     const Lanes4<T> f = o4 - c4;

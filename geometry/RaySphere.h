@@ -52,10 +52,10 @@ template <typename T> inline T max_abs(const Vec3<T>& v) {
 template <typename T> constexpr int safe_exponent() { return sizeof(T) >= 8 ? 240 : 30; }
 template <typename T> constexpr T safe_min() { return sizeof(T) >= 8 ? T(0x1p-240) : T(0x1p-30); }
 template <typename T> constexpr T safe_max() { return sizeof(T) >= 8 ? T(0x1p+240) : T(0x1p+30); }
-// Comparisons combined with & rather than &&: one branch instead of four on the hot path.
-template <typename T> inline bool in_safe_range(T m) { return (m >= safe_min<T>()) & (m <= safe_max<T>()); }
+// Comparisons combined by every() rather than &&: one branch instead of four on the hot path.
+template <typename T> inline bool in_safe_range(T m) { return every(m >= safe_min<T>(), m <= safe_max<T>()); }
 template <typename T> inline bool sphere_roots_in_safe_range(const Vec3<T>& f, const Vec3<T>& d, T r) {
-    return in_safe_range(glm::max(max_abs(f), r)) & in_safe_range(max_abs(d));
+    return every(in_safe_range(glm::max(max_abs(f), r)), in_safe_range(max_abs(d)));
 }
 
 /// sphere_roots() outside the safe range: the position terms and the direction are first scaled
@@ -130,7 +130,7 @@ std::optional<RayHit<T>> cast(const Ray<T>& ray, const Sphere<T>& sphere, T t_mi
     const T r = sphere.radius;
     std::optional<RayHit<T>> hit;  // the one value returned, built in place (see emplace_hit)
     T t0, t1;
-    if (__builtin_expect((r >= T(0)) & detail::sphere_roots_in_safe_range(f, d, r), 1)) {
+    if (__builtin_expect(every(r >= T(0), detail::sphere_roots_in_safe_range(f, d, r)), 1)) {
         // Fast path. The safe range implies a valid ray and sphere except for NaN components,
         // which make the discriminant NaN and so miss, as is_valid() would: |f| finite means
         // origin and centre are finite, |d| >= 2^-30 (2^-240) means dot(d, d) > 0 without overflow.

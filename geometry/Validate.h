@@ -41,20 +41,19 @@ template <typename T> bool nonneg_finite(const Vec3<T>& v) {
 }  // namespace detail
 
 // ---- fast checks (no allocation), used by every cast -------------------------------------------
-// Conditions are combined with & rather than &&: valid input is the common case, and one branch
-// on the whole predicate is cheaper than a chain of short-circuit branches.
+// Conditions are combined by every() (no short circuit) rather than &&: valid input is the common
+// case, and one branch on the whole predicate is cheaper than a chain of short-circuit branches.
 
 /// Finite origin; finite direction whose squared length neither underflows to 0 nor overflows.
 template <typename T> inline bool is_valid(const Ray<T>& r) {
     const T dd = glm::dot(r.direction, r.direction);
-    return is_finite(r.origin) & is_finite(r.direction) & (dd > T(0)) & (dd <= std::numeric_limits<T>::max());
+    return every(is_finite(r.origin), is_finite(r.direction), dd > T(0), dd <= std::numeric_limits<T>::max());
 }
 template <typename T> inline bool is_valid(const Sphere<T>& s) {
-    return is_finite(s.center) & detail::nonneg_finite(s.radius);
+    return every(is_finite(s.center), detail::nonneg_finite(s.radius));
 }
 template <typename T> inline bool is_valid(const Aabb<T>& b) {
-    return is_finite(b.min) & is_finite(b.max) & (b.min.x <= b.max.x) & (b.min.y <= b.max.y) &
-           (b.min.z <= b.max.z);
+    return every(is_finite(b.min), is_finite(b.max), b.min.x <= b.max.x, b.min.y <= b.max.y, b.min.z <= b.max.z);
 }
 /// The same predicate as validate() (orthonormality_error() within tolerance, determinant > 0,
 /// finite centre, finite non-negative extents), computed without branches or a max chain: each
@@ -66,16 +65,16 @@ template <typename T> inline bool is_valid(const Obb<T>& b) {
     const Vec3<T>& c2 = b.rotation[2];
     const T tol = orthonormality_tolerance<T>();
     const bool orthonormal =
-        (std::abs(glm::dot(c0, c0) - T(1)) <= tol) & (std::abs(glm::dot(c1, c1) - T(1)) <= tol) &
-        (std::abs(glm::dot(c2, c2) - T(1)) <= tol) & (std::abs(glm::dot(c0, c1)) <= tol) &
-        (std::abs(glm::dot(c0, c2)) <= tol) & (std::abs(glm::dot(c1, c2)) <= tol);
+        every(std::abs(glm::dot(c0, c0) - T(1)) <= tol, std::abs(glm::dot(c1, c1) - T(1)) <= tol,
+              std::abs(glm::dot(c2, c2) - T(1)) <= tol, std::abs(glm::dot(c0, c1)) <= tol,
+              std::abs(glm::dot(c0, c2)) <= tol, std::abs(glm::dot(c1, c2)) <= tol);
     const Vec3<T>& h = b.half_extents;
     const T big = std::numeric_limits<T>::max();
-    return orthonormal & (glm::dot(glm::cross(c0, c1), c2) > T(0)) & is_finite(b.center) & (h.x >= T(0)) &
-           (h.y >= T(0)) & (h.z >= T(0)) & (h.x <= big) & (h.y <= big) & (h.z <= big);
+    return every(orthonormal, glm::dot(glm::cross(c0, c1), c2) > T(0), is_finite(b.center), h.x >= T(0),
+                 h.y >= T(0), h.z >= T(0), h.x <= big, h.y <= big, h.z <= big);
 }
 template <typename T> inline bool is_valid(const Capsule<T>& c) {
-    return is_finite(c.a) & is_finite(c.b) & detail::nonneg_finite(c.radius);
+    return every(is_finite(c.a), is_finite(c.b), detail::nonneg_finite(c.radius));
 }
 
 // ---- explanations -------------------------------------------------------------------------------
