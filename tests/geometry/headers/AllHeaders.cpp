@@ -1,0 +1,50 @@
+// Every public header of geometry/, its templates instantiated for float and double. Compiled
+// syntax-only by clang with -Wall -Wextra -Werror (tests/geometry/CMakeLists.txt): the core is
+// header-only, so a warning here is a warning in every clang user's build (the project itself is
+// built with GCC, which checks the same code with the same flags).
+#include "geometry/Batch.h"
+#include "geometry/Bvh.h"
+#include "geometry/Shape.h"
+#include "geometry/Validate.h"
+#include "geometry/textbook/TextbookAabb.h"
+#include "geometry/textbook/TextbookCapsule.h"
+#include "geometry/textbook/TextbookObb.h"
+#include "geometry/textbook/TextbookSphere.h"
+
+namespace {
+using namespace raypick;
+
+template <typename T> void instantiate() {
+    const Ray<T> ray;
+    const Sphere<T> sphere;
+    const Aabb<T> box;
+    const Obb<T> obb;
+    const Capsule<T> capsule;
+    (void)cast(ray, sphere), (void)cast(ray, box), (void)cast(ray, obb), (void)cast(ray, capsule);
+    (void)pick(ray, sphere), (void)pick(ray, box), (void)pick(ray, obb), (void)pick(ray, capsule);
+    (void)validate(ray), (void)validate(sphere), (void)validate(box), (void)validate(obb), (void)validate(capsule);
+    (void)textbook::sphere_algebraic(ray, sphere), (void)textbook::sphere_geometric(ray, sphere);
+    (void)textbook::aabb_slab_epsilon(ray, box), (void)textbook::obb_axis_loop(ray, obb);
+    (void)textbook::capsule_published(ray, capsule);
+    const std::vector<Shape<T>> shapes{sphere, box, obb, capsule};
+    (void)pick_nearest(shapes, ray);
+    Bvh<T> bvh(shapes);
+    (void)bvh.pick(ray);
+    (void)bvh.pick(ray, T(0), infinity<T>(), 1u);
+    bvh.update(0, Shape<T>(sphere));
+    std::optional<NearestHit<T>> out[2];
+    const Ray<T> rays[2];
+    bvh.pick_bundle(rays, 2, out);
+    bvh.for_each_hit(ray, [](std::uint32_t, const RayHit<T>&) {});
+    SphereSoA<T> spheres;
+    spheres.push_back(sphere);
+    BatchHits<T> hits;
+    cast_batch(ray, spheres, hits);
+    cast_batch(ray, spheres, 0, 1, T(0), infinity<T>(), hits);
+}
+}  // namespace
+
+int main() {
+    instantiate<float>();
+    instantiate<double>();
+}
