@@ -574,6 +574,24 @@ bool wire_like(const Image& img, const Vec3d& p, const Camera& cam) {
     return false;
 }
 
+/// Starts the app on picture_scene() at kW x kH, screenshots going to `dir` (emptied of old ones
+/// first), and waits for its window. The app's pid, or -1 after recording a test failure.
+pid_t launch_on_picture_scene(FakeInput& input, const fs::path& dir) {
+    for (const fs::path& p : pngs_in(dir)) fs::remove(p);
+    const std::string scene = save(picture_scene(true), "scene.json");
+    const pid_t pid = spawn_app(dir, {"--scene", scene, "--width", std::to_string(kW), "--height", std::to_string(kH)});
+    if (pid <= 0) {
+        ADD_FAILURE() << "could not start the app";
+        return -1;
+    }
+    if (!input.wait_for_app_window(30.0)) {  // no window manager under Xvfb: it sits at 0, 0
+        wait_exit(pid, 0.0);
+        ADD_FAILURE() << "the app's window did not appear";
+        return -1;
+    }
+    return pid;
+}
+
 }  // namespace
 
 TEST(AppWindow, EndToEndDragWithTheMouseThenUndoWithTheKeyboard) {
@@ -581,14 +599,8 @@ TEST(AppWindow, EndToEndDragWithTheMouseThenUndoWithTheKeyboard) {
     FakeInput input;
     if (!input.ok()) GTEST_SKIP() << "XTest (libXtst.so.6 or the server extension) not available: cannot send input events";
     const fs::path dir = tmp_dir();
-    for (const fs::path& p : pngs_in(dir)) fs::remove(p);
-    const std::string scene = save(picture_scene(true), "scene.json");
-    const pid_t pid = spawn_app(dir, {"--scene", scene, "--width", std::to_string(kW), "--height", std::to_string(kH)});
-    ASSERT_GT(pid, 0);
-    if (!input.wait_for_app_window(30.0)) {  // no window manager under Xvfb: it sits at 0, 0
-        wait_exit(pid, 0.0);
-        FAIL() << "the app's window did not appear";
-    }
+    const pid_t pid = launch_on_picture_scene(input, dir);
+    if (pid <= 0) return;  // the failure is recorded
 
     const Camera cam = picture_camera();
     const Vec3d grab(-1.5, 0.0, 1.0);  // the ball's point nearest the eye
@@ -630,14 +642,8 @@ TEST(AppWindow, EndToEndInspectorRefusesANegativeRadiusAndKeepsTheLastValidValue
     FakeInput input;
     if (!input.ok()) GTEST_SKIP() << "XTest (libXtst.so.6 or the server extension) not available: cannot send input events";
     const fs::path dir = tmp_dir();
-    for (const fs::path& p : pngs_in(dir)) fs::remove(p);
-    const std::string scene = save(picture_scene(true), "scene.json");
-    const pid_t pid = spawn_app(dir, {"--scene", scene, "--width", std::to_string(kW), "--height", std::to_string(kH)});
-    ASSERT_GT(pid, 0);
-    if (!input.wait_for_app_window(30.0)) {  // no window manager under Xvfb: it sits at 0, 0
-        wait_exit(pid, 0.0);
-        FAIL() << "the app's window did not appear";
-    }
+    const pid_t pid = launch_on_picture_scene(input, dir);
+    if (pid <= 0) return;  // the failure is recorded
 
     const Camera cam = picture_camera();
     const auto ball = project_px(cam, Vec3d(-1.5, 0.3, 1.0));
