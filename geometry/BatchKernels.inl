@@ -302,10 +302,11 @@ inline MaskT<T> capsule_group(const Ray<T>& ray, const CapsuleView<T>& c, std::s
     ok_b &= segment;  // a == b: only ball a, the sphere
     // Crosswise: each crossing off the stretch replaced by the entry or exit of the ball at that
     // end (a missed ball: no hit). Parallel to the axis (or a == b): the union of the balls.
-    const VecT<T> end_n = sel<T>(below0, sel<T>(ok_a, a0, tn), sel<T>(ok_b, b0, tn));
-    const VecT<T> end_f = sel<T>(below1, sel<T>(ok_a, a1, tf), sel<T>(ok_b, b1, tf));
-    const VecT<T> union_n = sel<T>(ok_b & (b0 < sel<T>(ok_a, a0, tn)), b0, sel<T>(ok_a, a0, tn));
-    const VecT<T> union_f = sel<T>(ok_b & (b1 > sel<T>(ok_a, a1, tf)), b1, sel<T>(ok_a, a1, tf));
+    // Each ball's entry and exit, +inf and -inf where it is missed.
+    const VecT<T> an = sel<T>(ok_a, a0, tn), af = sel<T>(ok_a, a1, tf);
+    const VecT<T> bn = sel<T>(ok_b, b0, tn), bf = sel<T>(ok_b, b1, tf);
+    const VecT<T> end_n = sel<T>(below0, an, bn), end_f = sel<T>(below1, af, bf);
+    const VecT<T> union_n = sel<T>(bn < an, bn, an), union_f = sel<T>(bf > af, bf, af);
     tn = sel<T>(crosswise, sel<T>(lateral, sel<T>(in0, t0, end_n), tn), union_n);
     tf = sel<T>(crosswise, sel<T>(lateral, sel<T>(in1, t1, end_f), tf), union_f);
     MaskT<T> hit = valid & accept<T>(tn, tf, t_min, t_max);
