@@ -90,7 +90,7 @@ inline bool obb_cast_fast(const Ray<T>& ray, const Obb<T>& box, T t_min, T t_max
     bool applies;
     const bool hit = slab_passage_fast(lo, ld, -h4, h4, p, applies);  // lane 3 repeats lane 2
     if (!applies) return false;
-    if (!hit | !valid_range(t_min, t_max) || !accepts(p.t_near, p.t_far, t_min, t_max)) return true;  // out stays empty
+    if (!hit || !valid_range(t_min, t_max) || !accepts(p.t_near, p.t_far, t_min, t_max)) return true;  // out stays empty
     // normalize_or(sign * c_axis): the squared length is diag[axis] (sign^2 = 1 exactly), in
     // (min, max) for a valid rotation, so its fast path: v * (1 / sqrt(len2)), both at once.
     const Lanes4<T> inv = one / Lanes4<T>{std::sqrt(diag[0]), std::sqrt(diag[1]), std::sqrt(diag[2]), T(1)};
