@@ -15,6 +15,7 @@
 
 #include "geometry/BvhBuild.h"
 #include "geometry/BvhLeaf.h"
+#include "geometry/BvhNode.h"
 #include "geometry/LargeAlloc.h"
 #include "geometry/Shape.h"
 
@@ -72,6 +73,9 @@ struct BvhOptions {
     /// at most morton_leaf shapes, which the SAH builds. Tests lower both to exercise that path.
     std::uint32_t morton_above = 1u << 16;
     std::uint32_t morton_leaf = 2048;
+    /// Test a node's eight child boxes with AVX2 (8 floats or 4 doubles a vector) when the CPU has
+    /// it, else with SSE2 (4 or 2). The picks are the same bit for bit; tests turn it off to prove it.
+    bool wide_node_test = true;
 };
 
 /// Bounding volume hierarchy over a fixed set of mixed shapes.
@@ -135,7 +139,9 @@ public:
     /// Number of 8-wide nodes.
     std::size_t node_count() const { return nodes_.size(); }
     /// Children per node.
-    static constexpr int kWidth = 8;
+    static constexpr int kWidth = bvh_node::kWidth;
+    /// Whether node tests run 8 floats (4 doubles) a vector, with AVX2 (see BvhOptions).
+    bool wide_node_test() const { return wide_; }
     /// Depth of the binary hierarchy before it was collapsed to 8-wide nodes.
     int depth() const { return depth_; }
     /// Bounds of everything (empty box, min > max, when there is nothing valid).
@@ -146,20 +152,16 @@ private:
     // eight child boxes are tested together (structure-of-arrays, vector ops per plane).
     using BinNode = bvh_build::BinNode<T>;
     static constexpr int W = kWidth;
-    struct alignas(64) Node {
-        T lo[3][W], hi[3][W];    ///< child boxes per axis; empty slots have lo = +inf, hi = -inf
-        std::uint32_t child[W];  ///< kNone: empty; kLeaf bit: a leaf (see kLeaf); else a node index
-        std::uint32_t counts[W]; ///< a leaf's shapes per type (bvh_leaf::count_of); 0 otherwise
-    };
+    using Node = bvh_node::Node<T>;
     struct ChildRef {
         std::uint32_t node = 0;  ///< the node holding the box
         std::uint32_t k = 0;     ///< which of its slots
     };
-    static constexpr int kMaxDepth = 96;  // beyond this the builder splits at the median
-    static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-    // A leaf child reference: kLeaf | (cache lines to prefetch - 1) << 28 | offset in 16-byte chunks.
-    static constexpr std::uint32_t kLeaf = 0x80000000u;
-    static constexpr std::uint32_t kOffsetMask = 0x0fffffffu;
+    static constexpr int kMaxDepth = bvh_node::kMaxDepth;  // beyond this the builder splits at the median
+    static constexpr std::uint32_t kNone = bvh_node::kNone;
+    static constexpr std::uint32_t kLeaf = bvh_node::kLeaf;  // see bvh_node::kLeaf
+    static constexpr std::uint32_t kOffsetMask = bvh_node::kOffsetMask;
+    static constexpr std::size_t kStack = bvh_node::kStack;
 
     Aabb<T> padded_bounds(const Shape<T>& s) const;
     /// The collapse into W-wide nodes that minimises the surface-area cost (Ylitie, Karras, Laine
@@ -181,90 +183,11 @@ private:
                            ChildRef up);
     std::uint32_t make_leaf(std::uint32_t first, std::uint32_t count, std::uint32_t& counts);
     void set_child(std::uint32_t node, std::uint32_t k, const Vec3<T>& lo, const Vec3<T>& hi);
-    /// Per-ray constants of the node test: per axis, the origin shifted for the near and far planes
-    /// (boxes widened by the ray's rounding scale), 1/direction, and whether the hi plane is met first.
-    struct RayConsts {
-        T o_near[3], o_far[3], inv[3];
-        bool neg[3];
-    };
+    using RayConsts = bvh_node::RayConsts<T>;
     RayConsts ray_consts(const Ray<T>& ray) const;
-    /// Node tests work a vector (16 bytes: 4 floats or 2 doubles) at a time.
-    static constexpr int kLanes = int(16 / sizeof(T));
-    typedef T V16 __attribute__((vector_size(16)));
-    /// Bit l set where [tn, tf] is non-empty after widening both ends by a few ulps (Ize 2013), so
-    /// rounding never drops a box. A NaN (0 * inf: zero direction component and origin exactly on
-    /// that plane) never wins the max/min that made tn and tf, so it constrains nothing.
-    __attribute__((always_inline)) static unsigned widened_hits(V16 tn, V16 tf);
-    /// Entry distances and hit mask (bit k) of node n's W child boxes within [t0, t1]; slab(a,
-    /// near_plane, far_plane, ta, tb) gives the entry and exit distances of axis a's planes.
-    /// Children of n with their bit set in mask, empty slots left out (near the largest finite
-    /// values the widened origin can be infinite, and inf - inf = NaN would let an empty box
-    /// through), made into stack entries by make(k) and sorted farthest first. Returns how many.
-    /// A node test mostly finds no hit child or one (two less often): each of these cases takes
-    /// one branch here, where a loop over the mask's bits mispredicted its exit about once a node.
-    template <typename E, typename Make>
-    __attribute__((always_inline)) static int sorted_children(const Node& n, unsigned mask, E* kids, const Make& make) {
-        mask &= occupied(n);
-        if (mask == 0) return 0;
-        const unsigned rest = mask & (mask - 1);
-        if (rest == 0) {
-            kids[0] = make(__builtin_ctz(mask));
-            return 1;
-        }
-        if ((rest & (rest - 1)) == 0) {  // two: the farther first, as the loop below orders them
-            const E a = make(__builtin_ctz(mask)), b = make(__builtin_ctz(rest));
-            const bool b_farther = a.t < b.t;
-            kids[0] = b_farther ? b : a;
-            kids[1] = b_farther ? a : b;
-            return 2;
-        }
-        int nk = 0;
-        while (mask) {
-            const int k = __builtin_ctz(mask);
-            mask &= mask - 1;
-            const E c = make(k);
-            int j = nk++;
-            while (j > 0 && kids[j - 1].t < c.t) { kids[j] = kids[j - 1]; --j; }
-            kids[j] = c;
-        }
-        return nk;
-    }
-    /// Bit k set where slot k of n holds a child (child[k] != kNone), by vector compares.
-    __attribute__((always_inline)) static unsigned occupied(const Node& n) {
-        static_assert(W % 4 == 0);
-        typedef std::uint32_t U4 __attribute__((vector_size(16)));
-        unsigned bits = 0;
-        for (int c = 0; c < W / 4; ++c) {
-            U4 ids;
-            std::memcpy(&ids, &n.child[4 * c], 16);
-            bits |= unsigned(_mm_movemask_ps(__m128(ids != kNone))) << (4 * c);
-        }
-        return bits;
-    }
-    /// A single ray's node test: its RayConsts per vector, and which plane of each axis is met
-    /// first as a byte offset in a Node.
-    struct RayVectors {
-        V16 o_near[3], o_far[3], inv[3];
-        std::size_t near_off[3], far_off[3];
-    };
-    static RayVectors ray_vectors(const RayConsts& rc);
     /// Whether the ray meets the root box within [t_min, t_max] (widened as every node test);
     /// `entry` gets its entry distance.
     bool enters_root(const RayConsts& rc, T t_min, T t_max, T& entry) const;
-    /// test_children() for one ray: entry distances and hit mask of node n's children in [t0, t1].
-    __attribute__((always_inline)) static unsigned test_node(const RayVectors& rv, const Node& n, T t0, T t1, T* entry) {
-        return test_children(n, rv.near_off, rv.far_off, t0, t1, entry,
-                             [&](int a, V16 np, V16 fp, V16& ta, V16& tb) __attribute__((always_inline)) {
-                                 ta = (np - rv.o_near[a]) * rv.inv[a];
-                                 tb = (fp - rv.o_far[a]) * rv.inv[a];
-                             });
-    }
-    /// Stack entries a single-ray walk can hold: at most W - 1 wait per level (the binary depth
-    /// bounds the levels), plus the root, plus W for a node's children sorted on top of it.
-    static constexpr std::size_t kStack = (W - 1) * (kMaxDepth + 40) + 2 + W;
-    template <typename Slab>
-    __attribute__((always_inline)) static unsigned test_children(const Node& n, const std::size_t* near_off, const std::size_t* far_off, T t0,
-                                  T t1, T* entry, const Slab& slab);
     /// The winner's full cast (normals, passage): the same t, bit for bit.
     std::optional<NearestHit<T>> finish(const Ray<T>& ray, const bvh_leaf::Candidate<T>& best, T t_min, T t_max) const;
     void refit_up(ChildRef ref, Vec3<T> lo, Vec3<T> hi);
@@ -281,6 +204,7 @@ private:
     std::vector<std::uint8_t> lane_of_;   // slot -> its lane among the leaf's shapes of its type
     int depth_ = 0;
     bool pad_ = true;
+    bool wide_ = false;  // options_.wide_node_test and the CPU has AVX2
 };
 
 // ---- implementation -----------------------------------------------------------------------------
@@ -307,6 +231,7 @@ template <typename T> void Bvh<T>::build(const std::vector<Shape<T>>& shapes, Bv
     options.max_leaf_size = std::clamp(options.max_leaf_size, 1, 100);  // leaf counts fit in 8 bits
     options_ = options;
     pad_ = options.pad_bounds;
+    wide_ = options.wide_node_test && bvh_node::cpu_has_avx2();
     root_lo_ = Vec3<T>(infinity<T>());
     root_hi_ = Vec3<T>(-infinity<T>());
     bvh_build::Settings settings;
@@ -513,95 +438,14 @@ std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
         c.id = hint;
         bvh_leaf::test_scalar(shapes_[slot_of_[hint]], c, ray, t_min, t_max, best);
     }
-    auto result = [&] { return finish(ray, best, t_min, t_max); };
-    const T eps = T(4) * std::numeric_limits<T>::epsilon();
     const RayConsts rc = ray_consts(ray);
-    const RayVectors rv = ray_vectors(rc);
-    auto prefetch = [&](std::uint32_t ref) {
-        if (ref & kLeaf) {
-            const char* p = reinterpret_cast<const char*>(&leaves_[ref & kOffsetMask]);
-            const std::uint32_t lines = ((ref >> 28) & 7u) + 1;
-            for (std::uint32_t l = 0; l < lines; ++l) __builtin_prefetch(p + 64 * l);
-        } else {
-            const char* p = reinterpret_cast<const char*>(&nodes_[ref]);
-            for (std::size_t l = 0; l < sizeof(Node); l += 64) __builtin_prefetch(p + l);
-        }
-    };
-    struct Entry { std::uint32_t ref, counts; T t; };
-    std::array<Entry, kStack> stack;
-    int sp = 0;
-    {
-        T tn;
-        if (!enters_root(rc, t_min, t_max, tn)) return result();
-        stack[sp++] = {0, 0, tn};
+    T root_t;
+    if (enters_root(rc, t_min, t_max, root_t)) {
+        const bvh_node::Tree<T> tree{nodes_.data(), leaves_.data()};
+        if (wide_) bvh_walk_avx2::walk_pick(tree, rc, ray, t_min, t_max, root_t, best);
+        else bvh_walk_sse2::walk_pick(tree, rc, ray, t_min, t_max, root_t, best);
     }
-    while (sp > 0) {
-        const Entry e = stack[--sp];
-        const T limit = best.none() ? t_max : best.t;
-        if (e.t > limit + std::abs(limit) * eps) continue;
-        if (e.ref & kLeaf) {
-            bvh_leaf::test_leaf(&leaves_[e.ref & kOffsetMask], e.counts, ray, t_min, t_max, best);
-            continue;
-        }
-        std::uint32_t ref = e.ref;
-        // Descend: the nearest hit child directly, the others pushed farthest first.
-        for (;;) {
-            const Node& n = nodes_[ref];
-            alignas(16) T entry[W];
-            const T lim = best.none() ? t_max : best.t;
-            // Sorted straight onto the stack (no copy: the copy loop became a memcpy call).
-            Entry* kids = &stack[std::size_t(sp)];
-            const int nk = sorted_children(n, test_node(rv, n, t_min, lim, entry), kids,
-                                           [&](int k) { return Entry{n.child[k], n.counts[k], entry[k]}; });
-            if (nk == 0) break;
-            // Start loading every pushed child now, so that their cache misses overlap.
-            for (int k = 0; k < nk - 1; ++k) prefetch(kids[k].ref);
-            sp += nk - 1;
-            const Entry next = kids[nk - 1];
-            if (next.ref & kLeaf) {
-                bvh_leaf::test_leaf(&leaves_[next.ref & kOffsetMask], next.counts, ray, t_min, t_max, best);
-                break;
-            }
-            ref = next.ref;
-        }
-    }
-    return result();
-}
-
-template <typename T> inline unsigned Bvh<T>::widened_hits(V16 tn, V16 tf) {
-    using M = decltype(V16{} < V16{});
-    const V16 zero{};
-    const T eps = T(4) * std::numeric_limits<T>::epsilon();
-    // |tn|, |tf| by clearing the sign bits (one AND each; the select form took seven instructions).
-    // -0 has only the sign bit set; vector casts reinterpret the bits.
-    const M magnitude = ~M(-zero);
-    const V16 atn = V16(M(tn) & magnitude), atf = V16(M(tf) & magnitude);
-    const M hit = (tn - atn * eps) <= (tf + atf * eps);
-    if constexpr (kLanes == 4) return unsigned(_mm_movemask_ps(__m128(hit)));
-    else return unsigned(_mm_movemask_pd(__m128d(hit)));
-}
-
-template <typename T>
-template <typename Slab>
-inline unsigned Bvh<T>::test_children(const Node& n, const std::size_t* near_off, const std::size_t* far_off, T t0, T t1,
-                               T* entry, const Slab& slab) {
-    const char* base = reinterpret_cast<const char*>(&n);
-    const V16 zero{};
-    unsigned mask = 0;
-    for (int c = 0; c < W / kLanes; ++c) {
-        V16 tn = zero + t0, tf = zero + t1;
-        for (int a = 0; a < 3; ++a) {
-            V16 near_plane, far_plane, ta, tb;
-            std::memcpy(&near_plane, base + near_off[a] + std::size_t(c) * 16, 16);
-            std::memcpy(&far_plane, base + far_off[a] + std::size_t(c) * 16, 16);
-            slab(a, near_plane, far_plane, ta, tb);
-            tn = ta > tn ? ta : tn;
-            tf = tb < tf ? tb : tf;
-        }
-        std::memcpy(entry + c * kLanes, &tn, 16);
-        mask |= widened_hits(tn, tf) << (kLanes * c);
-    }
-    return mask;
+    return finish(ray, best, t_min, t_max);
 }
 
 template <typename T> typename Bvh<T>::RayConsts Bvh<T>::ray_consts(const Ray<T>& ray) const {
@@ -620,21 +464,6 @@ template <typename T> typename Bvh<T>::RayConsts Bvh<T>::ray_consts(const Ray<T>
         rc.inv[a] = T(1) / ray.direction[a];  // +-inf for a zero component
     }
     return rc;
-}
-
-template <typename T> typename Bvh<T>::RayVectors Bvh<T>::ray_vectors(const RayConsts& rc) {
-    const V16 zero{};
-    RayVectors rv;
-    for (int a = 0; a < 3; ++a) {
-        rv.o_near[a] = zero + rc.o_near[a];
-        rv.o_far[a] = zero + rc.o_far[a];
-        rv.inv[a] = zero + rc.inv[a];
-        const std::size_t lo_off = offsetof(Node, lo) + std::size_t(a) * W * sizeof(T);
-        const std::size_t hi_off = offsetof(Node, hi) + std::size_t(a) * W * sizeof(T);
-        rv.near_off[a] = rc.neg[a] ? hi_off : lo_off;
-        rv.far_off[a] = rc.neg[a] ? lo_off : hi_off;
-    }
-    return rv;
 }
 
 template <typename T> bool Bvh<T>::enters_root(const RayConsts& rc, T t_min, T t_max, T& entry) const {
@@ -671,8 +500,10 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
     for (std::size_t i = 0; i < count; ++i) out[i].reset();
     if (nodes_.empty() || count == 0 || !(t_min <= t_max)) return;
     constexpr std::size_t N = kMaxBundle;
-    constexpr int L = kLanes;
-    using V = V16;
+    // Node tests at the baseline width (the bundle's own interval arithmetic, below).
+    namespace walk = bvh_walk_sse2;
+    constexpr int L = walk::NodeVec<T>::kLanes;
+    using V = typename walk::NodeVec<T>::V;
     const V zero{};
     const T eps = T(4) * std::numeric_limits<T>::epsilon();
     const T inf = infinity<T>();
@@ -739,7 +570,7 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
     auto vmin = [](V x, V y) { return x < y ? x : y; };
     auto vmax = [](V x, V y) { return x > y ? x : y; };
     auto test_node = [&](const Node& n, T t0, T t1, T* entry) __attribute__((always_inline)) {
-        return test_children(n, near_off, far_off, t0, t1, entry, [&](int a, V np, V fp, V& ta, V& tb) __attribute__((always_inline)) {
+        return walk::test_children(n, near_off, far_off, t0, t1, entry, [&](int a, V np, V fp, V& ta, V& tb) __attribute__((always_inline)) {
             const V x1 = np - vnh[a], x2 = np - vnl[a], y1 = fp - vfh[a], y2 = fp - vfl[a];
             ta = vmin(vmin(x1 * vil[a], x1 * vih[a]), vmin(x2 * vil[a], x2 * vih[a]));
             tb = vmax(vmax(y1 * vil[a], y1 * vih[a]), vmax(y2 * vil[a], y2 * vih[a]));
@@ -752,21 +583,21 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
         const bvh_leaf::Chunk* leaf = &leaves_[ref & kOffsetMask];
         for (std::size_t i0 = 0; i0 < padded; i0 += L) {
             V tn, tf, l;
-            std::memcpy(&l, &lim[i0], 16);
+            std::memcpy(&l, &lim[i0], sizeof(V));
             tn = zero + t_min;
             tf = l;
             for (int a = 0; a < 3; ++a) {
                 const T np = neg[a] ? parent.hi[a][k] : parent.lo[a][k];
                 const T fp = neg[a] ? parent.lo[a][k] : parent.hi[a][k];
                 V o1, o2, v;
-                std::memcpy(&o1, &on[a][i0], 16);
-                std::memcpy(&o2, &of[a][i0], 16);
-                std::memcpy(&v, &iv[a][i0], 16);
+                std::memcpy(&o1, &on[a][i0], sizeof(V));
+                std::memcpy(&o2, &of[a][i0], sizeof(V));
+                std::memcpy(&v, &iv[a][i0], sizeof(V));
                 const V ta = (np - o1) * v, tb = (fp - o2) * v;
                 tn = ta > tn ? ta : tn;
                 tf = tb < tf ? tb : tf;
             }
-            const unsigned hit = widened_hits(tn, tf);
+            const unsigned hit = walk::widened_hits<T>(tn, tf);
             for (int j = 0; j < L; ++j) {
                 const std::size_t i = i0 + std::size_t(j);
                 if (!(hit >> j & 1u) || !active[i]) continue;
@@ -801,7 +632,7 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
         const Node& n = nodes_[e.ref];
         alignas(16) T entry[W];
         // Sorted straight onto the stack (no copy).
-        sp += sorted_children(n, test_node(n, t_min, bundle_lim, entry), &stack[std::size_t(sp)], [&](int k) {
+        sp += walk::sorted_children(n, test_node(n, t_min, bundle_lim, entry), &stack[std::size_t(sp)], [&](int k) {
             return Entry{n.child[k], n.counts[k], e.ref, std::uint32_t(k), entry[k]};
         });
     }
@@ -814,7 +645,7 @@ template <typename Visit>
 void Bvh<T>::for_each_hit(const Ray<T>& ray, Visit&& visit, T t_min, T t_max) const {
     if (nodes_.empty() || !is_valid(ray) || !(t_min <= t_max)) return;
     const RayConsts rc = ray_consts(ray);
-    const RayVectors rv = ray_vectors(rc);
+    const auto rv = bvh_walk_sse2::ray_vectors(rc);
     T root_entry;
     if (!enters_root(rc, t_min, t_max, root_entry)) return;
     // Every crossed child is pushed (no culling by distance), still at most W - 1 per level.
@@ -832,7 +663,7 @@ void Bvh<T>::for_each_hit(const Ray<T>& ray, Visit&& visit, T t_min, T t_max) co
         }
         const Node& n = nodes_[e.ref];
         alignas(16) T entry[W];
-        for (unsigned mask = test_node(rv, n, t_min, t_max, entry); mask; mask &= mask - 1) {
+        for (unsigned mask = bvh_walk_sse2::test_node(rv, n, t_min, t_max, entry); mask; mask &= mask - 1) {
             const int k = __builtin_ctz(mask);
             if (n.child[k] != kNone) stack[sp++] = {n.child[k], n.counts[k]};
         }

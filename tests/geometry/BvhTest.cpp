@@ -155,6 +155,26 @@ TYPED_TEST(BvhPick, UnpaddedNodesStillLoseNothing) {
     random_scenes_match_brute_force<TypeParam>(options);
 }
 
+// The node test at the baseline width (SSE2) picks exactly what brute force picks too, padded or
+// not; the other tests run the AVX2 copy where the CPU has it (wide_node_test, the default).
+TYPED_TEST(BvhPick, NarrowNodeTestMatchesBruteForce) {
+    for (bool pad : {true, false}) {
+        BvhOptions options;
+        options.wide_node_test = false;
+        options.pad_bounds = pad;
+        random_scenes_match_brute_force<TypeParam>(options);
+    }
+}
+
+TYPED_TEST(BvhPick, WideNodeTestWhereTheCpuHasAvx2) {
+    using T = TypeParam;
+    const std::vector<Shape<T>> shapes{Sphere<T>{Vec3<T>(0), T(1)}};
+    EXPECT_EQ(Bvh<T>(shapes).wide_node_test(), bvh_node::cpu_has_avx2());
+    BvhOptions narrow;
+    narrow.wide_node_test = false;
+    EXPECT_FALSE(Bvh<T>(shapes, narrow).wide_node_test());
+}
+
 // Leaves of one type hold full vectors (and several of them with larger leaves), so every lane of
 // the batch kernels the leaves use is exercised; some shapes sit outside the kernels' safe range
 // (tiny or huge magnitudes: those lanes take the scalar path) and some are invalid.

@@ -1,0 +1,109 @@
+// raypick geometry: the BVH's 8-wide node and the single-ray walk over it, compiled twice: for
+// every x86-64 (SSE2: a node's eight child boxes tested four floats or two doubles per vector) and
+// for CPUs with AVX2 (eight floats or four doubles per vector; one vector per plane for floats),
+// chosen at run time by Bvh (BvhOptions::wide_node_test). Both do the same arithmetic lane by
+// lane, so both give the same picks, bit for bit; BvhTest checks that they do.
+#pragma once
+
+#include <immintrin.h>
+
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+
+#include "geometry/BvhLeaf.h"
+
+namespace raypick::bvh_node {
+
+constexpr int kWidth = 8;  ///< children per node
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+/// A leaf child reference: kLeaf | (cache lines to prefetch - 1) << 28 | offset in 16-byte chunks.
+constexpr std::uint32_t kLeaf = 0x80000000u;
+constexpr std::uint32_t kOffsetMask = 0x0fffffffu;
+constexpr int kMaxDepth = 96;  ///< beyond this the builder splits at the median
+/// Stack entries a single-ray walk can hold: at most W - 1 wait per level (the binary depth
+/// bounds the levels), plus the root, plus W for a node's children sorted on top of it.
+constexpr std::size_t kStack = (kWidth - 1) * (kMaxDepth + 40) + 2 + kWidth;
+
+/// Eight child boxes structure-of-arrays (per axis, then per child) and what they hold.
+template <typename T> struct alignas(64) Node {
+    T lo[3][kWidth], hi[3][kWidth];  ///< child boxes per axis; empty slots have lo = +inf, hi = -inf
+    std::uint32_t child[kWidth];     ///< kNone: empty; kLeaf bit: a leaf (see kLeaf); else a node index
+    std::uint32_t counts[kWidth];    ///< a leaf's shapes per type (bvh_leaf::count_of); 0 otherwise
+};
+
+/// Per-ray constants of the node test: per axis, the origin shifted for the near and far planes
+/// (boxes widened by the ray's rounding scale), 1/direction, and whether the hi plane is met first.
+template <typename T> struct RayConsts {
+    T o_near[3], o_far[3], inv[3];
+    bool neg[3];
+};
+
+/// What a single-ray walk reads: the nodes (root at 0) and the leaf blocks.
+template <typename T> struct Tree {
+    const Node<T>* nodes = nullptr;
+    const bvh_leaf::Chunk* leaves = nullptr;
+};
+
+/// Bit k set where slot k of n holds a child (child[k] != kNone), by vector compares.
+template <typename T> __attribute__((always_inline)) inline unsigned occupied(const Node<T>& n) {
+    static_assert(kWidth % 4 == 0);
+    typedef std::uint32_t U4 __attribute__((vector_size(16)));
+    unsigned bits = 0;
+    for (int c = 0; c < kWidth / 4; ++c) {
+        U4 ids;
+        std::memcpy(&ids, &n.child[4 * c], 16);
+        bits |= unsigned(_mm_movemask_ps(__m128(ids != kNone))) << (4 * c);
+    }
+    return bits;
+}
+
+/// Starts loading a child (a node's four cache lines, or a leaf's lines) so misses overlap.
+/// Always inlined: out of line, GCC finds such a function const (a prefetch writes nothing) and
+/// deletes its calls, result unused, as dead code. That is what became of the lambda pick() used
+/// until the seventh session: its compiled code had no prefetch instruction at all.
+template <typename T> __attribute__((always_inline)) inline void prefetch(const Tree<T>& tree, std::uint32_t ref) {
+    if (ref & kLeaf) {
+        const char* p = reinterpret_cast<const char*>(&tree.leaves[ref & kOffsetMask]);
+        const std::uint32_t lines = ((ref >> 28) & 7u) + 1;
+        for (std::uint32_t l = 0; l < lines; ++l) __builtin_prefetch(p + 64 * l);
+    } else {
+        const char* p = reinterpret_cast<const char*>(&tree.nodes[ref]);
+        for (std::size_t l = 0; l < sizeof(Node<T>); l += 64) __builtin_prefetch(p + l);
+    }
+}
+
+/// Whether this CPU (and its OS) runs AVX2 code.
+inline bool cpu_has_avx2() {
+    static const bool yes = __builtin_cpu_supports("avx2");
+    return yes;
+}
+
+}  // namespace raypick::bvh_node
+
+// The node test and walk, once per vector width (BvhWalk.inl). The AVX2 copy is compiled for AVX2
+// by g++'s target pragma (clang: the target attribute on every function in the block), in its own
+// namespace, so nothing compiled for AVX2 is shared with code that runs without it.
+namespace raypick::bvh_walk_sse2 {
+constexpr int kVectorBytes = 16;
+#include "geometry/BvhWalk.inl"
+}  // namespace raypick::bvh_walk_sse2
+
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx2")
+#endif
+namespace raypick::bvh_walk_avx2 {
+constexpr int kVectorBytes = 32;
+#include "geometry/BvhWalk.inl"
+}  // namespace raypick::bvh_walk_avx2
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif

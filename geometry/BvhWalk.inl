@@ -1,0 +1,177 @@
+// raypick geometry: the BVH node test and single-ray walk, written once with GCC vector extensions
+// and included twice by BvhNode.h — in namespace bvh_walk_sse2 (16-byte vectors, any x86-64) and
+// in bvh_walk_avx2 (32-byte vectors, compiled for AVX2). The includer defines kVectorBytes.
+// Every lane does the same IEEE operations in the same order at either width, so both copies make
+// the same decisions, bit for bit. Do not reassociate anything here.
+
+/// The vector type of the node test.
+template <typename T> struct NodeVec {
+    static constexpr int kLanes = kVectorBytes / int(sizeof(T));
+    typedef T V __attribute__((vector_size(kVectorBytes)));
+};
+
+/// Bit l set where [tn, tf] is non-empty after widening both ends by a few ulps (Ize 2013), so
+/// rounding never drops a box. A NaN (0 * inf: zero direction component and origin exactly on
+/// that plane) never wins the max/min that made tn and tf, so it constrains nothing.
+template <typename T>
+__attribute__((always_inline)) inline unsigned widened_hits(typename NodeVec<T>::V tn, typename NodeVec<T>::V tf) {
+    using V = typename NodeVec<T>::V;
+    using M = decltype(V{} < V{});
+    const V zero{};
+    const T eps = T(4) * std::numeric_limits<T>::epsilon();
+    // |tn|, |tf| by clearing the sign bits (one AND each; the select form took seven instructions).
+    // -0 has only the sign bit set; vector casts reinterpret the bits.
+    const M magnitude = ~M(-zero);
+    const V atn = V(M(tn) & magnitude), atf = V(M(tf) & magnitude);
+    const M hit = (tn - atn * eps) <= (tf + atf * eps);
+    constexpr bool f = sizeof(T) == 4;
+    if constexpr (kVectorBytes == 16) {
+        if constexpr (f) return unsigned(_mm_movemask_ps(__m128(hit)));
+        else return unsigned(_mm_movemask_pd(__m128d(hit)));
+    } else {
+        if constexpr (f) return unsigned(_mm256_movemask_ps(__m256(hit)));
+        else return unsigned(_mm256_movemask_pd(__m256d(hit)));
+    }
+}
+
+/// Entry distances and hit mask (bit k) of node n's child boxes within [t0, t1]; slab(a,
+/// near_plane, far_plane, ta, tb) gives the entry and exit distances of axis a's planes, one
+/// vector of children at a time. near_off / far_off: the byte offset in a Node of each axis's
+/// plane met first / last.
+template <typename T, typename Slab>
+__attribute__((always_inline)) inline unsigned test_children(const bvh_node::Node<T>& n, const std::size_t* near_off,
+                                                             const std::size_t* far_off, T t0, T t1, T* entry,
+                                                             const Slab& slab) {
+    using V = typename NodeVec<T>::V;
+    constexpr int L = NodeVec<T>::kLanes;
+    const char* base = reinterpret_cast<const char*>(&n);
+    const V zero{};
+    unsigned mask = 0;
+    for (int c = 0; c < bvh_node::kWidth / L; ++c) {
+        V tn = zero + t0, tf = zero + t1;
+        for (int a = 0; a < 3; ++a) {
+            V near_plane, far_plane, ta, tb;
+            std::memcpy(&near_plane, base + near_off[a] + std::size_t(c) * sizeof(V), sizeof(V));
+            std::memcpy(&far_plane, base + far_off[a] + std::size_t(c) * sizeof(V), sizeof(V));
+            slab(a, near_plane, far_plane, ta, tb);
+            tn = ta > tn ? ta : tn;
+            tf = tb < tf ? tb : tf;
+        }
+        std::memcpy(entry + c * L, &tn, sizeof(V));
+        mask |= widened_hits<T>(tn, tf) << (L * c);
+    }
+    return mask;
+}
+
+/// Children of n with their bit set in mask, empty slots left out (near the largest finite
+/// values the widened origin can be infinite, and inf - inf = NaN would let an empty box
+/// through), made into stack entries by make(k) and sorted farthest first. Returns how many.
+/// A node test mostly finds no hit child or one (two less often): each of these cases takes
+/// one branch here, where a loop over the mask's bits mispredicted its exit about once a node.
+template <typename T, typename E, typename Make>
+__attribute__((always_inline)) inline int sorted_children(const bvh_node::Node<T>& n, unsigned mask, E* kids, const Make& make) {
+    mask &= bvh_node::occupied(n);
+    if (mask == 0) return 0;
+    const unsigned rest = mask & (mask - 1);
+    if (rest == 0) {
+        kids[0] = make(__builtin_ctz(mask));
+        return 1;
+    }
+    if ((rest & (rest - 1)) == 0) {  // two: the farther first, as the loop below orders them
+        const E a = make(__builtin_ctz(mask)), b = make(__builtin_ctz(rest));
+        const bool b_farther = a.t < b.t;
+        kids[0] = b_farther ? b : a;
+        kids[1] = b_farther ? a : b;
+        return 2;
+    }
+    int nk = 0;
+    while (mask) {
+        const int k = __builtin_ctz(mask);
+        mask &= mask - 1;
+        const E c = make(k);
+        int j = nk++;
+        while (j > 0 && kids[j - 1].t < c.t) { kids[j] = kids[j - 1]; --j; }
+        kids[j] = c;
+    }
+    return nk;
+}
+
+/// A single ray's node test: its RayConsts per vector, and which plane of each axis is met
+/// first as a byte offset in a Node.
+template <typename T> struct RayVectors {
+    typename NodeVec<T>::V o_near[3], o_far[3], inv[3];
+    std::size_t near_off[3], far_off[3];
+};
+
+template <typename T> inline RayVectors<T> ray_vectors(const bvh_node::RayConsts<T>& rc) {
+    using Node = bvh_node::Node<T>;
+    const typename NodeVec<T>::V zero{};
+    RayVectors<T> rv;
+    for (int a = 0; a < 3; ++a) {
+        rv.o_near[a] = zero + rc.o_near[a];
+        rv.o_far[a] = zero + rc.o_far[a];
+        rv.inv[a] = zero + rc.inv[a];
+        const std::size_t lo_off = offsetof(Node, lo) + std::size_t(a) * bvh_node::kWidth * sizeof(T);
+        const std::size_t hi_off = offsetof(Node, hi) + std::size_t(a) * bvh_node::kWidth * sizeof(T);
+        rv.near_off[a] = rc.neg[a] ? hi_off : lo_off;
+        rv.far_off[a] = rc.neg[a] ? lo_off : hi_off;
+    }
+    return rv;
+}
+
+/// test_children() for one ray: entry distances and hit mask of node n's children in [t0, t1].
+template <typename T>
+__attribute__((always_inline)) inline unsigned test_node(const RayVectors<T>& rv, const bvh_node::Node<T>& n, T t0,
+                                                         T t1, T* entry) {
+    using V = typename NodeVec<T>::V;
+    return test_children(n, rv.near_off, rv.far_off, t0, t1, entry,
+                         [&](int a, V np, V fp, V& ta, V& tb) __attribute__((always_inline)) {
+                             ta = (np - rv.o_near[a]) * rv.inv[a];
+                             tb = (fp - rv.o_far[a]) * rv.inv[a];
+                         });
+}
+
+/// Bvh::pick()'s walk from the root (entered at distance root_t): nearest child first, early
+/// termination against best, which it updates with every leaf's shapes.
+template <typename T>
+inline void walk_pick(const bvh_node::Tree<T>& tree, const bvh_node::RayConsts<T>& rc, const Ray<T>& ray, T t_min,
+                      T t_max, T root_t, bvh_leaf::Candidate<T>& best) {
+    using bvh_node::kLeaf;
+    using bvh_node::kOffsetMask;
+    const T eps = T(4) * std::numeric_limits<T>::epsilon();
+    const RayVectors<T> rv = ray_vectors(rc);
+    struct Entry { std::uint32_t ref, counts; T t; };
+    std::array<Entry, bvh_node::kStack> stack;
+    int sp = 0;
+    stack[sp++] = {0, 0, root_t};
+    while (sp > 0) {
+        const Entry e = stack[--sp];
+        const T limit = best.none() ? t_max : best.t;
+        if (e.t > limit + std::abs(limit) * eps) continue;
+        if (e.ref & kLeaf) {
+            bvh_leaf::test_leaf(&tree.leaves[e.ref & kOffsetMask], e.counts, ray, t_min, t_max, best);
+            continue;
+        }
+        std::uint32_t ref = e.ref;
+        // Descend: the nearest hit child directly, the others pushed farthest first.
+        for (;;) {
+            const bvh_node::Node<T>& n = tree.nodes[ref];
+            alignas(32) T entry[bvh_node::kWidth];
+            const T lim = best.none() ? t_max : best.t;
+            // Sorted straight onto the stack (no copy: the copy loop became a memcpy call).
+            Entry* kids = &stack[std::size_t(sp)];
+            const int nk = sorted_children(n, test_node(rv, n, t_min, lim, entry), kids,
+                                                     [&](int k) { return Entry{n.child[k], n.counts[k], entry[k]}; });
+            if (nk == 0) break;
+            // Start loading every pushed child now, so that their cache misses overlap.
+            for (int k = 0; k < nk - 1; ++k) bvh_node::prefetch(tree, kids[k].ref);
+            sp += nk - 1;
+            const Entry next = kids[nk - 1];
+            if (next.ref & kLeaf) {
+                bvh_leaf::test_leaf(&tree.leaves[next.ref & kOffsetMask], next.counts, ray, t_min, t_max, best);
+                break;
+            }
+            ref = next.ref;
+        }
+    }
+}
