@@ -7,6 +7,7 @@
 #include "geometry/Batch.h"
 
 #include "geometry/BatchSse2.h"
+#include "geometry/TargetIsa.h"
 
 #include <immintrin.h>
 
@@ -18,53 +19,27 @@
 #include "geometry/Shape.h"
 
 namespace raypick {
-// Each namespace is compiled for its instruction set: g++ by `#pragma GCC target`, clang (the fuzz
-// build) by applying the target attribute to every function in the block (clang ignores the GCC
-// pragma).
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx2")
-#endif
+// Each namespace is compiled for its instruction set (TargetIsa.h).
+RAYPICK_TARGET_BEGIN("avx2")
 namespace batch_avx2 {
 constexpr int kFloatLanes = 8;
 constexpr int kDoubleLanes = 4;
 #include "geometry/BatchKernels.inl"
 }  // namespace batch_avx2
-#if defined(__clang__)
-#pragma clang attribute pop
-#pragma clang attribute push(__attribute__((target("avx512f,avx512dq,avx512bw,avx512vl"))), apply_to = function)
-#else
-#pragma GCC pop_options
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512dq,avx512bw,avx512vl")
-#endif
+RAYPICK_TARGET_END
+RAYPICK_TARGET_BEGIN("avx512f,avx512dq,avx512bw,avx512vl")
 namespace batch_avx512 {
 constexpr int kFloatLanes = 16;
 constexpr int kDoubleLanes = 8;
 #include "geometry/BatchKernels.inl"
 }  // namespace batch_avx512
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+RAYPICK_TARGET_END
 
 namespace {
-bool has_avx2() {
-    static const bool yes = __builtin_cpu_supports("avx2");
-    return yes;
-}
-bool has_avx512() {
-    static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-                            __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
-    return yes;
-}
 /// The widest instruction set that is both requested (Auto: any) and on this CPU.
 BatchIsa effective(BatchIsa isa) {
-    if ((isa == BatchIsa::Auto || isa == BatchIsa::Avx512) && has_avx512()) return BatchIsa::Avx512;
-    if (isa != BatchIsa::Sse2 && has_avx2()) return BatchIsa::Avx2;
+    if ((isa == BatchIsa::Auto || isa == BatchIsa::Avx512) && cpu_has_avx512()) return BatchIsa::Avx512;
+    if (isa != BatchIsa::Sse2 && cpu_has_avx2()) return BatchIsa::Avx2;
     return BatchIsa::Sse2;
 }
 

@@ -231,7 +231,7 @@ template <typename T> void Bvh<T>::build(const std::vector<Shape<T>>& shapes, Bv
     options.max_leaf_size = std::clamp(options.max_leaf_size, 1, 100);  // leaf counts fit in 8 bits
     options_ = options;
     pad_ = options.pad_bounds;
-    wide_ = options.wide_node_test && bvh_node::cpu_has_avx2();
+    wide_ = options.wide_node_test && cpu_has_avx2();
     root_lo_ = Vec3<T>(infinity<T>());
     root_hi_ = Vec3<T>(-infinity<T>());
     bvh_build::Settings settings;

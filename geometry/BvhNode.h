@@ -15,6 +15,7 @@
 #include <limits>
 
 #include "geometry/BvhLeaf.h"
+#include "geometry/TargetIsa.h"
 
 namespace raypick::bvh_node {
 
@@ -76,34 +77,18 @@ template <typename T> __attribute__((always_inline)) inline void prefetch(const 
     }
 }
 
-/// Whether this CPU (and its OS) runs AVX2 code.
-inline bool cpu_has_avx2() {
-    static const bool yes = __builtin_cpu_supports("avx2");
-    return yes;
-}
-
 }  // namespace raypick::bvh_node
 
-// The node test and walk, once per vector width (BvhWalk.inl). The AVX2 copy is compiled for AVX2
-// by g++'s target pragma (clang: the target attribute on every function in the block), in its own
-// namespace, so nothing compiled for AVX2 is shared with code that runs without it.
+// The node test and walk, once per vector width (BvhWalk.inl); the AVX2 copy in a namespace of its
+// own, compiled for AVX2 (TargetIsa.h).
 namespace raypick::bvh_walk_sse2 {
 constexpr int kVectorBytes = 16;
 #include "geometry/BvhWalk.inl"
 }  // namespace raypick::bvh_walk_sse2
 
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx2")
-#endif
+RAYPICK_TARGET_BEGIN("avx2")
 namespace raypick::bvh_walk_avx2 {
 constexpr int kVectorBytes = 32;
 #include "geometry/BvhWalk.inl"
 }  // namespace raypick::bvh_walk_avx2
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
+RAYPICK_TARGET_END

@@ -169,7 +169,7 @@ TYPED_TEST(BvhPick, NarrowNodeTestMatchesBruteForce) {
 TYPED_TEST(BvhPick, WideNodeTestWhereTheCpuHasAvx2) {
     using T = TypeParam;
     const std::vector<Shape<T>> shapes{Sphere<T>{Vec3<T>(0), T(1)}};
-    EXPECT_EQ(Bvh<T>(shapes).wide_node_test(), bvh_node::cpu_has_avx2());
+    EXPECT_EQ(Bvh<T>(shapes).wide_node_test(), cpu_has_avx2());
     BvhOptions narrow;
     narrow.wide_node_test = false;
     EXPECT_FALSE(Bvh<T>(shapes, narrow).wide_node_test());
