@@ -89,6 +89,7 @@ template <typename T> void run(Reader& in) {
         opt.morton_above = 0;
         opt.morton_leaf = 1u + (flags >> 2 & 3u);
     }
+    opt.wide_node_test = !(flags & 16);  // the SSE2 node test too (AVX2 where the CPU has it)
     Bvh<T> bvh(shapes, opt);
 
     struct Query { Ray<T> ray; T t_min, t_max; };
