@@ -92,10 +92,10 @@ struct BvhOptions {
 /// - Nodes are 8 wide (BvhNode.h), their eight child boxes tested together — one AVX2 vector per
 ///   plane where the CPU has it, else two SSE2 vectors, the same picks either way — so a pick
 ///   waits on fewer dependent node fetches than with narrower nodes. The children it does not
-///   descend into first are prefetched when pushed. The binary SAH tree is collapsed into them at least
-///   surface-area cost (plan()), which also merges small subtrees into leaves of up to
-///   max_leaf_size shapes, so nodes are nearly full (10^6 spheres: 97 000 nodes, 25 MB, instead
-///   of 281 000 with the greedy collapse); stored depth first.
+///   descend into first are prefetched when pushed. The binary SAH tree is collapsed into the
+///   nodes at least surface-area cost (plan()), which also merges small subtrees into leaves of
+///   up to max_leaf_size shapes, so nodes are nearly full (10^6 spheres: 97 000 nodes, 25 MB,
+///   instead of 281 000 with the greedy collapse); stored depth first.
 ///   Each leaf is one contiguous block (BvhLeaf.h): its shapes' indices and, per type, their
 ///   fields structure-of-arrays, tested a vector of shapes at a time by the batch kernels
 ///   (Batch.h; bit for bit the scalar casts). A leaf is prefetched whole when pushed.
