@@ -7,7 +7,9 @@
 #pragma once
 
 #include <cstdint>
-#if defined(__SSE2__)
+#if defined(__AVX__)
+#include <immintrin.h>  // lane_bits() uses an AVX movemask where the includer builds for AVX
+#elif defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
