@@ -1,5 +1,5 @@
-// raypick geometry: the BVH's leaf blocks, tested with the batch kernels at the baseline vector
-// width (BatchSse2.h: 4 floats or 2 doubles, every x86-64).
+// raypick geometry: the BVH's leaf blocks, laid out for the batch kernels at the baseline vector
+// width (4 floats or 2 doubles; the walks' test_leaf(), BvhWalk.inl, tests them).
 //
 // A leaf is one contiguous run of 16-byte chunks: for each type present (sphere, aabb, obb,
 // capsule, in that order), the shapes' fields structure-of-arrays, each field padded to a whole
@@ -17,7 +17,8 @@
 #include <cstring>
 #include <limits>
 
-#include "geometry/BatchSse2.h"
+#include "geometry/Batch.h"
+#include "geometry/Shape.h"
 
 namespace raypick {
 
@@ -184,51 +185,6 @@ inline void test_scalar(const Shape<T>& shape, Candidate<T> c, const Ray<T>& ray
             best.t = t;
         }
     }, shape);
-}
-
-/// Tests every shape of a leaf against the ray and updates `best`: the same decisions and t values
-/// as the scalar cast() + first_surface() per shape, with limit best.t (or t_max).
-template <typename T>
-inline void test_leaf(const Chunk* leaf, std::uint32_t counts, const Ray<T>& ray, T t_min, T t_max,
-                      Candidate<T>& best) {
-    using V = batch_sse2::VecT<T>;
-    using M = batch_sse2::MaskT<T>;
-    constexpr std::size_t L = lanes<T>();
-    const Chunk* p = leaf;
-    for (int type = 0; type < kShapeTypeCount; ++type) {
-        const std::size_t count = count_of(counts, type);
-        if (!count) continue;
-        const std::size_t padded = padded_length<T>(count);
-        const T* f = reinterpret_cast<const T*>(p);
-        const auto* ids = reinterpret_cast<const std::uint32_t*>(p + field_chunks<T>(type, count));
-        p += section_chunks<T>(type, count);
-        if (count == 1) {  // a lone shape: the scalar code (what the kernels match bit for bit)
-            const Candidate<T> c{T(0), ids[0], f, 1, 0, type};
-            test_scalar(c.shape(), c, ray, t_min, t_max, best);
-            continue;
-        }
-        for (std::size_t g = 0; g < count; g += L) {
-            const T lim = best.none() ? t_max : best.t;
-            V tn, tf;
-            M hit;
-            switch (type) {
-                case 0: hit = batch_sse2::sphere_group<T>(ray, sphere_view(f, padded), g, L, t_min, lim, tn, tf); break;
-                case 1: hit = batch_sse2::aabb_group<T>(ray, aabb_view(f, padded), g, L, t_min, lim, tn, tf); break;
-                case 2: hit = batch_sse2::obb_group<T>(ray, obb_view(f, padded), g, L, t_min, lim, tn, tf); break;
-                default: hit = batch_sse2::capsule_group<T>(ray, capsule_view(f, padded), g, L, t_min, lim, tn, tf); break;
-            }
-            if (!batch_sse2::any<T>(hit)) continue;
-            const std::size_t n = std::min(L, count - g);
-            for (std::size_t l = 0; l < n; ++l) {
-                if (!hit[l]) continue;
-                const T t = tn[l] >= t_min ? tn[l] : tf[l];
-                if (t < t_min || t > lim) continue;
-                const std::uint32_t id = ids[g + l];
-                if (best.none() || t < best.t || (t == best.t && id < best.id))
-                    best = {t, id, f, std::uint32_t(padded), std::uint32_t(g + l), type};
-            }
-        }
-    }
 }
 
 }  // namespace bvh_leaf

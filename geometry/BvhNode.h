@@ -14,6 +14,7 @@
 #include <cstring>
 #include <limits>
 
+#include "geometry/BatchSse2.h"
 #include "geometry/BvhLeaf.h"
 #include "geometry/TargetIsa.h"
 
@@ -79,16 +80,25 @@ template <typename T> __attribute__((always_inline)) inline void prefetch(const 
 
 }  // namespace raypick::bvh_node
 
-// The node test and walk, once per vector width (BvhWalk.inl); the AVX2 copy in a namespace of its
-// own, compiled for AVX2 (TargetIsa.h).
+// The node test, leaf test and walk, once per instruction set (BvhWalk.inl); the AVX2 copy in a
+// namespace of its own, compiled for AVX2 (TargetIsa.h). Leaves are laid out for 16-byte vectors
+// (BvhLeaf.h), so both copies test them with the batch kernels at that width: the SSE2 copy with
+// batch_sse2's, the AVX2 copy with its own build of the same kernels, VEX-encoded (a select is one
+// blend instead of three logic operations): the same arithmetic lane by lane, the same bits.
 namespace raypick::bvh_walk_sse2 {
 constexpr int kVectorBytes = 16;
+namespace leaf_kernels = raypick::batch_sse2;
 #include "geometry/BvhWalk.inl"
 }  // namespace raypick::bvh_walk_sse2
 
 RAYPICK_TARGET_BEGIN("avx2")
 namespace raypick::bvh_walk_avx2 {
 constexpr int kVectorBytes = 32;
+namespace leaf_kernels {
+constexpr int kFloatLanes = 4;
+constexpr int kDoubleLanes = 2;
+#include "geometry/BatchKernels.inl"
+}  // namespace leaf_kernels
 #include "geometry/BvhWalk.inl"
 }  // namespace raypick::bvh_walk_avx2
 RAYPICK_TARGET_END

@@ -1,6 +1,8 @@
-// raypick geometry: the BVH node test and single-ray walk, written once with GCC vector extensions
-// and included twice by BvhNode.h — in namespace bvh_walk_sse2 (16-byte vectors, any x86-64) and
-// in bvh_walk_avx2 (32-byte vectors, compiled for AVX2). The includer defines kVectorBytes.
+// raypick geometry: the BVH node test, leaf test and single-ray walk, written once with GCC vector
+// extensions and included twice by BvhNode.h — in namespace bvh_walk_sse2 (16-byte vectors, any
+// x86-64) and in bvh_walk_avx2 (32-byte vectors, compiled for AVX2). The includer defines
+// kVectorBytes (the node test's vector width) and leaf_kernels (the batch kernels at the leaves'
+// width of 16 bytes, built for the same instruction set).
 // Every lane does the same IEEE operations in the same order at either width, so both copies make
 // the same decisions, bit for bit. Do not reassociate anything here.
 
@@ -131,6 +133,53 @@ __attribute__((always_inline)) inline unsigned test_node(const RayVectors<T>& rv
                          });
 }
 
+/// Tests every shape of a leaf against the ray and updates `best`: the same decisions and t values
+/// as the scalar cast() + first_surface() per shape, with limit best.t (or t_max).
+template <typename T>
+inline void test_leaf(const bvh_leaf::Chunk* leaf, std::uint32_t counts, const Ray<T>& ray, T t_min, T t_max,
+                      bvh_leaf::Candidate<T>& best) {
+    using V = leaf_kernels::VecT<T>;
+    using M = leaf_kernels::MaskT<T>;
+    using namespace bvh_leaf;
+    constexpr std::size_t L = lanes<T>();
+    const Chunk* p = leaf;
+    for (int type = 0; type < kShapeTypeCount; ++type) {
+        const std::size_t count = count_of(counts, type);
+        if (!count) continue;
+        const std::size_t padded = padded_length<T>(count);
+        const T* f = reinterpret_cast<const T*>(p);
+        const auto* ids = reinterpret_cast<const std::uint32_t*>(p + field_chunks<T>(type, count));
+        p += section_chunks<T>(type, count);
+        if (count == 1) {  // a lone shape: the scalar code (what the kernels match bit for bit)
+            const Candidate<T> c{T(0), ids[0], f, 1, 0, type};
+            test_scalar(c.shape(), c, ray, t_min, t_max, best);
+            continue;
+        }
+        for (std::size_t g = 0; g < count; g += L) {
+            const T lim = best.none() ? t_max : best.t;
+            V tn, tf;
+            M hit;
+            switch (type) {
+                case 0: hit = leaf_kernels::sphere_group<T>(ray, sphere_view(f, padded), g, L, t_min, lim, tn, tf); break;
+                case 1: hit = leaf_kernels::aabb_group<T>(ray, aabb_view(f, padded), g, L, t_min, lim, tn, tf); break;
+                case 2: hit = leaf_kernels::obb_group<T>(ray, obb_view(f, padded), g, L, t_min, lim, tn, tf); break;
+                default: hit = leaf_kernels::capsule_group<T>(ray, capsule_view(f, padded), g, L, t_min, lim, tn, tf); break;
+            }
+            if (!leaf_kernels::any<T>(hit)) continue;
+            const std::size_t n = std::min(L, count - g);
+            for (std::size_t l = 0; l < n; ++l) {
+                if (!hit[l]) continue;
+                const T t = tn[l] >= t_min ? tn[l] : tf[l];
+                if (t < t_min || t > lim) continue;
+                const std::uint32_t id = ids[g + l];
+                if (best.none() || t < best.t || (t == best.t && id < best.id))
+                    best = {t, id, f, std::uint32_t(padded), std::uint32_t(g + l), type};
+            }
+        }
+    }
+}
+
+
 /// Bvh::pick()'s walk from the root (entered at distance root_t): nearest child first, early
 /// termination against best, which it updates with every leaf's shapes.
 template <typename T>
@@ -149,7 +198,7 @@ inline void walk_pick(const bvh_node::Tree<T>& tree, const bvh_node::RayConsts<T
         const T limit = best.none() ? t_max : best.t;
         if (e.t > limit + std::abs(limit) * eps) continue;
         if (e.ref & kLeaf) {
-            bvh_leaf::test_leaf(&tree.leaves[e.ref & kOffsetMask], e.counts, ray, t_min, t_max, best);
+            test_leaf(&tree.leaves[e.ref & kOffsetMask], e.counts, ray, t_min, t_max, best);
             continue;
         }
         std::uint32_t ref = e.ref;
@@ -168,7 +217,7 @@ inline void walk_pick(const bvh_node::Tree<T>& tree, const bvh_node::RayConsts<T
             sp += nk - 1;
             const Entry next = kids[nk - 1];
             if (next.ref & kLeaf) {
-                bvh_leaf::test_leaf(&tree.leaves[next.ref & kOffsetMask], next.counts, ray, t_min, t_max, best);
+                test_leaf(&tree.leaves[next.ref & kOffsetMask], next.counts, ray, t_min, t_max, best);
                 break;
             }
             ref = next.ref;
