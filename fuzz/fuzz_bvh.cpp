@@ -89,7 +89,9 @@ template <typename T> void run(Reader& in) {
         opt.morton_above = 0;
         opt.morton_leaf = 1u + (flags >> 2 & 3u);
     }
-    opt.wide_node_test = !(flags & 16);  // the SSE2 node test too (AVX2 where the CPU has it)
+    // Every build of the node and leaf tests: the widest the CPU has, or SSE2, AVX2, AVX-512.
+    constexpr BatchIsa kIsa[4] = {BatchIsa::Auto, BatchIsa::Sse2, BatchIsa::Avx2, BatchIsa::Avx512};
+    opt.node_test_isa = kIsa[flags >> 4 & 3u];
     Bvh<T> bvh(shapes, opt);
 
     struct Query { Ray<T> ray; T t_min, t_max; };

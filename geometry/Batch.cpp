@@ -36,13 +36,6 @@ constexpr int kDoubleLanes = 8;
 RAYPICK_TARGET_END
 
 namespace {
-/// The widest instruction set that is both requested (Auto: any) and on this CPU.
-BatchIsa effective(BatchIsa isa) {
-    if ((isa == BatchIsa::Auto || isa == BatchIsa::Avx512) && cpu_has_avx512()) return BatchIsa::Avx512;
-    if (isa != BatchIsa::Sse2 && cpu_has_avx2()) return BatchIsa::Avx2;
-    return BatchIsa::Sse2;
-}
-
 template <typename T> bool prologue(const Ray<T>& ray, std::size_t begin, std::size_t end, T t_min, T t_max,
                                     BatchHits<T>& out) {
     if (is_valid(ray) && t_min <= t_max) return true;
@@ -55,7 +48,7 @@ template <typename T> bool prologue(const Ray<T>& ray, std::size_t begin, std::s
     void cast_batch(const Ray<T>& ray, const SOA<T>& shapes, std::size_t begin, std::size_t end, T t_min,       \
                     T t_max, BatchHits<T>& out, BatchIsa isa) {                                                \
         if (end <= begin || !prologue(ray, begin, end, t_min, t_max, out)) return;                             \
-        switch (effective(isa)) {                                                                              \
+        switch (effective_isa(isa)) {                                                                              \
             case BatchIsa::Avx512: batch_avx512::KERNEL(ray, shapes, begin, end, t_min, t_max, out); break;    \
             case BatchIsa::Avx2: batch_avx2::KERNEL(ray, shapes, begin, end, t_min, t_max, out); break;        \
             default: batch_sse2::KERNEL(ray, shapes, begin, end, t_min, t_max, out); break;                    \
@@ -71,7 +64,7 @@ RAYPICK_BATCH(CapsuleSoA, capsule_kernel, float)
 RAYPICK_BATCH(CapsuleSoA, capsule_kernel, double)
 #undef RAYPICK_BATCH
 
-const char* batch_isa() { return batch_isa_name(effective(BatchIsa::Auto)); }
+const char* batch_isa() { return batch_isa_name(effective_isa(BatchIsa::Auto)); }
 
 const char* batch_isa_name(BatchIsa isa) {
     switch (isa) {
@@ -82,6 +75,6 @@ const char* batch_isa_name(BatchIsa isa) {
     }
 }
 
-bool batch_isa_supported(BatchIsa isa) { return effective(isa) == isa || isa == BatchIsa::Auto; }
+bool batch_isa_supported(BatchIsa isa) { return effective_isa(isa) == isa || isa == BatchIsa::Auto; }
 
 }  // namespace raypick

@@ -12,6 +12,7 @@
 
 #include "geometry/Ray.h"
 #include "geometry/Shapes.h"
+#include "geometry/TargetIsa.h"
 
 namespace raypick {
 
@@ -97,10 +98,7 @@ template <typename T> struct BatchHits {
     void resize(std::size_t n) { t_near.resize(n); t_far.resize(n); hit.resize(n); }
 };
 
-/// Instruction set for the batch kernels: Auto picks the widest the CPU has — AVX-512 (F, DQ, BW,
-/// VL), else AVX2, else SSE2 (every x86-64). Asking for one the CPU lacks gives the widest
-/// narrower one it has. Tests force each to check that all give the same bits.
-enum class BatchIsa { Auto, Sse2, Avx2, Avx512 };
+// BatchIsa, the instruction set the kernels run with (Auto: the widest the CPU has): TargetIsa.h.
 
 /// Casts `ray` against shapes [begin, end) of `shapes`; writes entries [0, end - begin) of `out`,
 /// which must already hold at least end - begin entries. Same contracts as the scalar cast().

@@ -142,7 +142,7 @@ template <typename T, typename S>
 inline void scalar_lane(const Ray<T>& ray, const S& shape, T t_min, T t_max, int l, VecT<T>& t0, VecT<T>& t1,
                         MaskT<T>& hit) {
     T a = T(0), b = T(0);
-    const bool h = is_valid(shape) && detail::passage(ray, shape, a, b) && detail::accepts(a, b, t_min, t_max);
+    const bool h = detail::accepted_passage(ray, shape, t_min, t_max, a, b);
     t0[l] = a;
     t1[l] = b;
     hit[l] = h ? -1 : 0;

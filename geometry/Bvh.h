@@ -73,9 +73,10 @@ struct BvhOptions {
     /// at most morton_leaf shapes, which the SAH builds. Tests lower both to exercise that path.
     std::uint32_t morton_above = 1u << 16;
     std::uint32_t morton_leaf = 2048;
-    /// Test a node's eight child boxes with AVX2 (8 floats or 4 doubles a vector) when the CPU has
-    /// it, else with SSE2 (4 or 2). The picks are the same bit for bit; tests turn it off to prove it.
-    bool wide_node_test = true;
+    /// Instruction set of the node and leaf tests: Auto, the widest the CPU has — AVX-512 or AVX2
+    /// (a node's 8 child boxes as 8 floats or 4 doubles a vector), else SSE2 (4 or 2). The picks
+    /// are the same bit for bit; tests force each to prove it.
+    BatchIsa node_test_isa = BatchIsa::Auto;
 };
 
 /// Bounding volume hierarchy over a fixed set of mixed shapes.
@@ -90,7 +91,7 @@ struct BvhOptions {
 ///   2013), boxes by the casts' own rounding scale for the ray, and node bounds padded, so
 ///   rounding never loses a node and pick() agrees with pick_nearest() exactly.
 /// - Nodes are 8 wide (BvhNode.h), their eight child boxes tested together — one AVX2 vector per
-///   plane where the CPU has it, else two SSE2 vectors, the same picks either way — so a pick
+///   plane where the CPU has AVX2 or AVX-512, else two SSE2 vectors, the same picks every way — so a pick
 ///   waits on fewer dependent node fetches than with narrower nodes. The children it does not
 ///   descend into first are prefetched when pushed. The binary SAH tree is collapsed into the
 ///   nodes at least surface-area cost (plan()), which also merges small subtrees into leaves of
@@ -142,8 +143,8 @@ public:
     std::size_t node_count() const { return nodes_.size(); }
     /// Children per node.
     static constexpr int kWidth = bvh_node::kWidth;
-    /// Whether node tests run 8 floats (4 doubles) a vector, with AVX2 (see BvhOptions).
-    bool wide_node_test() const { return wide_; }
+    /// The instruction set the node and leaf tests run with (see BvhOptions::node_test_isa).
+    BatchIsa node_test_isa() const { return isa_; }
     /// Depth of the binary hierarchy before it was collapsed to 8-wide nodes.
     int depth() const { return depth_; }
     /// Bounds of everything (empty box, min > max, when there is nothing valid).
@@ -206,7 +207,7 @@ private:
     std::vector<std::uint8_t> lane_of_;   // slot -> its lane among the leaf's shapes of its type
     int depth_ = 0;
     bool pad_ = true;
-    bool wide_ = false;  // options_.wide_node_test and the CPU has AVX2
+    BatchIsa isa_ = BatchIsa::Sse2;  // options_.node_test_isa as this CPU runs it
 };
 
 // ---- implementation -----------------------------------------------------------------------------
@@ -233,7 +234,7 @@ template <typename T> void Bvh<T>::build(const std::vector<Shape<T>>& shapes, Bv
     options.max_leaf_size = std::clamp(options.max_leaf_size, 1, 100);  // leaf counts fit in 8 bits
     options_ = options;
     pad_ = options.pad_bounds;
-    wide_ = options.wide_node_test && cpu_has_avx2();
+    isa_ = effective_isa(options.node_test_isa);
     root_lo_ = Vec3<T>(infinity<T>());
     root_hi_ = Vec3<T>(-infinity<T>());
     bvh_build::Settings settings;
@@ -452,8 +453,11 @@ std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
     T root_t;
     if (enters_root(rc, t_min, t_max, root_t)) {
         const bvh_node::Tree<T> tree{nodes_.data(), leaves_.data()};
-        if (wide_) bvh_walk_avx2::walk_pick(tree, rc, ray, t_min, t_max, root_t, best);
-        else bvh_walk_sse2::walk_pick(tree, rc, ray, t_min, t_max, root_t, best);
+        switch (isa_) {
+            case BatchIsa::Avx512: bvh_walk_avx512::walk_pick(tree, rc, ray, t_min, t_max, root_t, best); break;
+            case BatchIsa::Avx2: bvh_walk_avx2::walk_pick(tree, rc, ray, t_min, t_max, root_t, best); break;
+            default: bvh_walk_sse2::walk_pick(tree, rc, ray, t_min, t_max, root_t, best); break;
+        }
     }
     return finish(ray, best, t_min, t_max);
 }

@@ -177,7 +177,7 @@ inline void test_scalar(const Shape<T>& shape, Candidate<T> c, const Ray<T>& ray
     const T lim = best.none() ? t_max : best.t;
     std::visit([&](const auto& s) {
         T t0, t1;
-        if (!is_valid(s) || !detail::passage(ray, s, t0, t1) || !detail::accepts(t0, t1, t_min, lim)) return;
+        if (!detail::accepted_passage(ray, s, t_min, lim, t0, t1)) return;
         const T t = t0 >= t_min ? t0 : t1;
         if (t < t_min || t > lim) return;
         if (best.none() || t < best.t || (t == best.t && c.id < best.id)) {

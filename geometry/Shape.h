@@ -40,6 +40,18 @@ std::optional<RayHit<T>> cast(const Ray<T>& ray, const Shape<T>& shape, T t_min 
     return std::visit([&](const auto& s) { return cast(ray, s, t_min, t_max); }, shape);
 }
 
+namespace detail {
+/// cast()'s decision and t values for one shape, without its normals: a valid shape whose line
+/// passage [t0, t1] overlaps [t_min, t_max]. Out of line on purpose: code compiled for wider
+/// instruction sets (the batch kernels' out-of-range lanes, the BVH's lone leaf shapes) calls it,
+/// and inlined there, a compiler that contracts by default (clang) would fuse its multiplies and
+/// adds into FMA instructions (AVX-512 has them) and round differently from cast() itself.
+template <typename T, typename S>
+[[gnu::noinline]] bool accepted_passage(const Ray<T>& ray, const S& shape, T t_min, T t_max, T& t0, T& t1) {
+    return is_valid(shape) && passage(ray, shape, t0, t1) && accepts(t0, t1, t_min, t_max);
+}
+}  // namespace detail
+
 /// Picking: the first surface point of `shape` along the ray in [t_min, t_max] — the entry, or the
 /// exit when the ray starts inside. Empty on a miss.
 template <typename T, typename S>

@@ -13,11 +13,16 @@
 
 #define RAYPICK_PRAGMA_STR(x) #x
 #if defined(__clang__)
-#define RAYPICK_TARGET_BEGIN(isa) \
-    _Pragma(RAYPICK_PRAGMA_STR(clang attribute push(__attribute__((target(isa))), apply_to = function)))
-#define RAYPICK_TARGET_END _Pragma("clang attribute pop")
+#define RAYPICK_TARGET_BEGIN(isa)                                                                     \
+    _Pragma("float_control(push)") _Pragma("clang fp contract(off)")                                  \
+        _Pragma(RAYPICK_PRAGMA_STR(clang attribute push(__attribute__((target(isa))), apply_to = function)))
+#define RAYPICK_TARGET_END _Pragma("clang attribute pop") _Pragma("float_control(pop)")
 #else
-#define RAYPICK_TARGET_BEGIN(isa) _Pragma("GCC push_options") _Pragma(RAYPICK_PRAGMA_STR(GCC target(isa)))
+// Both also turn floating-point contraction off inside the block: AVX-512 brings fused
+// multiply-add, which g++ (C++ and GNU modes alike) and clang use by default, and which would round
+// differently from the scalar code these blocks must match bit for bit.
+#define RAYPICK_TARGET_BEGIN(isa) \
+    _Pragma("GCC push_options") _Pragma(RAYPICK_PRAGMA_STR(GCC target(isa))) _Pragma("GCC optimize(\"fp-contract=off\")")
 #define RAYPICK_TARGET_END _Pragma("GCC pop_options")
 #endif
 
@@ -34,6 +39,19 @@ inline bool cpu_has_avx512() {
     static const bool yes = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
                             __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
     return yes;
+}
+
+/// Instruction set for raypick's SIMD code (the batch kernels, the BVH's node and leaf tests):
+/// Auto picks the widest the CPU has — AVX-512 (F, DQ, BW, VL), else AVX2, else SSE2 (every
+/// x86-64). Asking for one the CPU lacks gives the widest narrower one it has. Every choice gives
+/// the same bits; tests force each to check that.
+enum class BatchIsa { Auto, Sse2, Avx2, Avx512 };
+
+/// The instruction set that `wanted` runs with on this CPU (never Auto).
+inline BatchIsa effective_isa(BatchIsa wanted) {
+    if ((wanted == BatchIsa::Auto || wanted == BatchIsa::Avx512) && cpu_has_avx512()) return BatchIsa::Avx512;
+    if (wanted != BatchIsa::Sse2 && cpu_has_avx2()) return BatchIsa::Avx2;
+    return BatchIsa::Sse2;
 }
 
 }  // namespace raypick

@@ -155,24 +155,33 @@ TYPED_TEST(BvhPick, UnpaddedNodesStillLoseNothing) {
     random_scenes_match_brute_force<TypeParam>(options);
 }
 
-// The node test at the baseline width (SSE2) picks exactly what brute force picks too, padded or
-// not; the other tests run the AVX2 copy where the CPU has it (wide_node_test, the default).
-TYPED_TEST(BvhPick, NarrowNodeTestMatchesBruteForce) {
-    for (bool pad : {true, false}) {
-        BvhOptions options;
-        options.wide_node_test = false;
-        options.pad_bounds = pad;
-        random_scenes_match_brute_force<TypeParam>(options);
+// Every build of the node and leaf tests (SSE2, and AVX2 and AVX-512 where the CPU has them)
+// picks exactly what brute force picks, padded or not; the other tests run the widest the CPU
+// has (node_test_isa Auto, the default).
+TYPED_TEST(BvhPick, EveryNodeTestIsaMatchesBruteForce) {
+    for (BatchIsa isa : {BatchIsa::Sse2, BatchIsa::Avx2, BatchIsa::Avx512}) {
+        if (effective_isa(isa) != isa) continue;  // this CPU lacks it (Auto would fall back)
+        SCOPED_TRACE(batch_isa_name(isa));
+        for (bool pad : {true, false}) {
+            BvhOptions options;
+            options.node_test_isa = isa;
+            options.pad_bounds = pad;
+            random_scenes_match_brute_force<TypeParam>(options);
+        }
     }
 }
 
-TYPED_TEST(BvhPick, WideNodeTestWhereTheCpuHasAvx2) {
+TYPED_TEST(BvhPick, NodeTestIsaIsTheWidestTheCpuHasUpToTheOneAskedFor) {
     using T = TypeParam;
     const std::vector<Shape<T>> shapes{Sphere<T>{Vec3<T>(0), T(1)}};
-    EXPECT_EQ(Bvh<T>(shapes).wide_node_test(), cpu_has_avx2());
-    BvhOptions narrow;
-    narrow.wide_node_test = false;
-    EXPECT_FALSE(Bvh<T>(shapes, narrow).wide_node_test());
+    const BatchIsa widest = cpu_has_avx512() ? BatchIsa::Avx512 : cpu_has_avx2() ? BatchIsa::Avx2 : BatchIsa::Sse2;
+    EXPECT_EQ(Bvh<T>(shapes).node_test_isa(), widest);
+    for (BatchIsa isa : {BatchIsa::Sse2, BatchIsa::Avx2, BatchIsa::Avx512}) {
+        BvhOptions options;
+        options.node_test_isa = isa;
+        EXPECT_EQ(Bvh<T>(shapes, options).node_test_isa(), int(isa) <= int(widest) ? isa : widest)
+            << batch_isa_name(isa);
+    }
 }
 
 // Leaves of one type hold full vectors (and several of them with larger leaves), so every lane of
