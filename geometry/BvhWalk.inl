@@ -1,9 +1,9 @@
 // raypick geometry: the BVH node test, leaf test and single-ray walk, written once with GCC vector
-// extensions and included twice by BvhNode.h — in namespace bvh_walk_sse2 (16-byte vectors, any
-// x86-64) and in bvh_walk_avx2 (32-byte vectors, compiled for AVX2). The includer defines
-// kVectorBytes (the node test's vector width) and leaf_kernels (the batch kernels at the leaves'
-// width of 16 bytes, built for the same instruction set).
-// Every lane does the same IEEE operations in the same order at either width, so both copies make
+// extensions and included three times by BvhNode.h — in namespace bvh_walk_sse2 (16-byte vectors,
+// any x86-64), and in bvh_walk_avx2 and bvh_walk_avx512 (32-byte vectors, compiled for AVX2 and
+// for AVX-512). The includer defines kVectorBytes (the node test's vector width) and leaf_kernels
+// (the batch kernels at the leaves' width of 16 bytes, built for the same instruction set).
+// Every lane does the same IEEE operations in the same order at any width, so all copies make
 // the same decisions, bit for bit. Do not reassociate anything here.
 
 /// The vector type of the node test.
@@ -178,7 +178,6 @@ inline void test_leaf(const bvh_leaf::Chunk* leaf, std::uint32_t counts, const R
         }
     }
 }
-
 
 /// Bvh::pick()'s walk from the root (entered at distance root_t): nearest child first, early
 /// termination against best, which it updates with every leaf's shapes.
