@@ -1,10 +1,9 @@
-// raypick geometry: the batch kernels, written once with GCC vector extensions and compiled four
+// raypick geometry: the batch kernels, written once with GCC vector extensions and compiled several
 // times — in namespace batch_sse2 (BatchSse2.h: 4 floats / 2 doubles per vector, any x86-64), by
 // Batch.cpp in namespace batch_avx2 under `#pragma GCC target("avx2")` (8 floats / 4 doubles)
-// and in batch_avx512 under the AVX-512 target (16 floats / 8 doubles), and by BvhNode.h in
-// bvh_walk_avx2::leaf_kernels at 4 floats / 2 doubles under the AVX2 target (the BVH's leaves in
-// its AVX2 walk). Before including, the includer defines kFloatLanes and kDoubleLanes in the
-// enclosing namespace.
+// and in batch_avx512 under the AVX-512 target (16 floats / 8 doubles), and by BvhWalk.inl in each
+// of the BVH walk's builds (bvh_walk_*::leaf_kernels, 4 floats / 2 doubles, for the leaves).
+// Before including, the includer defines kFloatLanes and kDoubleLanes in the enclosing namespace.
 //
 // Every kernel performs the scalar cast()'s arithmetic in the same order, lane by lane, with every
 // branch turned into a select: IEEE add/sub/mul/div/sqrt are correctly rounded in SIMD as in

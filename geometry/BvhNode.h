@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
-#include "geometry/BatchSse2.h"
 #include "geometry/BvhLeaf.h"
 #include "geometry/TargetIsa.h"
 
@@ -81,39 +81,28 @@ template <typename T> __attribute__((always_inline)) inline void prefetch(const 
 
 }  // namespace raypick::bvh_node
 
-// The node test, leaf test and walk, once per instruction set (BvhWalk.inl); the AVX2 copy in a
-// namespace of its own, compiled for AVX2 (TargetIsa.h). Leaves are laid out for 16-byte vectors
-// (BvhLeaf.h), so both copies test them with the batch kernels at that width: the SSE2 copy with
-// batch_sse2's, the AVX2 copy with its own build of the same kernels, VEX-encoded (a select is one
-// blend instead of three logic operations): the same arithmetic lane by lane, the same bits.
+// The node test, leaf test and walk, once per instruction set (BvhWalk.inl), each in a namespace
+// of its own compiled for that set (TargetIsa.h). Leaves are laid out for 16-byte vectors
+// (BvhLeaf.h), so every copy tests them with its own build of the batch kernels at that width:
+// the AVX2 and AVX-512 ones VEX/EVEX-encoded (a select is one blend instead of three logic
+// operations), the same arithmetic lane by lane, the same bits. AVX-512 (the subsets the batch
+// kernels use) keeps the AVX2 copy's widths: its mask registers, 32 vector registers and
+// three-operand logic make the same work 5-10 % faster.
 namespace raypick::bvh_walk_sse2 {
 constexpr int kVectorBytes = 16;
-namespace leaf_kernels = raypick::batch_sse2;
 #include "geometry/BvhWalk.inl"
 }  // namespace raypick::bvh_walk_sse2
 
 RAYPICK_TARGET_BEGIN("avx2")
 namespace raypick::bvh_walk_avx2 {
 constexpr int kVectorBytes = 32;
-namespace leaf_kernels {
-constexpr int kFloatLanes = 4;
-constexpr int kDoubleLanes = 2;
-#include "geometry/BatchKernels.inl"
-}  // namespace leaf_kernels
 #include "geometry/BvhWalk.inl"
 }  // namespace raypick::bvh_walk_avx2
 RAYPICK_TARGET_END
 
-// The same for AVX-512 (the subsets the batch kernels use), still at the AVX2 copy's widths: its
-// mask registers, 32 vector registers and three-operand logic make the same work 5-10 % faster.
 RAYPICK_TARGET_BEGIN("avx2,avx512f,avx512dq,avx512bw,avx512vl")
 namespace raypick::bvh_walk_avx512 {
 constexpr int kVectorBytes = 32;
-namespace leaf_kernels {
-constexpr int kFloatLanes = 4;
-constexpr int kDoubleLanes = 2;
-#include "geometry/BatchKernels.inl"
-}  // namespace leaf_kernels
 #include "geometry/BvhWalk.inl"
 }  // namespace raypick::bvh_walk_avx512
 RAYPICK_TARGET_END

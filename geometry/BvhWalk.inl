@@ -1,10 +1,17 @@
 // raypick geometry: the BVH node test, leaf test and single-ray walk, written once with GCC vector
 // extensions and included three times by BvhNode.h — in namespace bvh_walk_sse2 (16-byte vectors,
 // any x86-64), and in bvh_walk_avx2 and bvh_walk_avx512 (32-byte vectors, compiled for AVX2 and
-// for AVX-512). The includer defines kVectorBytes (the node test's vector width) and leaf_kernels
-// (the batch kernels at the leaves' width of 16 bytes, built for the same instruction set).
+// for AVX-512). The includer defines kVectorBytes (the node test's vector width).
 // Every lane does the same IEEE operations in the same order at any width, so all copies make
 // the same decisions, bit for bit. Do not reassociate anything here.
+
+/// The batch kernels at the leaves' width of 16 bytes (BvhLeaf.h), built for this copy's
+/// instruction set.
+namespace leaf_kernels {
+constexpr int kFloatLanes = 4;
+constexpr int kDoubleLanes = 2;
+#include "geometry/BatchKernels.inl"
+}  // namespace leaf_kernels
 
 /// The vector type of the node test.
 template <typename T> struct NodeVec {

@@ -12,15 +12,15 @@
 #pragma once
 
 #define RAYPICK_PRAGMA_STR(x) #x
+// Both forms also turn floating-point contraction off inside the block: AVX-512 brings fused
+// multiply-add, which g++ (C++ and GNU modes alike) and clang use by default, and which would round
+// differently from the scalar code these blocks must match bit for bit.
 #if defined(__clang__)
 #define RAYPICK_TARGET_BEGIN(isa)                                                                     \
     _Pragma("float_control(push)") _Pragma("clang fp contract(off)")                                  \
         _Pragma(RAYPICK_PRAGMA_STR(clang attribute push(__attribute__((target(isa))), apply_to = function)))
 #define RAYPICK_TARGET_END _Pragma("clang attribute pop") _Pragma("float_control(pop)")
 #else
-// Both also turn floating-point contraction off inside the block: AVX-512 brings fused
-// multiply-add, which g++ (C++ and GNU modes alike) and clang use by default, and which would round
-// differently from the scalar code these blocks must match bit for bit.
 #define RAYPICK_TARGET_BEGIN(isa) \
     _Pragma("GCC push_options") _Pragma(RAYPICK_PRAGMA_STR(GCC target(isa))) _Pragma("GCC optimize(\"fp-contract=off\")")
 #define RAYPICK_TARGET_END _Pragma("GCC pop_options")
