@@ -127,8 +127,18 @@ inline void store(BatchHits<T>& out, std::size_t k, std::size_t count, VecT<T> t
     }
 }
 
-/// Lanes whose magnitudes leave the scalar code's safe range (see detail::sphere_roots): the
-/// scalar code rescales them, so they are recomputed by the scalar passage itself.
+/// Lanes where detail::sphere_roots() leaves its safe range for (f, d, r), i.e. where
+/// detail::in_safe_range_sq(d.d, f.f + r^2) fails, the sums formed as the scalar code forms them:
+/// the scalar code rescales them, so they are recomputed by the scalar passage itself.
+template <typename T>
+inline MaskT<T> unsafe_roots(VecT<T> fx, VecT<T> fy, VecT<T> fz, VecT<T> r, VecT<T> dx, VecT<T> dy, VecT<T> dz) {
+    const VecT<T> a = (dx * dx + dy * dy) + dz * dz, s = ((fx * fx + fy * fy) + fz * fz) + r * r;
+    const T lo = detail::safe_min<T>() * detail::safe_min<T>(), hi = detail::safe_max<T>() * detail::safe_max<T>();
+    return ~((a >= lo) & (a <= hi) & (s >= lo) & (s <= hi));
+}
+
+/// Lanes whose largest component leaves the safe range: the scalar CapsuleAxis rescales such an
+/// axis.
 template <typename T> inline MaskT<T> unsafe(VecT<T> x, VecT<T> y, VecT<T> z, VecT<T> r) {
     const VecT<T> m = vmax<T>(vmax<T>(vmax<T>(vabs<T>(x), vabs<T>(y)), vabs<T>(z)), r);
     const T lo = detail::safe_min<T>(), hi = detail::safe_max<T>();
@@ -171,7 +181,7 @@ inline MaskT<T> sphere_group(const Ray<T>& ray, const SphereView<T>& s, std::siz
     const VecT<T> fx = ray.origin.x - cx, fy = ray.origin.y - cy, fz = ray.origin.z - cz;
     roots<T>(fx, fy, fz, dx, dy, dz, r, ok, t0, t1);
     MaskT<T> hit = valid & ok & accept<T>(t0, t1, t_min, t_max);
-    const MaskT<T> bad = unsafe<T>(fx, fy, fz, r) | unsafe<T>(dx, dy, dz, splat(T(0)));
+    const MaskT<T> bad = unsafe_roots<T>(fx, fy, fz, r, dx, dy, dz);
     if (any<T>(bad)) fix_unsafe(ray, s, i, cnt, bad, t_min, t_max, t0, t1, hit);
     return hit;
 }
@@ -278,8 +288,8 @@ inline MaskT<T> capsule_group(const Ray<T>& ray, const CapsuleView<T>& c, std::s
     tn = splat(inf);
     tf = splat(-inf);
     MaskT<T> ok;
-    MaskT<T> bad = unsafe<T>(fax, fay, faz, r) | unsafe<T>(ray.origin.x - bx, ray.origin.y - by, ray.origin.z - bz, r) |
-                   unsafe<T>(dx, dy, dz, splat(T(0)));
+    MaskT<T> bad = unsafe_roots<T>(fax, fay, faz, r, dx, dy, dz) |
+                   unsafe_roots<T>(ray.origin.x - bx, ray.origin.y - by, ray.origin.z - bz, r, dx, dy, dz);
     // Lateral surface first (see detail::passage(Ray, Capsule)).
     const VecT<T> fa_ab = (fax * abx + fay * aby) + faz * abz;
     const VecT<T> d_ab = (dx * abx + dy * aby) + dz * abz;
@@ -288,7 +298,7 @@ inline MaskT<T> capsule_group(const Ray<T>& ray, const CapsuleView<T>& c, std::s
     const VecT<T> dpx = dx - kd * abx, dpy = dy - kd * aby, dpz = dz - kd * abz;
     const MaskT<T> crosswise = segment & (((dpx * dpx + dpy * dpy) + dpz * dpz) > T(0));
     roots<T>(fpx, fpy, fpz, dpx, dpy, dpz, r, ok, t0, t1);
-    bad |= segment & (unsafe<T>(fpx, fpy, fpz, r) | unsafe<T>(dpx, dpy, dpz, splat(T(0))) |
+    bad |= segment & (unsafe_roots<T>(fpx, fpy, fpz, r, dpx, dpy, dpz) |
                       unsafe<T>(abx, aby, abz, splat(T(0))));  // the scalar code rescales such an axis
     const MaskT<T> lateral = crosswise & ok;
     // Axial positions times ab.ab; on the segment's stretch where 0 <= x <= ab.ab (L == 1 here: a

@@ -66,6 +66,12 @@ template <typename T> inline bool accepts(T t0, T t1, T t_min, T t_max) {
     return t0 <= t1 && !(t1 < t_min) && !(t0 > t_max) && is_finite(t0) && is_finite(t1);
 }
 
+/// valid_range(t_min, t_max) and accepts(t0, t1, t_min, t_max) in one branch, for a passage that
+/// is already known to be ordered and finite (t0 <= t1, neither inf nor NaN): the same answer.
+template <typename T> inline bool accepts_finite(T t0, T t1, T t_min, T t_max) {
+    return every(t_min <= t_max, !(t1 < t_min), !(t0 > t_max));
+}
+
 /// The common tail of every cast: the public result, from a passage that accepts() took and two
 /// finite unit normals (each cast's normal functions never return anything else, so no result
 /// ever carries a NaN whatever the input), written straight into `out`. Each cast returns its

@@ -48,14 +48,26 @@ template <typename T> inline T max_abs(const Vec3<T>& v) {
 }
 
 /// Magnitudes for which every product in sphere_roots_unscaled() stays a normal number: the
-/// position terms (|f|, r) and the direction's (|d|) each within [2^-kSafe, 2^kSafe].
+/// position terms' squared size |f|^2 + r^2 and the direction's |d|^2 each within
+/// [2^-2k, 2^2k], k = safe_exponent() (so every component is at most 2^k: no square, product or
+/// q^2 <= 4 * 2^4k overflows; and neither side is so small that its squares underflow).
 template <typename T> constexpr int safe_exponent() { return sizeof(T) >= 8 ? 240 : 30; }
 template <typename T> constexpr T safe_min() { return sizeof(T) >= 8 ? T(0x1p-240) : T(0x1p-30); }
 template <typename T> constexpr T safe_max() { return sizeof(T) >= 8 ? T(0x1p+240) : T(0x1p+30); }
 // Comparisons combined by every() rather than &&: one branch instead of four on the hot path.
 template <typename T> inline bool in_safe_range(T m) { return every(m >= safe_min<T>(), m <= safe_max<T>()); }
+/// The safe range on squared sizes: a = d.d and s = f.f + r^2, both of which the roots need anyway
+/// (s as ff + rr), so the test costs four comparisons. Testing the largest component of each side
+/// instead took a third of the sphere cast's instructions (six absolute values, five maxima). A
+/// NaN fails it (the validating path then rejects the input). The batch kernels test the same
+/// two sums, computed the same way, so a lane takes the unscaled arithmetic exactly when the
+/// scalar cast does.
+template <typename T> inline bool in_safe_range_sq(T a, T s) {
+    const T lo = safe_min<T>() * safe_min<T>(), hi = safe_max<T>() * safe_max<T>();
+    return every(a >= lo, a <= hi, s >= lo, s <= hi);
+}
 template <typename T> inline bool sphere_roots_in_safe_range(const Vec3<T>& f, const Vec3<T>& d, T r) {
-    return every(in_safe_range(glm::max(max_abs(f), r)), in_safe_range(max_abs(d)));
+    return in_safe_range_sq(glm::dot(d, d), glm::dot(f, f) + r * r);
 }
 
 /// sphere_roots() outside the safe range: the position terms and the direction are first scaled
@@ -100,6 +112,22 @@ inline Vec3<T> sphere_normal(const Vec3<T>& f, const Vec3<T>& d, T r, T t, bool 
     return normalize_or_dir(f + t * d, exit ? d : -d);
 }
 
+/// cast() outside its fast path (input outside the safe range, invalid input, a negative radius):
+/// validation, then the scaled roots. Out of line, so that the cast inlined at every call site
+/// is only its fast path. `out` is empty on entry and stays so on a miss.
+template <typename T>
+[[gnu::noinline, gnu::cold]] void sphere_cast_general(const Ray<T>& ray, const Sphere<T>& sphere, T t_min, T t_max,
+                                                     std::optional<RayHit<T>>& out) {
+    const Vec3<T> f = ray.origin - sphere.center;
+    const Vec3<T>& d = ray.direction;
+    const T r = sphere.radius;
+    T t0, t1;
+    if (!is_valid(ray) || !is_valid(sphere) || !valid_range(t_min, t_max) || !sphere_roots(f, d, r, t0, t1) ||
+        !accepts(t0, t1, t_min, t_max))
+        return;
+    emplace_hit(out, t0, t1, sphere_normal(f, d, r, t0, false), sphere_normal(f, d, r, t1, true));
+}
+
 /// The line's passage through the sphere, t only (no normals, no validation): what cast() computes
 /// before its normals, bit for bit. For callers that validated once and want normals only for the
 /// hit they keep (the hierarchy).
@@ -123,28 +151,24 @@ template <typename T> inline bool passage(const Ray<T>& ray, const Sphere<T>& sp
 ///   in float (the textbook quadratic loses the discriminant entirely there).
 /// - Invalid input (see is_valid) or t_min > t_max: no hit. Never returns NaN.
 template <typename T>
-std::optional<RayHit<T>> cast(const Ray<T>& ray, const Sphere<T>& sphere, T t_min = T(0),
-                              T t_max = infinity<T>()) {
+[[gnu::always_inline]] inline std::optional<RayHit<T>> cast(const Ray<T>& ray, const Sphere<T>& sphere, T t_min = T(0),
+                                                            T t_max = infinity<T>()) {
     const Vec3<T> f = ray.origin - sphere.center;
     const Vec3<T>& d = ray.direction;
     const T r = sphere.radius;
     std::optional<RayHit<T>> hit;  // the one value returned, built in place (see emplace_hit)
-    T t0, t1;
-    if (__builtin_expect(every(r >= T(0), detail::sphere_roots_in_safe_range(f, d, r)), 1)) {
-        // Fast path. The safe range implies a valid ray and sphere except for NaN components,
-        // which make the discriminant NaN and so miss, as is_valid() would: |f| finite means
-        // origin and centre are finite, |d| >= 2^-30 (2^-240) means dot(d, d) > 0 without overflow.
-        if (!detail::sphere_roots_unscaled(f, d, r, t0, t1) || !detail::valid_range(t_min, t_max) ||
-            !detail::accepts(t0, t1, t_min, t_max))
-            return hit;
-    } else {
-        if (!is_valid(ray) || !is_valid(sphere) || !detail::valid_range(t_min, t_max)) return hit;
-        if (!detail::sphere_roots_scaled(f, d, r, t0, t1) || !detail::accepts(t0, t1, t_min, t_max))
-            return hit;
+    if (!__builtin_expect(every(r >= T(0), detail::sphere_roots_in_safe_range(f, d, r)), 1)) {
+        detail::sphere_cast_general(ray, sphere, t_min, t_max, hit);
+        return hit;
     }
+    // Fast path. The safe range implies a valid ray and sphere: it fails for NaN; |f|^2 + r^2
+    // finite means origin, centre and radius are finite; d.d >= 2^-60 (2^-480) means a non-zero
+    // direction. In it the roots are ordered and finite (|q| >= 2^-60 where c/q is taken,
+    // a >= 2^-60, numerators below 2^62), so accepts() needs no finiteness test.
+    T t0, t1;
+    if (!detail::sphere_roots_unscaled(f, d, r, t0, t1) || !detail::accepts_finite(t0, t1, t_min, t_max)) return hit;
     // Normals are unit by construction (normalize_or_dir never returns a non-finite vector).
-    detail::emplace_hit(hit, t0, t1, detail::sphere_normal(f, d, r, t0, false),
-                        detail::sphere_normal(f, d, r, t1, true));
+    detail::emplace_hit(hit, t0, t1, detail::sphere_normal(f, d, r, t0, false), detail::sphere_normal(f, d, r, t1, true));
     return hit;
 }
 
