@@ -129,13 +129,16 @@ template <typename T> struct CapsuleNormals {
 /// - Radius 0 (a segment): hit only if the line meets the segment exactly; normals -/+unit(dir).
 /// - Invalid input or t_min > t_max: no hit; never NaN.
 template <typename T>
-std::optional<RayHit<T>> cast(const Ray<T>& ray, const Capsule<T>& capsule, T t_min = T(0),
+[[gnu::always_inline]] inline std::optional<RayHit<T>> cast(const Ray<T>& ray, const Capsule<T>& capsule, T t_min = T(0),
                               T t_max = infinity<T>()) {
     if (capsule.a == capsule.b) return cast(ray, Sphere<T>{capsule.a, capsule.radius}, t_min, t_max);
     std::optional<RayHit<T>> hit;  // built in place (see emplace_hit)
-    if (!is_valid(ray) || !is_valid(capsule) || !detail::valid_range(t_min, t_max)) return hit;
     T t_near, t_far;
-    if (!detail::passage(ray, capsule, t_near, t_far) || !detail::accepts(t_near, t_far, t_min, t_max))
+    // Validation only for a passage that would be a hit: a miss is the answer for invalid input
+    // too, and detail::passage() computes without fault on any input (non-finite values only
+    // make it miss or return garbage that the validation then rejects).
+    if (!detail::passage(ray, capsule, t_near, t_far) || !detail::accepts(t_near, t_far, t_min, t_max) ||
+        !every(is_valid(ray), is_valid(capsule), detail::valid_range(t_min, t_max)))
         return hit;
     const detail::CapsuleNormals<T> normals(ray, capsule, detail::CapsuleAxis<T>(capsule));
     // accepts() held above and at() never returns a non-finite vector.

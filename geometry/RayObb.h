@@ -38,12 +38,12 @@ void obb_cast_general(const Ray<T>& ray, const Obb<T>& box, T t_min, T t_max, st
     emplace_hit(out, p.t_near, p.t_far, n_near, n_far);
 }
 
-/// cast()'s common case in 4-lane vector arithmetic (x, y, z side by side): a valid box and ray
-/// whose direction in the box frame has no zero component and whose local values are finite.
-/// Returns false, `out` untouched, for invalid input or when the case does not apply (cast() then
-/// takes obb_cast_general(), which handles both); otherwise true with `out` holding, bit for bit,
-/// what the general path gives: the same validity predicate (is_valid's dot products in the same
-/// order), the same frame change (glm's mat3 * vec3: c_j.x v.x + c_j.y v.y + c_j.z v.z), the
+/// cast()'s common case in 4-lane vector arithmetic (x, y, z side by side): a ray whose direction
+/// in the box frame has no zero component and whose local values are finite, with h >= 0.
+/// Returns false, `out` untouched, when the case does not apply (cast() then takes
+/// obb_cast_general(), which handles it); otherwise true with `out` holding, bit for bit, what the
+/// general path gives — empty for a miss or invalid input: the same validity predicate (is_valid's
+/// dot products in the same order, tested only once the slabs report a hit), the same frame change (glm's mat3 * vec3: c_j.x v.x + c_j.y v.y + c_j.z v.z), the
 /// slab_passage_fast() that equals slab_passage(), and normalize_or()'s fast path, whose squared
 /// lengths are the diagonal of R^T R already computed for validation.
 template <typename T>
@@ -62,6 +62,23 @@ inline bool obb_cast_fast(const Ray<T>& ray, const Obb<T>& box, T t_min, T t_max
     const Lanes4<T> xy = __builtin_shufflevector(k0, k1, 0, 4, 1, 5), zz = __builtin_shufflevector(k0, k1, 2, 6, 2, 6);
     const Lanes4<T> r0 = __builtin_shufflevector(xy, k2, 0, 1, 4, 4), r1 = __builtin_shufflevector(xy, k2, 2, 3, 5, 5);
     const Lanes4<T> r2 = __builtin_shufflevector(zz, k2, 0, 1, 6, 6);
+    Lanes4<T> o4, d4, c4, h4;
+    load_followed(ray.origin, o4);
+    load_preceded(ray.direction, d4);
+    load_followed(box.center, c4);
+    load_preceded(box.half_extents, h4);
+    // Into the box frame.
+    const Lanes4<T> f = o4 - c4;
+    const Lanes4<T> lo = (r0 * f[0] + r1 * f[1]) + r2 * f[2];
+    const Lanes4<T> ld = (r0 * d4[0] + r1 * d4[1]) + r2 * d4[2];
+    SlabPassage<T> p;
+    bool applies;
+    const bool hit = slab_passage_fast(lo, ld, -h4, h4, p, applies);  // lane 3 repeats lane 2
+    if (!applies) return false;
+    // A miss needs no validation: an invalid ray or box is a miss too (the general path would say
+    // the same). So the validity test below runs for hits only: on random rays, half the casts
+    // skip its six dot products, a determinant and a dozen comparisons.
+    if (!hit || !valid_range(t_min, t_max) || !accepts(p.t_near, p.t_far, t_min, t_max)) return true;  // out stays empty
     // is_valid(box): |c_j . c_j - 1| <= tol (lane j); |c0.c1|, |c1.c2|, |c2.c0| <= tol (each term
     // c_i.k * c_j.k, so the same bits as is_valid's dot(c0, c2)); det > 0.
     const Lanes4<T> diag = (r0 * r0 + r1 * r1) + r2 * r2;
@@ -71,26 +88,12 @@ inline bool obb_cast_fast(const Ray<T>& ray, const Obb<T>& box, T t_min, T t_max
     const Lanes4<T> one{T(1), T(1), T(1), T(1)};
     const Lanes4<T> dev = diag - one;
     const Mask4<T> orthonormal = ((dev <= tol) & (-dev <= tol)) & ((off <= tol) & (-off <= tol));
-    Lanes4<T> o4, d4, c4, h4;
-    load_followed(ray.origin, o4);
-    load_preceded(ray.direction, d4);
-    load_followed(box.center, c4);
-    load_preceded(box.half_extents, h4);
     const T z = T(0), big = std::numeric_limits<T>::max();
     const T dd = glm::dot(ray.direction, ray.direction);
     // Finite origin, direction and centre (x*0 == 0), extents in [0, max], dd in (0, max].
     const bool valid = every(all_xyz<T>(orthonormal & ((o4 * z + d4 * z) + c4 * z == z) & (h4 >= z) & (h4 <= big)),
                              glm::dot(glm::cross(c0, c1), c2) > z, dd > z, dd <= big);
-    if (!valid) return false;
-    // Into the box frame.
-    const Lanes4<T> f = o4 - c4;
-    const Lanes4<T> lo = (r0 * f[0] + r1 * f[1]) + r2 * f[2];
-    const Lanes4<T> ld = (r0 * d4[0] + r1 * d4[1]) + r2 * d4[2];
-    SlabPassage<T> p;
-    bool applies;
-    const bool hit = slab_passage_fast(lo, ld, -h4, h4, p, applies);  // lane 3 repeats lane 2
-    if (!applies) return false;
-    if (!hit || !valid_range(t_min, t_max) || !accepts(p.t_near, p.t_far, t_min, t_max)) return true;  // out stays empty
+    if (!valid) return true;  // out stays empty: what the general path gives an invalid input
     // normalize_or(sign * c_axis): the squared length is diag[axis] (sign^2 = 1 exactly), in
     // (min, max) for a valid rotation, so its fast path: v * (1 / sqrt(len2)), both at once.
     const Lanes4<T> inv = one / Lanes4<T>{std::sqrt(diag[0]), std::sqrt(diag[1]), std::sqrt(diag[2]), T(1)};
