@@ -14,18 +14,21 @@
 namespace raypick {
 namespace detail {
 
-/// sphere_roots() for inputs in the safe range (see sphere_roots_in_safe_range()).
-template <typename T>
-inline bool sphere_roots_unscaled(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0, T& t1) {
-    const T a = glm::dot(d, d);
+/// The discriminant of |f + t*d|^2 = r^2 over 4: a*r^2 - |f x d|^2 (see sphere_roots()).
+template <typename T> inline T sphere_discriminant(const Vec3<T>& f, const Vec3<T>& d, T r) {
     const Vec3<T> fxd = glm::cross(f, d);
-    const T disc = a * (r * r) - glm::dot(fxd, fxd);
-    if (!(disc >= T(0))) return false;  // miss (or NaN from overflowing inputs)
+    return glm::dot(d, d) * (r * r) - glm::dot(fxd, fxd);
+}
+
+/// sphere_roots_unscaled() once the discriminant is known to be >= 0.
+template <typename T>
+inline void sphere_roots_of(const Vec3<T>& f, const Vec3<T>& d, T r, T disc, T& t0, T& t1) {
+    const T a = glm::dot(d, d);
     const T bp = -glm::dot(f, d);       // b' = -b/2
     const T q = bp + std::copysign(std::sqrt(disc), bp);
     if (q == T(0)) {  // b' == 0 and disc == 0: tangent at the foot of the perpendicular, t = 0
         t0 = t1 = T(0);
-        return true;
+        return;
     }
     // The root nearer the foot's far side is q/a (no cancellation). The other one is c/q, whose
     // error is that of c (about eps * (|f|^2 + r^2)) over |q|: accurate unless q is small, i.e.
@@ -40,6 +43,14 @@ inline bool sphere_roots_unscaled(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0
     const T tb = q / a;
     t0 = glm::min(ta, tb);
     t1 = glm::max(ta, tb);
+}
+
+/// sphere_roots() for inputs in the safe range (see sphere_roots_in_safe_range()).
+template <typename T>
+inline bool sphere_roots_unscaled(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0, T& t1) {
+    const T disc = sphere_discriminant(f, d, r);
+    if (!(disc >= T(0))) return false;  // miss (or NaN from overflowing inputs)
+    sphere_roots_of(f, d, r, disc, t0, t1);
     return true;
 }
 
@@ -100,8 +111,12 @@ template <typename T>
 /// direction are first scaled by powers of two (exact), so squares neither underflow (which made a
 /// near miss a tangent) nor overflow, and t is scaled back. Requires dot(d, d) > 0.
 template <typename T> inline bool sphere_roots(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0, T& t1) {
-    if (__builtin_expect(sphere_roots_in_safe_range(f, d, r), 1)) return sphere_roots_unscaled(f, d, r, t0, t1);
-    return sphere_roots_scaled(f, d, r, t0, t1);
+    const T disc = sphere_discriminant(f, d, r);
+    const bool safe = sphere_roots_in_safe_range(f, d, r);
+    if (every(safe, !(disc >= T(0)))) return false;  // the common miss in one branch (see cast())
+    if (!__builtin_expect(safe, 1)) return sphere_roots_scaled(f, d, r, t0, t1);
+    sphere_roots_of(f, d, r, disc, t0, t1);
+    return true;
 }
 
 /// Outward normal at t on a sphere seen from f = origin - centre; the documented fallback
@@ -157,7 +172,13 @@ template <typename T>
     const Vec3<T>& d = ray.direction;
     const T r = sphere.radius;
     std::optional<RayHit<T>> hit;  // the one value returned, built in place (see emplace_hit)
-    if (!__builtin_expect(every(r >= T(0), detail::sphere_roots_in_safe_range(f, d, r)), 1)) {
+    const T disc = detail::sphere_discriminant(f, d, r);
+    const bool fast = every(r >= T(0), detail::sphere_roots_in_safe_range(f, d, r));
+    // The common miss in one branch: the line misses, and the input is in the fast path's range
+    // (so the discriminant's sign is right). One unpredictable branch and nothing before it but
+    // arithmetic: what a miss costs decides this cast's speed on random rays.
+    if (every(fast, !(disc >= T(0)))) return hit;
+    if (!__builtin_expect(fast, 1)) {
         detail::sphere_cast_general(ray, sphere, t_min, t_max, hit);
         return hit;
     }
@@ -166,7 +187,8 @@ template <typename T>
     // direction. In it the roots are ordered and finite (|q| >= 2^-60 where c/q is taken,
     // a >= 2^-60, numerators below 2^62), so accepts() needs no finiteness test.
     T t0, t1;
-    if (!detail::sphere_roots_unscaled(f, d, r, t0, t1) || !detail::accepts_finite(t0, t1, t_min, t_max)) return hit;
+    detail::sphere_roots_of(f, d, r, disc, t0, t1);
+    if (!detail::accepts_finite(t0, t1, t_min, t_max)) return hit;
     // Normals are unit by construction (normalize_or_dir never returns a non-finite vector).
     detail::emplace_hit(hit, t0, t1, detail::sphere_normal(f, d, r, t0, false), detail::sphere_normal(f, d, r, t1, true));
     return hit;
