@@ -133,8 +133,8 @@ inline void store(BatchHits<T>& out, std::size_t k, std::size_t count, VecT<T> t
 template <typename T>
 inline MaskT<T> unsafe_roots(VecT<T> fx, VecT<T> fy, VecT<T> fz, VecT<T> r, VecT<T> dx, VecT<T> dy, VecT<T> dz) {
     const VecT<T> a = (dx * dx + dy * dy) + dz * dz, s = ((fx * fx + fy * fy) + fz * fz) + r * r;
-    const T lo = detail::safe_min<T>() * detail::safe_min<T>(), hi = detail::safe_max<T>() * detail::safe_max<T>();
-    return ~((a >= lo) & (a <= hi) & (s >= lo) & (s <= hi));
+    const T lo = detail::safe_sq_min<T>(), hi = detail::safe_sq_max<T>();
+    return ~((a >= lo) & (s >= lo) & (a * s <= hi));
 }
 
 /// Lanes whose largest component leaves the safe range: the scalar CapsuleAxis rescales such an
@@ -293,12 +293,13 @@ inline MaskT<T> capsule_group(const Ray<T>& ray, const CapsuleView<T>& c, std::s
     // Lateral surface first (see detail::passage(Ray, Capsule)).
     const VecT<T> fa_ab = (fax * abx + fay * aby) + faz * abz;
     const VecT<T> d_ab = (dx * abx + dy * aby) + dz * abz;
-    const VecT<T> kf = fa_ab / abab, kd = d_ab / abab;
-    const VecT<T> fpx = fax - kf * abx, fpy = fay - kf * aby, fpz = faz - kf * abz;
-    const VecT<T> dpx = dx - kd * abx, dpy = dy - kd * aby, dpz = dz - kd * abz;
+    // ab.ab times the perpendicular parts, and the radius likewise scaled (no division).
+    const VecT<T> fpx = abab * fax - fa_ab * abx, fpy = abab * fay - fa_ab * aby, fpz = abab * faz - fa_ab * abz;
+    const VecT<T> dpx = abab * dx - d_ab * abx, dpy = abab * dy - d_ab * aby, dpz = abab * dz - d_ab * abz;
+    const VecT<T> rp = abab * r;
     const MaskT<T> crosswise = segment & (((dpx * dpx + dpy * dpy) + dpz * dpz) > T(0));
-    roots<T>(fpx, fpy, fpz, dpx, dpy, dpz, r, ok, t0, t1);
-    bad |= segment & (unsafe_roots<T>(fpx, fpy, fpz, r, dpx, dpy, dpz) |
+    roots<T>(fpx, fpy, fpz, dpx, dpy, dpz, rp, ok, t0, t1);
+    bad |= segment & (unsafe_roots<T>(fpx, fpy, fpz, rp, dpx, dpy, dpz) |
                       unsafe<T>(abx, aby, abz, splat(T(0))));  // the scalar code rescales such an axis
     const MaskT<T> lateral = crosswise & ok;
     // Axial positions times ab.ab; on the segment's stretch where 0 <= x <= ab.ab (L == 1 here: a

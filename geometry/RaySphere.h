@@ -35,7 +35,7 @@ inline void sphere_roots_of(const Vec3<T>& f, const Vec3<T>& d, T r, T disc, T& 
     // a near-tangent line whose foot lies near the origin, where c/q blew a rounding-level c up
     // to a root ~1e15 away. There (b' - sign(b') sqrt(disc))/a, error about eps * |q| / a, is the
     // better one; pick by comparing the two error bounds: c/q iff q^2 >= a (|f|^2 + r^2). No
-    // overflow or underflow in the safe range (products stay within 2^+-125 in float).
+    // overflow or underflow in the safe range (every product is at most 4 a s <= 2^122 in float).
     const T ff = glm::dot(f, f), rr = r * r;
     const T c = ff - rr;
     const bool by_c = q * q >= a * (ff + rr);
@@ -58,24 +58,29 @@ template <typename T> inline T max_abs(const Vec3<T>& v) {
     return glm::max(std::abs(v.x), glm::max(std::abs(v.y), std::abs(v.z)));
 }
 
-/// Magnitudes for which every product in sphere_roots_unscaled() stays a normal number: the
-/// position terms' squared size |f|^2 + r^2 and the direction's |d|^2 each within
-/// [2^-2k, 2^2k], k = safe_exponent() (so every component is at most 2^k: no square, product or
-/// q^2 <= 4 * 2^4k overflows; and neither side is so small that its squares underflow).
+/// Magnitudes for which every product in sphere_roots_unscaled() stays a normal number, in terms
+/// of the two squared sizes the roots compute anyway: a = d.d and s = f.f + r^2. The fast range
+/// is a, s >= 2^-2k (neither side so small that its squares underflow) and a s <= 2^4k,
+/// k = safe_exponent() (30 for float, 240 for double); so a and s are finite (each at most 2^6k).
+/// Every product the roots form is bounded by a s: a r^2, |f x d|^2, b'^2 <= a s, q^2 <= 4 a s,
+/// so none overflows, and the roots are at most 2 sqrt(s / a) <= 2^(4k+1), so they are finite. Bounding the product, not each
+/// side by 2^2k, leaves room for an unbalanced pair: the capsule's lateral quadratic scales both
+/// sides by (ab.ab)^2.
 template <typename T> constexpr int safe_exponent() { return sizeof(T) >= 8 ? 240 : 30; }
 template <typename T> constexpr T safe_min() { return sizeof(T) >= 8 ? T(0x1p-240) : T(0x1p-30); }
 template <typename T> constexpr T safe_max() { return sizeof(T) >= 8 ? T(0x1p+240) : T(0x1p+30); }
+template <typename T> constexpr T safe_sq_min() { return safe_min<T>() * safe_min<T>(); }
+template <typename T> constexpr T safe_sq_max() { return safe_max<T>() * safe_max<T>() * safe_max<T>() * safe_max<T>(); }
 // Comparisons combined by every() rather than &&: one branch instead of four on the hot path.
 template <typename T> inline bool in_safe_range(T m) { return every(m >= safe_min<T>(), m <= safe_max<T>()); }
-/// The safe range on squared sizes: a = d.d and s = f.f + r^2, both of which the roots need anyway
-/// (s as ff + rr), so the test costs four comparisons. Testing the largest component of each side
-/// instead took a third of the sphere cast's instructions (six absolute values, five maxima). A
-/// NaN fails it (the validating path then rejects the input). The batch kernels test the same
-/// two sums, computed the same way, so a lane takes the unscaled arithmetic exactly when the
-/// scalar cast does.
+/// The fast range test: three comparisons on values the roots need anyway (a s is the by_c
+/// product). Testing the largest absolute component of each side instead took a third of the
+/// sphere cast's instructions (six absolute values, five maxima). A NaN fails it (the validating
+/// path then rejects the input). The batch kernels test the same values, computed the same way,
+/// so a lane takes the unscaled arithmetic exactly when the scalar code does.
 template <typename T> inline bool in_safe_range_sq(T a, T s) {
-    const T lo = safe_min<T>() * safe_min<T>(), hi = safe_max<T>() * safe_max<T>();
-    return every(a >= lo, a <= hi, s >= lo, s <= hi);
+    const T lo = safe_sq_min<T>(), hi = safe_sq_max<T>();
+    return every(a >= lo, s >= lo, a * s <= hi);
 }
 template <typename T> inline bool sphere_roots_in_safe_range(const Vec3<T>& f, const Vec3<T>& d, T r) {
     return in_safe_range_sq(glm::dot(d, d), glm::dot(f, f) + r * r);
@@ -184,8 +189,8 @@ template <typename T>
     }
     // Fast path. The safe range implies a valid ray and sphere: it fails for NaN; |f|^2 + r^2
     // finite means origin, centre and radius are finite; d.d >= 2^-60 (2^-480) means a non-zero
-    // direction. In it the roots are ordered and finite (|q| >= 2^-60 where c/q is taken,
-    // a >= 2^-60, numerators below 2^62), so accepts() needs no finiteness test.
+    // direction. In it the roots are ordered and finite (at most 2 sqrt(s / a) <= 2^121 in float,
+    // see safe_exponent()), so accepts() needs no finiteness test.
     T t0, t1;
     detail::sphere_roots_of(f, d, r, disc, t0, t1);
     if (!detail::accepts_finite(t0, t1, t_min, t_max)) return hit;

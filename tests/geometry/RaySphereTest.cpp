@@ -170,5 +170,36 @@ TYPED_TEST(RaySphere, NearTangentWithTheFootAtTheOriginHasNoFarAwayRoot) {
     }
 }
 
+// The corners of the roots' fast range (detail::in_safe_range_sq: d.d and |f|^2 + r^2 each at
+// least 2^-2k, their product at most 2^4k) and just beyond them, where the scaled path takes
+// over: a ray aimed through the centre of a sphere whose radius is a tenth of its distance, with
+// the direction and the distance each scaled by powers of two from tiny to huge and unbalanced
+// (a tiny direction towards a huge sphere and the reverse). The entry is (D - r) / |d| exactly up
+// to rounding, so t must have float precision and the normals must be unit, whichever path ran.
+TYPED_TEST(RaySphere, FastRangeCornersKeepFullPrecision) {
+    using T = TypeParam;
+    const int k = detail::safe_exponent<T>();
+    int cases = 0;
+    for (int ed = -3 * k; ed <= 3 * k; ed += k / 2) {      // direction length 2^ed
+        for (int ef = -3 * k; ef <= 3 * k; ef += k / 2) {  // distance to the centre 2^ef
+            if (ef - ed > std::numeric_limits<T>::max_exponent - 4 || ed - ef > std::numeric_limits<T>::max_exponent - 4)
+                continue;  // t itself would overflow or underflow
+            if (2 * ed <= std::numeric_limits<T>::min_exponent || 2 * ed >= std::numeric_limits<T>::max_exponent)
+                continue;  // d.d underflows or overflows: an invalid ray (see validate(Ray))
+            const T dist = std::ldexp(T(1), ef), r = dist / T(10);
+            const Ray<T> ray{{0, 0, 0}, {0, 0, std::ldexp(T(0.75), ed)}};
+            const auto h = cast(ray, Sphere<T>{{0, 0, dist}, r});
+            ASSERT_TRUE(h) << "ed " << ed << " ef " << ef;
+            const long double want = (static_cast<long double>(dist) - r) / ray.direction.z;
+            EXPECT_NEAR(static_cast<long double>(h->t_near) / want, 1.0L, 4 * std::numeric_limits<T>::epsilon())
+                << "ed " << ed << " ef " << ef;
+            EXPECT_NEAR(glm::length(h->n_near), T(1), tol<T>());
+            EXPECT_EQ(h->n_near, Vec3<T>(0, 0, -1)) << "ed " << ed << " ef " << ef;
+            ++cases;
+        }
+    }
+    EXPECT_GT(cases, 100);
+}
+
 }  // namespace
 }  // namespace raypick
