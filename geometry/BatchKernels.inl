@@ -137,12 +137,10 @@ inline MaskT<T> unsafe_roots(VecT<T> fx, VecT<T> fy, VecT<T> fz, VecT<T> r, VecT
     return ~((a >= lo) & (s >= lo) & (a * s <= hi));
 }
 
-/// Lanes whose largest component leaves the safe range: the scalar CapsuleAxis rescales such an
-/// axis.
-template <typename T> inline MaskT<T> unsafe(VecT<T> x, VecT<T> y, VecT<T> z, VecT<T> r) {
-    const VecT<T> m = vmax<T>(vmax<T>(vmax<T>(vabs<T>(x), vabs<T>(y)), vabs<T>(z)), r);
-    const T lo = detail::safe_min<T>(), hi = detail::safe_max<T>();
-    return ~((m >= lo) & (m <= hi));
+/// Lanes whose axis the scalar CapsuleAxis rescales: ab.ab outside [2^-2k, 2^2k] (or NaN).
+template <typename T> inline MaskT<T> unsafe_axis(VecT<T> abab) {
+    const T lo = detail::safe_sq_min<T>(), hi = detail::safe_max<T>() * detail::safe_max<T>();
+    return ~((abab >= lo) & (abab <= hi));
 }
 
 /// Lane l of (t0, t1, hit) from the scalar code for shape `shape`: exactly cast()'s acceptance and
@@ -300,7 +298,7 @@ inline MaskT<T> capsule_group(const Ray<T>& ray, const CapsuleView<T>& c, std::s
     const MaskT<T> crosswise = segment & (((dpx * dpx + dpy * dpy) + dpz * dpz) > T(0));
     roots<T>(fpx, fpy, fpz, dpx, dpy, dpz, rp, ok, t0, t1);
     bad |= segment & (unsafe_roots<T>(fpx, fpy, fpz, rp, dpx, dpy, dpz) |
-                      unsafe<T>(abx, aby, abz, splat(T(0))));  // the scalar code rescales such an axis
+                      unsafe_axis<T>(abab));  // the scalar code rescales such an axis
     const MaskT<T> lateral = crosswise & ok;
     // Axial positions times ab.ab; on the segment's stretch where 0 <= x <= ab.ab (L == 1 here: a
     // scaled axis is unsafe above).

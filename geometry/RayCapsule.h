@@ -20,9 +20,20 @@ namespace detail {
 template <typename T> struct CapsuleAxis {
     Vec3<T> u;
     T length = T(1);  ///< L
+    /// L == 1 when (b - a).(b - a) is within [2^-2k, 2^2k] (k = safe_exponent(); one dot product the
+    /// passage needs anyway and two comparisons: the batch kernels test the same sum).
     explicit CapsuleAxis(const Capsule<T>& c) : u(c.b - c.a) {
+        const T uu = glm::dot(u, u);
+        if (__builtin_expect(every(uu >= safe_sq_min<T>(), uu <= safe_max<T>() * safe_max<T>()), 1)) return;
+        rescale();
+    }
+
+  private:
+    /// Scales u by the power of two that brings its largest component into [1, 2) (a zero or
+    /// non-finite axis is left alone: a == b is the sphere, and invalid input is rejected later).
+    [[gnu::noinline, gnu::cold]] void rescale() {
         const T m = max_abs(u);
-        if (in_safe_range(m) || !(m > T(0)) || !(m <= std::numeric_limits<T>::max())) return;
+        if (!(m > T(0)) || !(m <= std::numeric_limits<T>::max())) return;
         const int e = std::ilogb(m);
         u = Vec3<T>(std::ldexp(u.x, -e), std::ldexp(u.y, -e), std::ldexp(u.z, -e));
         length = std::ldexp(T(1), e);
