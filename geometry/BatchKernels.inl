@@ -66,7 +66,6 @@ template <typename T> inline VecT<T> vcopysign(VecT<T> mag, VecT<T> sgn) {
     return (VecT<T>)(((MaskT<T>)mag & ~Simd<T>::kSign) | ((MaskT<T>)sgn & Simd<T>::kSign));
 }
 template <typename T> inline VecT<T> sel(MaskT<T> m, VecT<T> a, VecT<T> b) { return m ? a : b; }
-template <typename T> inline VecT<T> vmax(VecT<T> x, VecT<T> y) { return sel<T>(x < y, y, x); }  // glm::max
 template <typename T> inline MaskT<T> finite3(VecT<T> x, VecT<T> y, VecT<T> z) {
     return x * T(0) + y * T(0) + z * T(0) == T(0);
 }
@@ -243,20 +242,20 @@ inline MaskT<T> obb_group(const Ray<T>& ray, const ObbView<T>& b, std::size_t i,
     const VecT<T> wx = load(b.m[6], i, cnt), wy = load(b.m[7], i, cnt), wz = load(b.m[8], i, cnt);
     const VecT<T> hx = load(b.hx, i, cnt), hy = load(b.hy, i, cnt), hz = load(b.hz, i, cnt);
     const VecT<T> cx = load(b.cx, i, cnt), cy = load(b.cy, i, cnt), cz = load(b.cz, i, cnt);
-    // is_valid(Obb), as orthonormality_error() computes it.
+    // is_valid(Obb), term by term: six deviations of R^T R from the identity each within the
+    // tolerance (a NaN or infinite column fails its own, so no separate finiteness test of the
+    // rotation), a positive determinant, a finite centre, extents in [0, max].
+    const T tol = orthonormality_tolerance<T>();
     const VecT<T> e0 = vabs<T>(((ux * ux + uy * uy) + uz * uz) - T(1));
     const VecT<T> e1 = vabs<T>(((vx * vx + vy * vy) + vz * vz) - T(1));
     const VecT<T> e2 = vabs<T>(((wx * wx + wy * wy) + wz * wz) - T(1));
     const VecT<T> e3 = vabs<T>((ux * vx + uy * vy) + uz * vz);
     const VecT<T> e4 = vabs<T>((ux * wx + uy * wy) + uz * wz);
     const VecT<T> e5 = vabs<T>((vx * wx + vy * wy) + vz * wz);
-    VecT<T> err = vmax<T>(vmax<T>(vmax<T>(e0, e1), vmax<T>(e2, e3)), vmax<T>(e4, e5));
-    err = sel<T>(err == err, err, splat(inf));
     const VecT<T> kx = uy * vz - vy * uz, ky = uz * vx - vz * ux, kz = ux * vy - vx * uy;  // cross(u, v)
     const VecT<T> det = (kx * wx + ky * wy) + kz * wz;
     MaskT<T> ok = finite3<T>(cx, cy, cz) & nonneg_finite<T>(hx) & nonneg_finite<T>(hy) & nonneg_finite<T>(hz) &
-                  finite3<T>(ux, uy, uz) & finite3<T>(vx, vy, vz) & finite3<T>(wx, wy, wz) &
-                  (err <= orthonormality_tolerance<T>()) & (det > T(0));
+                  (e0 <= tol) & (e1 <= tol) & (e2 <= tol) & (e3 <= tol) & (e4 <= tol) & (e5 <= tol) & (det > T(0));
     // Into the box frame: rotation^T * (origin - centre), rotation^T * direction.
     const VecT<T> px = ray.origin.x - cx, py = ray.origin.y - cy, pz = ray.origin.z - cz;
     const VecT<T> lox = (ux * px + uy * py) + uz * pz, loy = (vx * px + vy * py) + vz * pz, loz = (wx * px + wy * py) + wz * pz;

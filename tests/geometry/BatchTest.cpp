@@ -43,10 +43,16 @@ template <typename T> struct Gen {
     Mat3<T> rotation() {
         const glm::mat4 r = glm::rotate(glm::mat4(1.f), float(uni(0, 6.3)), glm::normalize(glm::vec3(p()) + glm::vec3(1e-3f)));
         Mat3<T> m = Mat3<T>(glm::mat3(r));
-        switch (pick(8)) {
+        // Invalid rotations break one term of is_valid at a time: a reflection (determinant), one
+        // column's length (a diagonal term of R^T R), one pair's angle (an off-diagonal term), or
+        // one non-finite entry.
+        const int j = pick(3), k = (j + 1 + pick(2)) % 3;
+        switch (pick(11)) {
             case 0: return Mat3<T>(T(1));
-            case 1: m[2] = -m[2]; return m;        // reflection: invalid
-            case 2: m[0] *= T(1.01); return m;     // not orthonormal: invalid
+            case 1: m[2] = -m[2]; return m;                             // reflection
+            case 2: m[j] *= T(1.01); return m;                          // column j not unit
+            case 3: m[j] = glm::normalize(m[j] + T(0.01) * m[k]); return m;  // columns j, k not orthogonal
+            case 4: m[j][pick(3)] = pick(2) ? std::numeric_limits<T>::quiet_NaN() : std::numeric_limits<T>::infinity(); return m;
             default: return m;
         }
     }
