@@ -138,7 +138,7 @@ inline MaskT<T> unsafe_roots(VecT<T> fx, VecT<T> fy, VecT<T> fz, VecT<T> r, VecT
 
 /// Lanes whose axis the scalar CapsuleAxis rescales: ab.ab outside [2^-2k, 2^2k] (or NaN).
 template <typename T> inline MaskT<T> unsafe_axis(VecT<T> abab) {
-    const T lo = detail::safe_sq_min<T>(), hi = detail::safe_max<T>() * detail::safe_max<T>();
+    const T lo = detail::safe_sq_min<T>(), hi = detail::safe_axis_sq_max<T>();
     return ~((abab >= lo) & (abab <= hi));
 }
 

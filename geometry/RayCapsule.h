@@ -17,6 +17,9 @@ namespace detail {
 /// that u.u neither underflows into subnormals nor overflows. The perpendicular projection is the
 /// same with u as with b - a; the axial position (0 at a, 1 at b) is s = (fa.u + t d.u)/(u.u) / L,
 /// so "on the segment" is 0 <= (fa.u + t d.u)/(u.u) <= L, exactly.
+/// Largest (b - a).(b - a) that CapsuleAxis leaves unscaled: 2^2k (k = safe_exponent()).
+template <typename T> constexpr T safe_axis_sq_max() { return safe_max<T>() * safe_max<T>(); }
+
 template <typename T> struct CapsuleAxis {
     Vec3<T> u;
     T length = T(1);  ///< L
@@ -24,7 +27,7 @@ template <typename T> struct CapsuleAxis {
     /// passage needs anyway and two comparisons: the batch kernels test the same sum).
     explicit CapsuleAxis(const Capsule<T>& c) : u(c.b - c.a) {
         const T uu = glm::dot(u, u);
-        if (__builtin_expect(every(uu >= safe_sq_min<T>(), uu <= safe_max<T>() * safe_max<T>()), 1)) return;
+        if (__builtin_expect(every(uu >= safe_sq_min<T>(), uu <= safe_axis_sq_max<T>()), 1)) return;
         rescale();
     }
 

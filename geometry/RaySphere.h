@@ -61,18 +61,16 @@ template <typename T> inline T max_abs(const Vec3<T>& v) {
 /// Magnitudes for which every product in sphere_roots_unscaled() stays a normal number, in terms
 /// of the two squared sizes the roots compute anyway: a = d.d and s = f.f + r^2. The fast range
 /// is a, s >= 2^-2k (neither side so small that its squares underflow) and a s <= 2^4k,
-/// k = safe_exponent() (30 for float, 240 for double); so a and s are finite (each at most 2^6k).
+/// k = safe_exponent() (30 for float, 240 for double); so a and s are finite.
 /// Every product the roots form is bounded by a s: a r^2, |f x d|^2, b'^2 <= a s, q^2 <= 4 a s,
-/// so none overflows, and the roots are at most 2 sqrt(s / a) <= 2^(4k+1), so they are finite. Bounding the product, not each
-/// side by 2^2k, leaves room for an unbalanced pair: the capsule's lateral quadratic scales both
-/// sides by (ab.ab)^2.
+/// so none overflows, and the roots are at most 2 sqrt(s / a) <= 2^(4k+1), so they are finite.
+/// Bounding the product, not each side by 2^2k, leaves room for an unbalanced pair: the
+/// capsule's lateral quadratic scales both sides by (ab.ab)^2.
 template <typename T> constexpr int safe_exponent() { return sizeof(T) >= 8 ? 240 : 30; }
 template <typename T> constexpr T safe_min() { return sizeof(T) >= 8 ? T(0x1p-240) : T(0x1p-30); }
 template <typename T> constexpr T safe_max() { return sizeof(T) >= 8 ? T(0x1p+240) : T(0x1p+30); }
 template <typename T> constexpr T safe_sq_min() { return safe_min<T>() * safe_min<T>(); }
 template <typename T> constexpr T safe_sq_max() { return safe_max<T>() * safe_max<T>() * safe_max<T>() * safe_max<T>(); }
-// Comparisons combined by every() rather than &&: one branch instead of four on the hot path.
-template <typename T> inline bool in_safe_range(T m) { return every(m >= safe_min<T>(), m <= safe_max<T>()); }
 /// The fast range test: three comparisons on values the roots need anyway (a s is the by_c
 /// product). Testing the largest absolute component of each side instead took a third of the
 /// sphere cast's instructions (six absolute values, five maxima). A NaN fails it (the validating
