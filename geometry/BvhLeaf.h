@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "geometry/Batch.h"
 #include "geometry/Shape.h"
@@ -68,9 +69,11 @@ template <typename T, typename C> struct Section {
     std::uint32_t count;
     std::size_t padded;
     C* start;
-    T* fields() const { return reinterpret_cast<T*>(start); }
-    std::uint32_t* ids() const {
-        return reinterpret_cast<std::uint32_t*>(start + field_chunks<T>(type, count));
+    /// Const where the leaf is.
+    template <typename U> using Like = std::conditional_t<std::is_const_v<C>, const U, U>;
+    Like<T>* fields() const { return reinterpret_cast<Like<T>*>(start); }
+    Like<std::uint32_t>* ids() const {
+        return reinterpret_cast<Like<std::uint32_t>*>(start + field_chunks<T>(type, count));
     }
     int type;
 };

@@ -2,7 +2,9 @@
 // scenes with degenerate shapes, axis-parallel rays and origins lying on node slab planes, before
 // and after refits. Seeds are printed on failure; RAYPICK_SEED=<n> reruns one.
 #include <algorithm>
+#include <array>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -302,6 +304,49 @@ TYPED_TEST(BvhPick, RefitAfterMovesMatchesBruteForce) {
             expect_same(bvh.pick(ray), pick_nearest(shapes, ray), seed, round * 1000 + i);
             if (::testing::Test::HasFailure()) return;
         }
+    }
+}
+
+// The hierarchy keeps its shapes only in its leaves: shape(i) reads shape i back from there, and
+// must give exactly what was built or last updated, bit for bit (NaN and all), whatever leaf,
+// lane or padding the shape landed in.
+TYPED_TEST(BvhPick, ShapesReadBackFromTheLeavesBitForBit) {
+    using T = TypeParam;
+    const std::uint32_t seed = base_seed() + 150;
+    Gen<T> g(seed);
+    auto fields = [](const Shape<T>& s) {
+        std::array<T, 16> f{};
+        f[15] = T(s.index());
+        bvh_leaf::fields_of(s, f.data());
+        return f;
+    };
+    auto expect_all_read_back = [&](const Bvh<T>& bvh, const std::vector<Shape<T>>& shapes, int round) {
+        ASSERT_EQ(bvh.size(), shapes.size());
+        for (std::uint32_t i = 0; i < shapes.size(); ++i) {
+            const auto want = fields(shapes[i]), got = fields(bvh.shape(i));
+            ASSERT_EQ(std::memcmp(want.data(), got.data(), sizeof want), 0)
+                << "shape " << i << " round " << round << " (seed " << seed << ")";
+        }
+    };
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    for (int leaf : {1, 4, 16}) {
+        std::vector<Shape<T>> shapes;
+        for (int i = 0; i < 700; ++i) shapes.push_back(g.shape(T(8)));
+        shapes[3] = Sphere<T>{{nan, 0, 0}, 1};  // invalid shapes are kept too
+        shapes[4] = Capsule<T>{{0, 0, 0}, {1, 1, 1}, T(-1)};
+        BvhOptions options;
+        options.max_leaf_size = leaf;
+        options.morton_above = leaf == 4 ? 100 : 1u << 20;  // the Morton top, once
+        Bvh<T> bvh(shapes, options);
+        expect_all_read_back(bvh, shapes, -leaf);
+        for (int round = 0; round < 200; ++round) {
+            const auto idx = std::uint32_t(g.pick(int(shapes.size())));
+            shapes[idx] = g.shape(T(12));  // possibly a change of type: a rebuild
+            bvh.update(idx, shapes[idx]);
+            if (round % 50 == 0) expect_all_read_back(bvh, shapes, round);
+            if (::testing::Test::HasFailure()) return;
+        }
+        expect_all_read_back(bvh, shapes, 200);
     }
 }
 
