@@ -2,9 +2,9 @@
 // which Bvh.h then collapses into 8-wide nodes.
 //
 // Speed: a shape is 32 (float) or 64 (double) bytes here, its box as two 4-wide vectors with its
-// index in the spare lane; binning updates a bin with vector min/max; each bin also keeps the
-// bounds of its centroids, so the two halves' box and centroid bounds come out of the SAH sweep
-// and the only other pass per level is the partition itself.
+// index in the spare lane; binning updates a bin's box with vector min/max; the halves' boxes
+// come out of the SAH sweep and their centroid bounds out of the partition, so a level takes two
+// passes over its prims, the binning and the partition.
 #pragma once
 
 #include <algorithm>
@@ -180,12 +180,14 @@ private:
             chi = vmax(chi, r.chi);
         }
     };
+    /// A bin: the boxes binned there (no centroid bounds: node()'s partition pass finds the
+    /// halves' centroid bounds, in registers, where keeping them per bin cost half the binning).
     struct Bin {
-        Range r;
+        V4 lo, hi;
         std::uint32_t n;
     };
     /// The SAH's choice for a range: axis (-1: none found) and first bin of the right half, with
-    /// both halves' bounds.
+    /// both halves' boxes (lo, hi; clo and chi are left empty).
     struct Split {
         int axis = -1, bin = 0;
         T cost = std::numeric_limits<T>::infinity();
@@ -231,20 +233,18 @@ private:
         // Two sets of bins, for even and odd prims: consecutive prims often share a bin (they are
         // in Morton order), and one set would chain each prim's update to the last one's store.
         Bin bin[2][3][kMaxBins];
+        const Range none = Range::empty();
         for (auto& set : bin)
             for (int a = a0; a < a1; ++a)
-                for (int b = 0; b < bins; ++b) set[a][b] = {Range::empty(), 0};
+                for (int b = 0; b < bins; ++b) set[a][b] = {none.lo, none.hi, 0};
         const Binning binning(range, scale, bins);
         const Prim* prims = buf_[src].data();
         auto put = [&](Bin (&set)[3][kMaxBins], const Prim& p) {
-            const V4 c = p.centroid();
-            const std::array<int, 3> at = binning.bins_of(c);
+            const std::array<int, 3> at = binning.bins_of(p.centroid());
             for (int a = a0; a < a1; ++a) {
                 Bin& b = set[a][at[a]];
-                b.r.lo = vmin(b.r.lo, p.lo);
-                b.r.hi = vmax(b.r.hi, p.hi);
-                b.r.clo = vmin(b.r.clo, c);
-                b.r.chi = vmax(b.r.chi, c);
+                b.lo = vmin(b.lo, p.lo);
+                b.hi = vmax(b.hi, p.hi);
                 ++b.n;
             }
         };
@@ -256,7 +256,8 @@ private:
         if (i < end) put(bin[0], prims[i]);
         for (int a = a0; a < a1; ++a)
             for (int b = 0; b < bins; ++b) {
-                bin[0][a][b].r.add(bin[1][a][b].r);
+                bin[0][a][b].lo = vmin(bin[0][a][b].lo, bin[1][a][b].lo);
+                bin[0][a][b].hi = vmax(bin[0][a][b].hi, bin[1][a][b].hi);
                 bin[0][a][b].n += bin[1][a][b].n;
             }
         Split best;
@@ -267,7 +268,8 @@ private:
             Range acc = Range::empty();
             std::uint32_t rn = 0;
             for (int b = bins - 1; b > 0; --b) {
-                acc.add(bin[0][a][b].r);
+                acc.lo = vmin(acc.lo, bin[0][a][b].lo);
+                acc.hi = vmax(acc.hi, bin[0][a][b].hi);
                 rn += bin[0][a][b].n;
                 right[b] = acc;
                 right_cost[b] = rn ? area(acc.lo, acc.hi) * blocks(rn) : T(0);
@@ -275,7 +277,8 @@ private:
             Range left = Range::empty();
             std::uint32_t ln = 0;
             for (int b = 0; b < bins - 1; ++b) {
-                left.add(bin[0][a][b].r);
+                left.lo = vmin(left.lo, bin[0][a][b].lo);
+                left.hi = vmax(left.hi, bin[0][a][b].hi);
                 ln += bin[0][a][b].n;
                 if (ln == 0 || ln == count) continue;
                 const T cost = area(left.lo, left.hi) * blocks(ln) + right_cost[b + 1];
@@ -321,21 +324,38 @@ private:
             // Without branches: each prim is written to the next free slots from both the front
             // (left half) and the back (right half) of the range in the other buffer, and the
             // side it belongs to keeps it; the other copy is overwritten later (or is the same slot).
+            // Each half's centroid bounds are gathered on the way: the centroid goes to its own
+            // side's min and max and a NaN (all bits set) to the other's, which ignore it.
             dst = src ^ 1;
             const Prim* in = buf_[src].data();
             Prim* out = buf_[dst].data();
             std::uint32_t l = begin, r = end;
+            left = split.left;
+            right = split.right;
+            const Range none = Range::empty();
+            left.clo = right.clo = none.clo;
+            left.chi = right.chi = none.chi;
+            using Lane = std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t>;
             for (std::uint32_t i = begin; i < end; ++i) {
                 const Prim p = in[i];
-                const std::uint32_t to_left = binning.bins_of(p.centroid())[axis] < first_right;
+                const V4 c = p.centroid();
+                const std::uint32_t to_left = binning.bins_of(c)[axis] < first_right;
                 out[l] = p;
                 out[r - 1] = p;
                 l += to_left;
                 r -= 1 - to_left;
+                const I on_left = I{} - Lane(to_left);  // all bits set where the prim goes left
+                V4 cl, cr;
+                for (int k = 0; k < kHalves; ++k) {
+                    cl.h[k] = V16(I(c.h[k]) | ~on_left);
+                    cr.h[k] = V16(I(c.h[k]) | on_left);
+                }
+                left.clo = vmin(left.clo, cl);
+                left.chi = vmax(left.chi, cl);
+                right.clo = vmin(right.clo, cr);
+                right.chi = vmax(right.chi, cr);
             }
             mid = l;
-            left = split.left;
-            right = split.right;
         } else {
             if (count <= max_leaf) return make_leaf();
             // All centroids coincide (or the tree is too deep): split at the median of the longest
