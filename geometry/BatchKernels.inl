@@ -293,7 +293,6 @@ inline MaskT<T> capsule_group(const Ray<T>& ray, const CapsuleView<T>& c, std::s
     const VecT<T> ax = load(c.ax, i, cnt), ay = load(c.ay, i, cnt), az = load(c.az, i, cnt);
     const VecT<T> bx = load(c.bx, i, cnt), by = load(c.by, i, cnt), bz = load(c.bz, i, cnt);
     const VecT<T> r = load(c.r, i, cnt);
-    const MaskT<T> valid = finite3<T>(ax, ay, az) & finite3<T>(bx, by, bz) & nonneg_finite<T>(r);
     const VecT<T> abx = bx - ax, aby = by - ay, abz = bz - az;
     const VecT<T> abab = (abx * abx + aby * aby) + abz * abz;
     const MaskT<T> segment = (ax != bx) | (ay != by) | (az != bz);  // a == b: exactly the sphere (a, r)
@@ -302,8 +301,6 @@ inline MaskT<T> capsule_group(const Ray<T>& ray, const CapsuleView<T>& c, std::s
     tn = splat(inf);
     tf = splat(-inf);
     MaskT<T> ok;
-    MaskT<T> bad = unsafe_roots<T>(fax, fay, faz, r, dx, dy, dz) |
-                   unsafe_roots<T>(ray.origin.x - bx, ray.origin.y - by, ray.origin.z - bz, r, dx, dy, dz);
     // Lateral surface first (see detail::passage(Ray, Capsule)).
     const VecT<T> fa_ab = (fax * abx + fay * aby) + faz * abz;
     const VecT<T> d_ab = (dx * abx + dy * aby) + dz * abz;
@@ -312,15 +309,19 @@ inline MaskT<T> capsule_group(const Ray<T>& ray, const CapsuleView<T>& c, std::s
     const VecT<T> dpx = abab * dx - d_ab * abx, dpy = abab * dy - d_ab * aby, dpz = abab * dz - d_ab * abz;
     const VecT<T> rp = abab * r;
     const MaskT<T> crosswise = segment & (((dpx * dpx + dpy * dpy) + dpz * dpz) > T(0));
-    bad |= segment & (unsafe_roots<T>(fpx, fpy, fpz, rp, dpx, dpy, dpz) |
-                      unsafe_axis<T>(abab));  // the scalar code rescales such an axis
-    // The common miss, as in the scalar code: no lane's line meets its infinite cylinder, and
-    // none is left to the scalar code. (a == b makes F = D = 0 and the discriminant 0: never
-    // skipped; a line parallel to the axis is always `bad`.)
+    MaskT<T> bad = segment & (unsafe_roots<T>(fpx, fpy, fpz, rp, dpx, dpy, dpz) |
+                              unsafe_axis<T>(abab));  // the scalar code rescales such an axis
+    // The common miss, as in the scalar code: no lane's line meets its infinite cylinder, and no
+    // lateral problem is left to the scalar code (the balls matter only to lines that meet it).
+    // a == b makes F = D = 0 and the discriminant 0: never skipped; a line parallel to the axis
+    // is always `bad`. Validation and the balls' ranges come after it, for a hit's sake only.
     if (!any<T>((discriminant<T>(fpx, fpy, fpz, dpx, dpy, dpz, rp) >= T(0)) | bad)) {
         tn = tf = splat(T(0));
         return MaskT<T>{};
     }
+    const MaskT<T> valid = finite3<T>(ax, ay, az) & finite3<T>(bx, by, bz) & nonneg_finite<T>(r);
+    bad |= unsafe_roots<T>(fax, fay, faz, r, dx, dy, dz) |
+           unsafe_roots<T>(ray.origin.x - bx, ray.origin.y - by, ray.origin.z - bz, r, dx, dy, dz);
     roots<T>(fpx, fpy, fpz, dpx, dpy, dpz, rp, ok, t0, t1);
     const MaskT<T> lateral = crosswise & ok;
     // Axial positions times ab.ab; on the segment's stretch where 0 <= x <= ab.ab (L == 1 here: a
