@@ -185,7 +185,7 @@ inline MaskT<T> sphere_group(const Ray<T>& ray, const SphereView<T>& s, std::siz
     const VecT<T> fx = ray.origin.x - cx, fy = ray.origin.y - cy, fz = ray.origin.z - cz;
     const MaskT<T> bad = unsafe_roots<T>(fx, fy, fz, r, dx, dy, dz);
     // The common miss, as in the scalar cast(): no lane's line meets its sphere (and none is
-    // left to the scalar code). Then nothing more is computed; the t of a miss mean nothing.
+    // left to the scalar code). Then nothing more is computed (a miss's t values mean nothing).
     // Only at four lanes or fewer (the BVH's leaves, SSE2): with 16 some lane nearly always
     // meets its sphere where shapes lie near the ray, and the test cost the AVX-512 kernel 6 %.
     if constexpr (Simd<T>::W <= 4) {
