@@ -294,19 +294,31 @@ private:
     /// measured the same as 4.)
     static constexpr std::uint32_t kSmall = 4;
 
-    /// The SAH's split of a small range (count <= kSmall), exactly: its prims sorted in place by
-    /// centroid along the longest centroid extent (the axis the bins would use), every split of
-    /// that order costed. True with the halves [begin, mid) and [mid, end) and their bounds if the
-    /// split costs less than a leaf (or a leaf may not hold them); false for a leaf, or when all
-    /// centroids coincide (node() then decides as for any range).
-    bool small_split(std::uint32_t begin, std::uint32_t end, const Range& range, int src, std::uint32_t max_leaf,
-                     std::uint32_t& mid, Range& left, Range& right) {
-        const std::uint32_t count = end - begin;
-        const V4 ext = sub(range.chi, range.clo);
+    /// The axis of ext's largest component (x when none is larger, or all are NaN).
+    static int longest_axis(const V4& ext) {
         int axis = 0;
         if (ext[1] > ext[axis]) axis = 1;
         if (ext[2] > ext[axis]) axis = 2;
-        if (!(ext[axis] > T(0))) return false;
+        return axis;
+    }
+
+    /// Whether a leaf of `count` prims beats the best split of `range` found (its halves' summed
+    /// area * blocks: `split_cost`), or no leaf may hold them (false).
+    bool leaf_is_cheaper(std::uint32_t count, std::uint32_t max_leaf, T split_cost, const Range& range) const {
+        const T parent_area = area(range.lo, range.hi);
+        const T cost = T(set_.split_cost) + (parent_area > T(0) ? split_cost / parent_area : blocks(count));
+        return count <= max_leaf && cost >= blocks(count);
+    }
+
+    /// The SAH's best split of a small range (count <= kSmall), exactly: its prims sorted in place
+    /// by centroid along the longest centroid extent (the axis the bins would use), every split of
+    /// that order costed. False when all centroids coincide (node() then decides as for any
+    /// range); else true, with the halves [begin, mid) and [mid, end), their bounds and `cost`.
+    bool small_split(std::uint32_t begin, std::uint32_t end, const Range& range, int src, std::uint32_t& mid,
+                     Range& left, Range& right, T& cost) {
+        const std::uint32_t count = end - begin;
+        const int axis = longest_axis(sub(range.chi, range.clo));
+        if (!(range.chi[axis] - range.clo[axis] > T(0))) return false;
         Prim* p = buf_[src].data() + begin;
         T key[kSmall];
         for (std::uint32_t k = 0; k < count; ++k) {
@@ -336,12 +348,10 @@ private:
             if (cost < best_cost) best_cost = cost, best = k;
         }
         if (best == 0) return false;
-        const T parent_area = area(range.lo, range.hi);
-        const T cost = T(set_.split_cost) + (parent_area > T(0) ? best_cost / parent_area : blocks(count));
-        if (count <= max_leaf && cost >= blocks(count)) return false;
         mid = begin + best;
         left = pre[best];
         right = suf[best];
+        cost = best_cost;
         return true;
     }
 
@@ -361,18 +371,22 @@ private:
             for (std::uint32_t k = begin; k < end; ++k) tree_.order[k] = buf_[src][k].id();
             return index;
         };
+        // The two children over [begin, mid) and [mid, end) of buf_[dst].
+        auto make_inner = [&](std::uint32_t mid, const Range& left, const Range& right, int dst) {
+            node(begin, mid, left, depth + 1, dst);
+            const std::uint32_t right_child = node(mid, end, right, depth + 1, dst);
+            tree_.nodes[index].first = right_child;
+            tree_.nodes[index].count = 0;
+            return index;
+        };
         if (count <= 1) return make_leaf();
         const std::uint32_t max_leaf = std::uint32_t(std::max(1, set_.max_leaf_size));
-        if (count <= kSmall && depth < set_.max_depth) {
-            std::uint32_t mid;
-            Range left, right;
-            if (small_split(begin, end, range, src, max_leaf, mid, left, right)) {
-                node(begin, mid, left, depth + 1, src);
-                const std::uint32_t right_child = node(mid, end, right, depth + 1, src);
-                tree_.nodes[index].first = right_child;
-                tree_.nodes[index].count = 0;
-                return index;
-            }
+        std::uint32_t mid;
+        Range left, right;
+        if (count <= kSmall && depth < set_.max_depth) {  // sorted in place: the halves stay in src
+            T cost;
+            if (small_split(begin, end, range, src, mid, left, right, cost))
+                return leaf_is_cheaper(count, max_leaf, cost, range) ? make_leaf() : make_inner(mid, left, right, src);
             if (count <= max_leaf) return make_leaf();
         }
         // Fewer bins than shapes would only repeat candidate splits.
@@ -381,13 +395,9 @@ private:
         T scale[3];
         for (int a = 0; a < 3; ++a) scale[a] = ext[a] > T(0) ? T(bins) / ext[a] : T(0);
         const Split split = depth < set_.max_depth ? choose(begin, end, src, range, bins, scale) : Split{};
-        std::uint32_t mid;
-        Range left, right;
         int dst = src;
         if (split.axis >= 0) {
-            const T parent_area = area(range.lo, range.hi);
-            const T cost = T(set_.split_cost) + (parent_area > T(0) ? split.cost / parent_area : blocks(count));
-            if (count <= max_leaf && cost >= blocks(count)) return make_leaf();
+            if (leaf_is_cheaper(count, max_leaf, split.cost, range)) return make_leaf();
             const int axis = split.axis, first_right = split.bin;
             const Binning binning(range, scale, bins);
             // Without branches: each prim is written to the next free slots from both the front
@@ -429,9 +439,7 @@ private:
             if (count <= max_leaf) return make_leaf();
             // All centroids coincide (or the tree is too deep): split at the median of the longest
             // axis (NaN centroids, of empty boxes, order first), in place.
-            int axis = 0;
-            if (ext[1] > ext[axis]) axis = 1;
-            if (ext[2] > ext[axis]) axis = 2;
+            const int axis = longest_axis(ext);
             mid = begin + count / 2;
             auto key = [axis](const Prim& p) {
                 const T c = p.centroid()[axis];
@@ -444,11 +452,7 @@ private:
             for (std::uint32_t k = begin; k < mid; ++k) left.add(prims[k]);
             for (std::uint32_t k = mid; k < end; ++k) right.add(prims[k]);
         }
-        node(begin, mid, left, depth + 1, dst);
-        const std::uint32_t right_child = node(mid, end, right, depth + 1, dst);
-        tree_.nodes[index].first = right_child;
-        tree_.nodes[index].count = 0;
-        return index;
+        return make_inner(mid, left, right, dst);
     }
 
     /// Sorts the prims of buf_[0] by the Morton code of their centroid in the scene's centroid
