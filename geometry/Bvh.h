@@ -90,13 +90,14 @@ struct BvhOptions {
 ///   ignored (the ray is inside the closed slab); slab distances are widened by a few ulps (Ize
 ///   2013), boxes by the casts' own rounding scale for the ray, and node bounds padded, so
 ///   rounding never loses a node and pick() agrees with pick_nearest() exactly.
-/// - Nodes are 8 wide (BvhNode.h), their eight child boxes tested together — one AVX2 vector per
-///   plane where the CPU has AVX2 or AVX-512, else two SSE2 vectors, the same picks every way — so a pick
-///   waits on fewer dependent node fetches than with narrower nodes. The children it does not
-///   descend into first are prefetched when pushed. The binary SAH tree is collapsed into the
-///   nodes at least surface-area cost (plan()), which also merges small subtrees into leaves of
-///   up to max_leaf_size shapes, so nodes are nearly full (10^6 spheres: 97 000 nodes, 25 MB,
-///   instead of 281 000 with the greedy collapse); stored depth first.
+/// - Nodes are 16 wide (BvhNode.h), their sixteen child boxes tested together — two AVX2 vectors
+///   per plane where the CPU has AVX2 or AVX-512, else four SSE2 vectors, the same picks every
+///   way — so a pick waits on fewer dependent node fetches than with narrower nodes. The children
+///   it does not descend into first are prefetched when pushed. The binary SAH tree is collapsed
+///   into the nodes at least surface-area cost (plan()), which also merges small subtrees into
+///   leaves of up to max_leaf_size shapes, so nodes are nearly full (10^6 spheres: 43 000 nodes of
+///   512 bytes, 22 MB; at 8 wide, 97 000 nodes, and 281 000 with a greedy collapse); stored
+///   depth first.
 ///   Each leaf is one contiguous block (BvhLeaf.h): its shapes' indices and, per type, their
 ///   fields structure-of-arrays, tested a vector of shapes at a time by the batch kernels
 ///   (Batch.h; bit for bit the scalar casts). A leaf is prefetched whole when pushed.
@@ -141,20 +142,20 @@ public:
     std::size_t size() const { return id_of_.size(); }
     /// Shape `index` as the hierarchy holds it (read back from its leaf: the same fields, bit for bit).
     Shape<T> shape(std::uint32_t index) const { return shape_at(slot_of_[index]); }
-    /// Number of 8-wide nodes.
+    /// Number of 16-wide nodes.
     std::size_t node_count() const { return nodes_.size(); }
     /// Children per node.
     static constexpr int kWidth = bvh_node::kWidth;
     /// The instruction set the node and leaf tests run with (see BvhOptions::node_test_isa).
     BatchIsa node_test_isa() const { return isa_; }
-    /// Depth of the binary hierarchy before it was collapsed to 8-wide nodes.
+    /// Depth of the binary hierarchy before it was collapsed to 16-wide nodes.
     int depth() const { return depth_; }
     /// Bounds of everything (empty box, min > max, when there is nothing valid).
     Aabb<T> root_bounds() const { return {root_lo_, root_hi_}; }
 
 private:
-    // The hierarchy is built binary (BinNode) and then collapsed into 8-wide nodes (Node), whose
-    // eight child boxes are tested together (structure-of-arrays, vector ops per plane).
+    // The hierarchy is built binary (BinNode) and then collapsed into 16-wide nodes (Node), whose
+    // sixteen child boxes are tested together (structure-of-arrays, vector ops per plane).
     using BinNode = bvh_build::BinNode<T>;
     static constexpr int W = kWidth;
     using Node = bvh_node::Node<T>;
@@ -182,6 +183,7 @@ private:
     struct Sub {
         double cost[W];                                 ///< cost with at most 1..W slots
         std::array<std::uint32_t, kShapeTypeCount> n;  ///< shapes per type
+        int slots = 1;  ///< slots it can use at most: its binary leaves, up to W (cost[] is flat beyond)
     };
     Sub plan(const LargeVector<BinNode>& bin, std::uint32_t b, std::vector<How>& how) const;
     /// `shapes`: build()'s argument (the leaves copy their fields).
@@ -354,6 +356,8 @@ typename Bvh<T>::Sub Bvh<T>::plan(const LargeVector<BinNode>& bin, std::uint32_t
     // program, ninth session; 2 or 3 for OBBs and 1.5 or 3 for capsules did no better), in
     // smaller leaves and more nodes (10^6 OBBs: 162 000 instead of 86 000; capsules: 235 000
     // instead of 94 000). Heavier spheres and boxes bought less than the noise for twice the nodes.
+    // Measured at 8 wide; at 16 wide a node cost of 1.5 or 2 (a node test is twice the work)
+    // made picks among 10^4 spheres and boxes 10 % slower and among 10^6 no faster beyond the noise.
     constexpr double kNodeCost = 1.0;
     constexpr double kLeafVectorCost[kShapeTypeCount] = {1.0, 1.0, 1.5, 2.0};
     const BinNode& node = bin[b];
@@ -384,13 +388,21 @@ typename Bvh<T>::Sub Bvh<T>::plan(const LargeVector<BinNode>& bin, std::uint32_t
     for (int t = 0; t < kShapeTypeCount; ++t) total += (s.n[t] = l.n[t] + r.n[t]);
     How& h = how[b];
     // Both children sharing j slots: the best k for the left one. Selects, not branches: which
-    // k wins is data dependent and was mispredicted most of the time.
+    // k wins is data dependent and was mispredicted most of the time. Only the splits the
+    // children can use: a subtree of m binary leaves never fills more than m slots (its cost[] is
+    // flat from m on), so a k with k > l.slots or j - k > r.slots costs no less than the nearest
+    // k without, and j beyond l.slots + r.slots gains nothing. The minimum is the same. Most
+    // binary nodes are near the leaves, so this is a few additions where all W^2 / 2 took a
+    // fifth of a build at 16 wide.
+    const int most = std::min(W, l.slots + r.slots);
+    s.slots = most;
     double dist[W + 1];
     std::uint8_t split[W + 1];
-    for (int j = 2; j <= W; ++j) {
-        double d = l.cost[0] + r.cost[j - 2];
-        std::uint8_t at = 1;
-        for (int k = 2; k < j; ++k) {
+    for (int j = 2; j <= most; ++j) {
+        const int k0 = std::max(1, j - r.slots), k1 = std::min(j - 1, l.slots);
+        double d = l.cost[k0 - 1] + r.cost[j - k0 - 1];
+        std::uint8_t at = std::uint8_t(k0);
+        for (int k = k0 + 1; k <= k1; ++k) {
             const double c = l.cost[k - 1] + r.cost[j - k - 1];
             at = c < d ? std::uint8_t(k) : at;
             d = c < d ? c : d;
@@ -398,8 +410,9 @@ typename Bvh<T>::Sub Bvh<T>::plan(const LargeVector<BinNode>& bin, std::uint32_t
         dist[j] = d;
         split[j] = at;
     }
-    h[0] = split[W];
-    const double inner = area * kNodeCost + dist[W];
+    for (int j = most + 1; j <= W; ++j) dist[j] = std::numeric_limits<double>::infinity();
+    h[0] = split[most];
+    const double inner = area * kNodeCost + dist[most];
     const double leaf = total <= std::uint32_t(options_.max_leaf_size) ? leaf_cost(s.n)
                                                                        : std::numeric_limits<double>::infinity();
     h[1] = leaf < inner;

@@ -1,5 +1,5 @@
 // raypick geometry: the BVH's builder — a binary tree over boxes by a binned surface-area heuristic,
-// which Bvh.h then collapses into 8-wide nodes.
+// which Bvh.h then collapses into 16-wide nodes.
 //
 // Speed: a shape is 32 (float) or 64 (double) bytes here, its box as two 4-wide vectors with its
 // index in the spare lane; binning updates a bin's box with vector min/max; the halves' boxes
