@@ -710,28 +710,27 @@ template <typename Visit>
 void Bvh<T>::for_each_hit(const Ray<T>& ray, Visit&& visit, T t_min, T t_max) const {
     if (nodes_.empty() || !is_valid(ray) || !(t_min <= t_max)) return;
     const RayConsts rc = ray_consts(ray);
-    const auto rv = bvh_walk_sse2::ray_vectors(rc);
     T root_entry;
     if (!enters_root(rc, t_min, t_max, root_entry)) return;
-    // Every crossed child is pushed (no culling by distance), still at most W - 1 per level.
-    struct Entry { std::uint32_t ref, counts; };
-    std::array<Entry, kStack> stack;
-    int sp = 0;
-    stack[sp++] = {0, 0};
-    while (sp > 0) {
-        const Entry e = stack[--sp];
-        if (e.ref & kLeaf) {
-            bvh_leaf::for_each_shape<T>(&leaves_[e.ref & kOffsetMask], e.counts, [&](std::uint32_t id, const Shape<T>& s) {
-                if (const auto h = cast(ray, s, t_min, t_max)) visit(id, *h);
-            });
-            continue;
-        }
-        const Node& n = nodes_[e.ref];
-        alignas(16) T entry[W];
-        for (unsigned mask = bvh_walk_sse2::test_node(rv, n, t_min, t_max, entry); mask; mask &= mask - 1) {
-            const int k = __builtin_ctz(mask);
-            if (n.child[k] != kNone) stack[sp++] = {n.child[k], n.counts[k]};
-        }
+    // The walk runs in the instruction set's own copy (BvhNode.h) and hands each crossed leaf back
+    // here, where the visitor's type is known.
+    struct Context {
+        const Bvh& bvh;
+        const Ray<T>& ray;
+        Visit& visit;
+        T t_min, t_max;
+    } ctx{*this, ray, visit, t_min, t_max};
+    auto leaf = [](void* p, std::uint32_t ref, std::uint32_t counts) {
+        Context& c = *static_cast<Context*>(p);
+        bvh_leaf::for_each_shape<T>(&c.bvh.leaves_[ref & kOffsetMask], counts, [&](std::uint32_t id, const Shape<T>& s) {
+            if (const auto h = cast(c.ray, s, c.t_min, c.t_max)) c.visit(id, *h);
+        });
+    };
+    const bvh_node::Tree<T> tree{nodes_.data(), leaves_.data()};
+    switch (isa_) {
+        case BatchIsa::Avx512: bvh_walk_avx512::walk_every(tree, rc, t_min, t_max, +leaf, &ctx); break;
+        case BatchIsa::Avx2: bvh_walk_avx2::walk_every(tree, rc, t_min, t_max, +leaf, &ctx); break;
+        default: bvh_walk_sse2::walk_every(tree, rc, t_min, t_max, +leaf, &ctx); break;
     }
 }
 

@@ -230,3 +230,32 @@ inline void walk_pick(const bvh_node::Tree<T>& tree, const bvh_node::RayConsts<T
         }
     }
 }
+
+/// Bvh::for_each_hit()'s walk: every leaf whose box the ray crosses within [t_min, t_max] (no
+/// culling by distance), handed to leaf(ctx, reference, counts) in no particular order. The
+/// callback is a plain function pointer, so this copy of the walk (compiled for its instruction
+/// set) serves any visitor; a leaf's shapes cost far more than the indirect call.
+template <typename T>
+inline void walk_every(const bvh_node::Tree<T>& tree, const bvh_node::RayConsts<T>& rc, T t_min, T t_max,
+                       void (*leaf)(void* ctx, std::uint32_t ref, std::uint32_t counts), void* ctx) {
+    using bvh_node::kLeaf;
+    const RayVectors<T> rv = ray_vectors(rc);
+    // Every crossed child is pushed, still at most W - 1 per level.
+    struct Entry { std::uint32_t ref, counts; };
+    std::array<Entry, bvh_node::kStack> stack;
+    int sp = 0;
+    stack[sp++] = {0, 0};
+    while (sp > 0) {
+        const Entry e = stack[--sp];
+        if (e.ref & kLeaf) {
+            leaf(ctx, e.ref, e.counts);
+            continue;
+        }
+        const bvh_node::Node<T>& n = tree.nodes[e.ref];
+        alignas(32) T entry[bvh_node::kWidth];
+        for (unsigned mask = test_node(rv, n, t_min, t_max, entry) & bvh_node::occupied(n); mask; mask &= mask - 1) {
+            const int k = __builtin_ctz(mask);
+            stack[std::size_t(sp++)] = {n.child[k], n.counts[k]};
+        }
+    }
+}

@@ -110,8 +110,9 @@ TYPED_TEST(BvhPick, MatchesBruteForceOnRandomMixedScenes) { random_scenes_match_
 
 // for_each_hit() reports exactly the shapes whose own cast hits, each once, with that cast's
 // result bit for bit, for every range (including rays from inside shapes and ranges behind).
-TYPED_TEST(BvhPick, EveryHitMatchesBruteForce) {
-    using T = TypeParam;
+template <typename T> void every_hit_matches_brute_force(BatchIsa isa) {
+    BvhOptions options;
+    options.node_test_isa = isa;
     for (std::uint32_t scene = 0; scene < 4; ++scene) {
         const std::uint32_t seed = base_seed() + 100 + scene;
         Gen<T> g(seed);
@@ -119,7 +120,7 @@ TYPED_TEST(BvhPick, EveryHitMatchesBruteForce) {
         std::vector<Shape<T>> shapes;
         for (int i = 0; i < n; ++i) shapes.push_back(g.shape(T(8)));
         if (scene == 1) shapes[0] = Sphere<T>{Vec3<T>(0), T(-1)};  // invalid: never hit
-        const Bvh<T> bvh(shapes);
+        const Bvh<T> bvh(shapes, options);
         std::size_t total = 0;
         for (int i = 0; i < 1500; ++i) {
             const Ray<T> ray = g.ray(T(8));
@@ -146,6 +147,14 @@ TYPED_TEST(BvhPick, EveryHitMatchesBruteForce) {
             total += k;
         }
         if (n > 100) { EXPECT_GT(total, 1500u) << "seed " << seed << ": rays should cross several shapes"; }
+    }
+}
+// The walk runs in each instruction set's own copy, as pick()'s does.
+TYPED_TEST(BvhPick, EveryHitMatchesBruteForceWithEveryNodeTestIsa) {
+    for (BatchIsa isa : {BatchIsa::Sse2, BatchIsa::Avx2, BatchIsa::Avx512}) {
+        if (effective_isa(isa) != isa) continue;  // this CPU lacks it (Auto would fall back)
+        SCOPED_TRACE(batch_isa_name(isa));
+        every_hit_matches_brute_force<TypeParam>(isa);
     }
 }
 
