@@ -6,7 +6,8 @@
 // ray count byte, rays with ranges; then update index byte and the new shape.
 // Invariant: the pick is identical (same shape index, same t, bit for bit): the hierarchy must
 // neither lose a shape nor change the tie-break; every cast result obeys check_cast's contract;
-// Bvh::pick_bundle over the queries' rays gives exactly each ray's Bvh::pick.
+// Bvh::pick_bundle over the queries' rays gives exactly each ray's Bvh::pick; Bvh::for_each_hit
+// visits exactly the shapes whose cast hits, once each, with that cast's t values.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -52,6 +53,34 @@ void compare(const Bvh<T>& bvh, const std::vector<Shape<T>>& shapes, const Ray<T
     show("Bvh::pick", got);
     show("pick_nearest", want);
     fail("Bvh::pick differs from brute-force pick_nearest");
+}
+
+/// for_each_hit must visit exactly the shapes whose own cast hits, each once, with its t values
+/// (padded hierarchies; unpadded ones promise only hits inside bounds(shape), as in compare()).
+template <typename T>
+void compare_every_hit(const Bvh<T>& bvh, const std::vector<Shape<T>>& shapes, const Ray<T>& ray, T t_min,
+                       T t_max, const BvhOptions& opt, const char* stage) {
+    if (!opt.pad_bounds) return;
+    std::vector<int> seen(shapes.size(), 0);
+    const char* wrong = nullptr;
+    std::uint32_t which = 0;
+    bvh.for_each_hit(ray, [&](std::uint32_t id, const RayHit<T>& h) {
+        const auto want = id < shapes.size() ? std::visit([&](const auto& x) { return cast(ray, x, t_min, t_max); }, shapes[id])
+                                             : std::nullopt;
+        if (wrong) return;
+        if (!want) wrong = "visited a shape whose cast misses";
+        else if (seen[id]++) wrong = "visited a shape twice";
+        else if (!same_bits(h.t_near, want->t_near) || !same_bits(h.t_far, want->t_far)) wrong = "t values differ from the cast's";
+        which = id;
+    }, t_min, t_max);
+    for (std::uint32_t i = 0; i < shapes.size() && !wrong; ++i)
+        if (!seen[i] && std::visit([&](const auto& x) { return cast(ray, x, t_min, t_max).has_value(); }, shapes[i]))
+            wrong = "missed a shape whose cast hits", which = i;
+    if (!wrong) return;
+    std::fprintf(stderr, "raypick fuzz: Bvh::for_each_hit %s: %s, shape %u\n", stage, wrong, which);
+    print_ray(ray, t_min, t_max);
+    print_shape(shapes[which]);
+    fail("Bvh::for_each_hit differs from casting every shape");
 }
 
 /// A bundle must give exactly each ray's own Bvh::pick: the queries' rays as they are, and again
@@ -107,6 +136,7 @@ template <typename T> void run(Reader& in) {
         for (const auto& s : shapes)
             std::visit([&](const auto& x) { check_cast(q.ray, x, q.t_min, q.t_max); }, s);
         compare(bvh, shapes, q.ray, q.t_min, q.t_max, opt, "after build");
+        compare_every_hit(bvh, shapes, q.ray, q.t_min, q.t_max, opt, "after build");
     }
     std::vector<Ray<T>> bundle;
     for (const auto& q : queries) bundle.push_back(q.ray);
@@ -116,7 +146,10 @@ template <typename T> void run(Reader& in) {
     const std::uint32_t index = in.u8() % n;
     shapes[index] = decode_shape<T>(in);
     bvh.update(index, shapes[index]);
-    for (const auto& q : queries) compare(bvh, shapes, q.ray, q.t_min, q.t_max, opt, "after update()");
+    for (const auto& q : queries) {
+        compare(bvh, shapes, q.ray, q.t_min, q.t_max, opt, "after update()");
+        compare_every_hit(bvh, shapes, q.ray, q.t_min, q.t_max, opt, "after update()");
+    }
     compare_bundle(bvh, bundle, queries[0].t_min, queries[0].t_max, "after update()");
 }
 
