@@ -764,21 +764,16 @@ template <typename T> void Bvh<T>::update(std::uint32_t index, const Shape<T>& s
         return;
     }
     const ChildRef leaf = leaf_of_[slot];
-    const std::uint32_t ref = nodes_[leaf.node].child[leaf.k];
-    bvh_leaf::write_lane(bvh_leaf::section<T>(&leaves_[ref & kOffsetMask], nodes_[leaf.node].counts[leaf.k],
-                                              int(shape.index())),
-                         lane_of_[slot], shape);
-    // The leaf's slots: the contiguous run of slots that share this leaf.
-    std::uint32_t first = slot, last = slot;
-    auto same = [&](std::uint32_t s) { return leaf_of_[s].node == leaf.node && leaf_of_[s].k == leaf.k; };
-    while (first > 0 && same(first - 1)) --first;
-    while (last + 1 < size() && same(last + 1)) ++last;
+    bvh_leaf::Chunk* block = &leaves_[nodes_[leaf.node].child[leaf.k] & kOffsetMask];
+    const std::uint32_t counts = nodes_[leaf.node].counts[leaf.k];
+    bvh_leaf::write_lane(bvh_leaf::section<T>(block, counts, int(shape.index())), lane_of_[slot], shape);
+    // The leaf's new box: the union of its shapes' (read from the block itself).
     Vec3<T> lo(infinity<T>()), hi(-infinity<T>());
-    for (std::uint32_t s = first; s <= last; ++s) {
-        const Aabb<T> b = padded_bounds(shape_at(s));
+    bvh_leaf::for_each_shape<T>(block, counts, [&](std::uint32_t, const Shape<T>& s) {
+        const Aabb<T> b = padded_bounds(s);
         lo = glm::min(lo, b.min);
         hi = glm::max(hi, b.max);
-    }
+    });
     refit_up(leaf, lo, hi);
 }
 
