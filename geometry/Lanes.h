@@ -87,6 +87,69 @@ template <typename T> inline T first_min_xyz(const Lanes4<T>& v) {
     return (z < xy ? z : xy)[0];
 }
 
+/// Two T values in one 16-byte vector (float: lanes 0 and 1 of four; double: both lanes), for the
+/// scalar casts' pairs of independent divisions and square roots (entry and exit): one vector
+/// instruction occupies the divider once instead of twice, and each lane holds exactly the
+/// correctly rounded scalar result.
+template <typename T> struct PairOf;
+template <> struct PairOf<float> {
+    typedef float V __attribute__((vector_size(16)));
+    static V make(float a, float b) { return V{a, b, a, b}; }
+    static V sqrt(const V& v) {
+#if defined(__SSE2__)
+        return V(_mm_sqrt_ps(__m128(v)));
+#else
+        return V{std::sqrt(v[0]), std::sqrt(v[1]), std::sqrt(v[2]), std::sqrt(v[3])};
+#endif
+    }
+};
+template <> struct PairOf<double> {
+    typedef double V __attribute__((vector_size(16)));
+    static V make(double a, double b) { return V{a, b}; }
+    static V sqrt(const V& v) {
+#if defined(__SSE2__)
+        return V(_mm_sqrt_pd(__m128d(v)));
+#else
+        return V{std::sqrt(v[0]), std::sqrt(v[1])};
+#endif
+    }
+};
+
+/// q0 = x0 / y0 and q1 = x1 / y1, in one vector division.
+template <typename T> inline void divide_pair(T x0, T y0, T x1, T y1, T& q0, T& q1) {
+    using P = PairOf<T>;
+    const typename P::V q = P::make(x0, x1) / P::make(y0, y1);
+    q0 = q[0];
+    q1 = q[1];
+}
+
+/// i0 = 1 / sqrt(v0) and i1 = 1 / sqrt(v1), in one vector square root and one vector division.
+template <typename T> inline void inverse_sqrt_pair(T v0, T v1, T& i0, T& i1) {
+    using P = PairOf<T>;
+    const typename P::V i = P::make(T(1), T(1)) / P::sqrt(P::make(v0, v1));
+    i0 = i[0];
+    i1 = i[1];
+}
+
+/// normalize_or_dir(v0, f0) and normalize_or_dir(v1, f1), bit for bit, with both square roots in
+/// one vector instruction and both divisions in another when both squared lengths are normal and
+/// finite (every non-degenerate hit).
+template <typename T>
+inline void normalize_pair_or_dir(const Vec3<T>& v0, const Vec3<T>& f0, const Vec3<T>& v1, const Vec3<T>& f1, Vec3<T>& n0,
+                                  Vec3<T>& n1) {
+    const T l0 = glm::dot(v0, v0), l1 = glm::dot(v1, v1);
+    const T lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
+    if (__builtin_expect(every(l0 > lo, l0 < hi, l1 > lo, l1 < hi), 1)) {
+        T i0, i1;
+        inverse_sqrt_pair(l0, l1, i0, i1);
+        n0 = v0 * i0;
+        n1 = v1 * i1;
+        return;
+    }
+    n0 = normalize_or_dir(v0, f0);
+    n1 = normalize_or_dir(v1, f1);
+}
+
 /// Whether lanes 0..2 of m are all true.
 template <typename T> inline bool all_xyz(const Mask4<T>& m) { return (lane_bits(m) & 7u) == 7u; }
 

@@ -3,6 +3,7 @@
 
 #include <optional>
 
+#include "geometry/Lanes.h"
 #include "geometry/Math.h"
 #include "geometry/Ray.h"
 #include "geometry/RayHit.h"
@@ -124,6 +125,20 @@ template <typename T> struct CapsuleNormals {
         const T s = abab > T(0) ? glm::clamp((fa_ab + t * d_ab) / abab, T(0), length) : T(0);
         return normalize_or_dir(fa + t * d - s * ab, exit ? d : -d);
     }
+    /// at(t0, false) and at(t1, true), bit for bit, the two sharing their vector divisions and
+    /// square root (see divide_pair, normalize_pair_or_dir).
+    void pair(T t0, T t1, Vec3<T>& n0, Vec3<T>& n1) const {
+        if (r == T(0) || !(abab > T(0))) {
+            n0 = at(t0, false);
+            n1 = at(t1, true);
+            return;
+        }
+        T s0, s1;
+        divide_pair(fa_ab + t0 * d_ab, abab, fa_ab + t1 * d_ab, abab, s0, s1);
+        s0 = glm::clamp(s0, T(0), length);
+        s1 = glm::clamp(s1, T(0), length);
+        normalize_pair_or_dir(fa + t0 * d - s0 * ab, -d, fa + t1 * d - s1 * ab, d, n0, n1);
+    }
     Vec3<T> d, ab, fa;
     T abab, fa_ab, d_ab, r, length;
 };
@@ -162,7 +177,9 @@ template <typename T>
         return hit;
     const detail::CapsuleNormals<T> normals(ray, capsule, detail::CapsuleAxis<T>(capsule));
     // accepts() held above and at() never returns a non-finite vector.
-    detail::emplace_hit(hit, t_near, t_far, normals.at(t_near, false), normals.at(t_far, true));
+    Vec3<T> n_near, n_far;
+    normals.pair(t_near, t_far, n_near, n_far);
+    detail::emplace_hit(hit, t_near, t_far, n_near, n_far);
     return hit;
 }
 

@@ -2,6 +2,7 @@
 // and every degenerate input.
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include "TestUtil.h"
 #include "geometry/RayCapsule.h"
@@ -149,6 +150,40 @@ TYPED_TEST(RayCapsule, InvalidInputIsAMiss) {
     EXPECT_FALSE(cast(Ray<T>{{-5, 2, 0}, {0, 0, 0}}, pill<T>()));
     ASSERT_TRUE(validate(Capsule<T>{{0, 0, 0}, {0, 4, 0}, -1}));
     EXPECT_EQ(validate(Capsule<T>{{0, 0, 0}, {0, 4, 0}, -1})->field, "radius");
+}
+
+// cast() computes both normals at once (their divisions and square roots share vector
+// instructions); each must be bit for bit the normal at that t computed alone, on the cylinder,
+// on either cap, for a segment (radius 0) and for tiny and huge axes (the rescaled CapsuleAxis).
+TYPED_TEST(RayCapsule, PairedNormalsEqualTheNormalsComputedOneAtATime) {
+    using T = TypeParam;
+    const std::uint32_t seed = test::seed_from_env(20261125);
+    SCOPED_TRACE("RAYPICK_SEED=" + std::to_string(seed));
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<T> u(T(-1), T(1));
+    const T scales[] = {T(1), T(1e-12), T(1e12)};
+    int hits = 0;
+    for (int i = 0; i < 3000; ++i) {
+        const T s = scales[i % 3];
+        const Vec3<T> a(u(rng), u(rng), u(rng)), b(u(rng), u(rng), u(rng));
+        const T radius = i % 7 == 0 ? T(0) : (u(rng) + T(1.5)) * T(0.25);
+        const Capsule<T> c{a * s, (i % 5 == 0 ? a + (b - a) * T(1e-20) : b) * s, radius * s};
+        // Aimed at a random point near the capsule (a segment is hit only exactly: aim at it).
+        const Vec3<T> target = glm::mix(c.a, c.b, (u(rng) + T(1)) / T(2)) +
+                               (radius == T(0) ? Vec3<T>(0) : Vec3<T>(u(rng), u(rng), u(rng)) * (radius * s));
+        const Vec3<T> origin = target + Vec3<T>(u(rng), u(rng), u(rng)) * (T(8) * s);
+        const Ray<T> ray{origin, (target - origin) * (u(rng) + T(2))};
+        const auto h = cast(ray, c);
+        if (!h) continue;
+        ++hits;
+        const detail::CapsuleNormals<T> one(ray, c, detail::CapsuleAxis<T>(c));
+        const Vec3<T> n0 = one.at(h->t_near, false), n1 = one.at(h->t_far, true);
+        for (int k = 0; k < 3; ++k) {
+            ASSERT_TRUE(test::same_bits(h->n_near[k], n0[k])) << "case " << i << " axis " << k;
+            ASSERT_TRUE(test::same_bits(h->n_far[k], n1[k])) << "case " << i << " axis " << k;
+        }
+    }
+    EXPECT_GT(hits, 1000);
 }
 
 }  // namespace
