@@ -181,9 +181,9 @@ private:
     /// no better than with i - 1 slots.
     using How = std::array<std::uint8_t, W + 1>;
     struct Sub {
-        double cost[W];                                 ///< cost with at most 1..W slots
+        double cost[W];                                 ///< cost with at most 1..slots slots (unset beyond)
         std::array<std::uint32_t, kShapeTypeCount> n;  ///< shapes per type
-        int slots = 1;  ///< slots it can use at most: its binary leaves, up to W (cost[] is flat beyond)
+        int slots = 1;  ///< slots it can use at most: its binary leaves, up to W (the cost is flat beyond)
     };
     Sub plan(const LargeVector<BinNode>& bin, std::uint32_t b, std::vector<How>& how) const;
     /// `shapes`: build()'s argument (the leaves copy their fields).
@@ -383,7 +383,7 @@ typename Bvh<T>::Sub Bvh<T>::plan(const LargeVector<BinNode>& bin, std::uint32_t
     if (node.count) {
         s.n.fill(0);
         for (std::uint32_t k = node.first; k < node.first + node.count; ++k) ++s.n[type_of_[k]];
-        std::fill(s.cost, s.cost + W, leaf_cost(s.n));
+        s.cost[0] = leaf_cost(s.n);  // one slot: the flat rest is never read (see below)
         return s;
     }
     const Sub l = plan(bin, b + 1, how), r = plan(bin, node.first, how);
@@ -396,7 +396,9 @@ typename Bvh<T>::Sub Bvh<T>::plan(const LargeVector<BinNode>& bin, std::uint32_t
     // flat from m on), so a k with k > l.slots or j - k > r.slots costs no less than the nearest
     // k without, and j beyond l.slots + r.slots gains nothing. The minimum is the same. Most
     // binary nodes are near the leaves, so this is a few additions where all W^2 / 2 took a
-    // fifth of a build at 16 wide.
+    // fifth of a build at 16 wide. For the same reason cost[] is kept only up to slots (every
+    // read below stays within a child's slots), and how[b][i] beyond them stays 0 (`how` starts
+    // zeroed: no better than with i - 1 slots).
     const int most = std::min(W, l.slots + r.slots);
     s.slots = most;
     double dist[W + 1];
@@ -413,14 +415,13 @@ typename Bvh<T>::Sub Bvh<T>::plan(const LargeVector<BinNode>& bin, std::uint32_t
         dist[j] = d;
         split[j] = at;
     }
-    for (int j = most + 1; j <= W; ++j) dist[j] = std::numeric_limits<double>::infinity();
     h[0] = split[most];
     const double inner = area * kNodeCost + dist[most];
     const double leaf = total <= std::uint32_t(options_.max_leaf_size) ? leaf_cost(s.n)
                                                                        : std::numeric_limits<double>::infinity();
     h[1] = leaf < inner;
     s.cost[0] = leaf < inner ? leaf : inner;
-    for (int i = 2; i <= W; ++i) {
+    for (int i = 2; i <= most; ++i) {
         const bool better = dist[i] < s.cost[i - 2];
         h[i] = better ? split[i] : 0;
         s.cost[i - 1] = better ? dist[i] : s.cost[i - 2];
