@@ -316,9 +316,8 @@ std::uint32_t Bvh<T>::make_leaf(std::uint32_t first, std::uint32_t count, std::u
     const std::size_t offset = leaves_.size();
     const std::size_t size = leaf_chunks<T>(counts);
     if (offset + size > kOffsetMask) throw std::length_error("raypick::Bvh: too many shapes for the leaf storage");
-    leaves_.resize(offset + size);
+    leaves_.resize(offset + size);  // value-initialised: zeroed (ids of padding lanes stay 0)
     Chunk* leaf = &leaves_[offset];
-    std::memset(static_cast<void*>(leaf), 0, size * sizeof(Chunk));
     for (int type = 0; type < kShapeTypeCount; ++type) {
         if (!count_of(counts, type)) continue;
         const Section<T, Chunk> sec = section<T>(leaf, counts, type);
