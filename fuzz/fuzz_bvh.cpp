@@ -65,9 +65,9 @@ void compare_every_hit(const Bvh<T>& bvh, const std::vector<Shape<T>>& shapes, c
     const char* wrong = nullptr;
     std::uint32_t which = 0;
     bvh.for_each_hit(ray, [&](std::uint32_t id, const RayHit<T>& h) {
+        if (wrong) return;  // the first difference is the one reported
         const auto want = id < shapes.size() ? std::visit([&](const auto& x) { return cast(ray, x, t_min, t_max); }, shapes[id])
                                              : std::nullopt;
-        if (wrong) return;
         if (!want) wrong = "visited a shape whose cast misses";
         else if (seen[id]++) wrong = "visited a shape twice";
         else if (!same_bits(h.t_near, want->t_near) || !same_bits(h.t_far, want->t_far)) wrong = "t values differ from the cast's";

@@ -93,7 +93,7 @@ template <typename T> inline T first_min_xyz(const Lanes4<T>& v) {
 /// correctly rounded scalar result.
 template <typename T> struct PairOf;
 template <> struct PairOf<float> {
-    typedef float V __attribute__((vector_size(16)));
+    using V = Lanes4<float>;  // one SSE register
     static V make(float a, float b) { return V{a, b, a, b}; }
     static V sqrt(const V& v) {
 #if defined(__SSE2__)
