@@ -122,7 +122,7 @@ bool RaycastView::update(const Scene& scene, const Camera& camera, double view_w
     if (recast) {
         const ViewRays rays(camera, picture, view_width, view_height);
         const auto start = std::chrono::steady_clock::now();
-        image_ = raycast::render(bvh_, picture.width, picture.height, rays);
+        raycast::render(bvh_, picture.width, picture.height, rays, image_);
         cast_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         ++casts_;
         camera_ = camera;

@@ -30,6 +30,9 @@ using PixelRay = std::function<Ray<float>(int x, int y)>;
 /// Casts one ray per pixel through `bvh` (nearest first surface: the exit when the eye is inside a
 /// shape). `threads` <= 0 uses every hardware thread. The result does not depend on `threads`.
 Image render(const Bvh<float>& bvh, int width, int height, const PixelRay& ray_for_pixel, int threads = 0);
+/// The same picture into `into`, reusing its buffers: what a view that casts every frame calls.
+/// Every pixel is written; nothing of the previous picture remains.
+void render(const Bvh<float>& bvh, int width, int height, const PixelRay& ray_for_pixel, Image& into, int threads = 0);
 
 enum class Shading {
     Normal,          ///< rgb = normal * 0.5 + 0.5: a wrong normal shows as a wrong colour

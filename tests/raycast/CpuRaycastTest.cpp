@@ -2,6 +2,7 @@
 // normals to colours; the comparison skips silhouettes and catches real disagreements.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "raycast/CpuRaycast.h"
@@ -62,6 +63,31 @@ TEST(CpuRaycast, ResultDoesNotDependOnThreadCount) {
     EXPECT_EQ(one.shape, many.shape);
     EXPECT_EQ(one.t, many.t);
     EXPECT_EQ(one.normal, many.normal);
+}
+
+TEST(CpuRaycast, RenderingIntoAnImageLeavesNothingOfItsPreviousPicture) {
+    // A picture of many shapes, then one of a single sphere into the same buffers: every pixel of
+    // the second must be what a fresh render gives (background included), at either size.
+    std::vector<Shape<float>> many;
+    for (int i = 0; i < 300; ++i)
+        many.push_back(Aabb<float>{{float(i % 20) * 0.4f - 4.f, float(i / 20) * 0.4f - 3.f, 0.f},
+                                   {float(i % 20) * 0.4f - 3.7f, float(i / 20) * 0.4f - 2.7f, 1.f}});
+    const Bvh<float> full(many);
+    const Bvh<float> one(std::vector<Shape<float>>{Sphere<float>{{-1, 0, 2}, 1}});
+    for (const int w : {kW, kW / 2}) {
+        Image reused;
+        render(full, kW, kH, ortho, reused, 2);
+        ASSERT_GT(std::count(reused.shape.begin(), reused.shape.end(), kBackground), 0);
+        ASSERT_LT(std::count(reused.shape.begin(), reused.shape.end(), kBackground), kW * kH / 2);
+        render(one, w, kH, ortho, reused, 2);
+        const Image fresh = render(one, w, kH, ortho, 2);
+        EXPECT_EQ(reused.width, w);
+        EXPECT_EQ(reused.height, kH);
+        EXPECT_EQ(reused.shape, fresh.shape);
+        EXPECT_EQ(reused.t, fresh.t);
+        EXPECT_EQ(reused.normal, fresh.normal);
+        EXPECT_GT(std::count(fresh.shape.begin(), fresh.shape.end(), 0u), 50);
+    }
 }
 
 TEST(CpuRaycast, ShadingMapsNormalsToColours) {
