@@ -572,68 +572,105 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
     const V zero{};
     const T eps = T(4) * std::numeric_limits<T>::epsilon();
     const T inf = infinity<T>();
-    // Per ray (structure of arrays, padded to whole vectors): the single-ray node test's constants.
-    alignas(16) T on[3][N], of[3][N], iv[3][N], lim[N];
-    std::uint8_t active[N];
-    bvh_leaf::Candidate<T> best[N];
-    std::size_t live = 0;
-    bool neg[3] = {false, false, false}, coherent = true;
-    T on_lo[3], on_hi[3], of_lo[3], of_hi[3], iv_lo[3], iv_hi[3];
-    for (int a = 0; a < 3; ++a) on_lo[a] = of_lo[a] = iv_lo[a] = inf, on_hi[a] = of_hi[a] = iv_hi[a] = -inf;
-    for (std::size_t i = 0; i < count; ++i) {
-        active[i] = is_valid(rays[i]);
-        lim[i] = t_max;
-        if (!active[i]) continue;
-        const RayConsts rc = ray_consts(rays[i]);
-        for (int a = 0; a < 3; ++a) {
-            if (live == 0) neg[a] = rc.neg[a];
-            // Interval bounds need one plane order per axis and finite values (no 0 * inf).
-            if (rc.neg[a] != neg[a] || !(std::abs(rc.inv[a]) <= std::numeric_limits<T>::max()) ||
-                !(std::abs(rc.o_near[a]) <= std::numeric_limits<T>::max()) ||
-                !(std::abs(rc.o_far[a]) <= std::numeric_limits<T>::max()))
-                coherent = false;
-            on[a][i] = rc.o_near[a];
-            of[a][i] = rc.o_far[a];
-            iv[a][i] = rc.inv[a];
-            on_lo[a] = std::min(on_lo[a], rc.o_near[a]);
-            on_hi[a] = std::max(on_hi[a], rc.o_near[a]);
-            of_lo[a] = std::min(of_lo[a], rc.o_far[a]);
-            of_hi[a] = std::max(of_hi[a], rc.o_far[a]);
-            iv_lo[a] = std::min(iv_lo[a], rc.inv[a]);
-            iv_hi[a] = std::max(iv_hi[a], rc.inv[a]);
-        }
-        ++live;
-    }
-    if (live == 0) return;
-    if (!coherent) {
-        for (std::size_t i = 0; i < count; ++i)
-            if (active[i]) out[i] = pick(rays[i], t_min, t_max);
-        return;
-    }
+    static_assert(N <= 64, "one bit per ray in live_mask");
+    std::uint64_t live_mask = 0;  // bit i: rays[i] is valid
+    bool neg[3];                  // per axis: the bundle's rays meet the hi plane first
+    V vnl[3], vnh[3], vfl[3], vfh[3], vil[3], vih[3];  // interval bounds of on, of, iv over the rays
+    using M = decltype(V{} < V{});
+    auto bits = [](M m) {  // bit l set where lane l of m is set
+        if constexpr (sizeof(T) == 4) return unsigned(_mm_movemask_ps(__m128(m)));
+        else return unsigned(_mm_movemask_pd(__m128d(m)));
+    };
+    auto vmin = [](V x, V y) { return x < y ? x : y; };
+    auto vmax = [](V x, V y) { return x > y ? x : y; };
+    auto vabs = [](V x) { return V(M(x) & ~M(-V{})); };  // clears the sign bits
+    // Per ray, structure of arrays padded to whole vectors: the single-ray node test's constants
+    // (ray_consts()'s arithmetic, L rays at a time), and each ray's limit: t_max, then its best t so
+    // far; -inf for a lane without a valid ray, which then never enters a box.
     const std::size_t padded = (count + L - 1) / L * L;
-    for (std::size_t i = count; i < padded; ++i) {  // padding lanes: copies of an active ray, never used
-        std::size_t j = 0;
-        while (!active[j]) ++j;
-        for (int a = 0; a < 3; ++a) on[a][i] = on[a][j], of[a][i] = of[a][j], iv[a][i] = iv[a][j];
-        lim[i] = lim[j];
-        active[i] = 0;
+    alignas(16) T on[3][N], of[3][N], iv[3][N], lim[N];
+    bvh_leaf::Candidate<T> best[N];
+    {
+        alignas(16) T org[3][N], dir[3][N];
+        for (std::size_t i = 0; i < count; ++i)
+            for (int a = 0; a < 3; ++a) org[a][i] = rays[i].origin[a], dir[a][i] = rays[i].direction[a];
+        for (std::size_t i = count; i < padded; ++i)  // padding lanes: invalid (a NaN direction)
+            for (int a = 0; a < 3; ++a) org[a][i] = T(0), dir[a][i] = std::numeric_limits<T>::quiet_NaN();
+        const T big = std::numeric_limits<T>::max();
+        const T scene_mag = std::max(detail::finite_max_abs(root_lo_), detail::finite_max_abs(root_hi_));
+        const V tmax_v = zero + t_max, ninf = zero - inf, pinf = zero + inf;
+        M any_neg[3] = {}, all_neg[3], finite = ~M{};
+        V on_lo[3], on_hi[3], of_lo[3], of_hi[3], iv_lo[3], iv_hi[3];
+        for (int a = 0; a < 3; ++a) {
+            all_neg[a] = ~M{};
+            on_lo[a] = of_lo[a] = iv_lo[a] = pinf;
+            on_hi[a] = of_hi[a] = iv_hi[a] = ninf;
+        }
+        for (std::size_t i0 = 0; i0 < padded; i0 += L) {
+            V o[3], d[3];
+            for (int a = 0; a < 3; ++a) {
+                std::memcpy(&o[a], &org[a][i0], sizeof(V));
+                std::memcpy(&d[a], &dir[a][i0], sizeof(V));
+            }
+            // is_valid(Ray): finite origin and direction, 0 < d.d <= max.
+            const V dd = (d[0] * d[0] + d[1] * d[1]) + d[2] * d[2];
+            M valid = (dd > T(0)) & (dd <= big);
+            for (int a = 0; a < 3; ++a) valid &= (o[a] - o[a] == T(0)) & (d[a] - d[a] == T(0));
+            live_mask |= std::uint64_t(bits(valid)) << i0;
+            const V tl = valid ? tmax_v : ninf;
+            std::memcpy(&lim[i0], &tl, sizeof(V));
+            const V delta = (T(16) * std::numeric_limits<T>::epsilon()) *
+                                (vmax(vabs(o[0]), vmax(vabs(o[1]), vabs(o[2]))) + scene_mag) +
+                            std::numeric_limits<T>::min();
+            for (int a = 0; a < 3; ++a) {
+                const M neg = M(d[a]) < 0;  // the sign bit: hi plane first
+                const V n = neg ? o[a] - delta : o[a] + delta, f = neg ? o[a] + delta : o[a] - delta;
+                const V v = T(1) / d[a];
+                std::memcpy(&on[a][i0], &n, sizeof(V));
+                std::memcpy(&of[a][i0], &f, sizeof(V));
+                std::memcpy(&iv[a][i0], &v, sizeof(V));
+                // Interval bounds need one plane order per axis and finite values (no 0 * inf).
+                any_neg[a] |= neg & valid;
+                all_neg[a] &= neg | ~valid;
+                finite &= ((vabs(v) <= big) & (vabs(n) <= big) & (vabs(f) <= big)) | ~valid;
+                on_lo[a] = vmin(on_lo[a], valid ? n : pinf), on_hi[a] = vmax(on_hi[a], valid ? n : ninf);
+                of_lo[a] = vmin(of_lo[a], valid ? f : pinf), of_hi[a] = vmax(of_hi[a], valid ? f : ninf);
+                iv_lo[a] = vmin(iv_lo[a], valid ? v : pinf), iv_hi[a] = vmax(iv_hi[a], valid ? v : ninf);
+            }
+        }
+        if (live_mask == 0) return;
+        const unsigned all_lanes = (1u << L) - 1;
+        bool coherent = bits(finite) == all_lanes;
+        for (int a = 0; a < 3; ++a) {
+            neg[a] = bits(any_neg[a]) != 0;
+            coherent = coherent && neg[a] == (bits(all_neg[a]) == all_lanes);
+            // Each bound's extreme over its lanes, splat into every lane.
+            T x[6] = {inf, -inf, inf, -inf, inf, -inf};
+            for (int l = 0; l < L; ++l) {
+                x[0] = std::min(x[0], on_lo[a][l]), x[1] = std::max(x[1], on_hi[a][l]);
+                x[2] = std::min(x[2], of_lo[a][l]), x[3] = std::max(x[3], of_hi[a][l]);
+                x[4] = std::min(x[4], iv_lo[a][l]), x[5] = std::max(x[5], iv_hi[a][l]);
+            }
+            vnl[a] = zero + x[0], vnh[a] = zero + x[1], vfl[a] = zero + x[2], vfh[a] = zero + x[3];
+            vil[a] = zero + x[4], vih[a] = zero + x[5];
+        }
+        if (!coherent) {
+            for (std::size_t i = 0; i < count; ++i)
+                if (live_mask >> i & 1u) out[i] = pick(rays[i], t_min, t_max);
+            return;
+        }
     }
     // Bounds of a child's slab entry and exit over every ray of the bundle. Each ray computes
     // fl(fl(plane - o) * inv); rounding is monotone and the product bilinear, so its value lies
     // between the least and greatest of the four corner products of the intervals of (plane - o)
     // and inv. The widened comparison is monotone too, so a box some ray would enter passes.
     std::size_t near_off[3], far_off[3];
-    V vnl[3], vnh[3], vfl[3], vfh[3], vil[3], vih[3];
     for (int a = 0; a < 3; ++a) {
         const std::size_t lo_off = offsetof(Node, lo) + std::size_t(a) * W * sizeof(T);
         const std::size_t hi_off = offsetof(Node, hi) + std::size_t(a) * W * sizeof(T);
         near_off[a] = neg[a] ? hi_off : lo_off;
         far_off[a] = neg[a] ? lo_off : hi_off;
-        vnl[a] = zero + on_lo[a], vnh[a] = zero + on_hi[a], vfl[a] = zero + of_lo[a], vfh[a] = zero + of_hi[a];
-        vil[a] = zero + iv_lo[a], vih[a] = zero + iv_hi[a];
     }
-    auto vmin = [](V x, V y) { return x < y ? x : y; };
-    auto vmax = [](V x, V y) { return x > y ? x : y; };
     auto test_node = [&](const Node& n, T t0, T t1, T* entry) __attribute__((always_inline)) {
         return walk::test_children(n, near_off, far_off, t0, t1, entry, [&](int a, V np, V fp, V& ta, V& tb) __attribute__((always_inline)) {
             const V x1 = np - vnh[a], x2 = np - vnl[a], y1 = fp - vfh[a], y2 = fp - vfl[a];
@@ -646,6 +683,7 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
     auto visit_leaf = [&](std::uint32_t ref, std::uint32_t counts, const Node& parent, int k) {
         // Each ray's own node test on the leaf's box (as in pick()), then its shapes.
         const bvh_leaf::Chunk* leaf = &leaves_[ref & kOffsetMask];
+        V far = zero - inf;
         for (std::size_t i0 = 0; i0 < padded; i0 += L) {
             V tn, tf, l;
             std::memcpy(&l, &lim[i0], sizeof(V));
@@ -662,17 +700,17 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
                 tn = ta > tn ? ta : tn;
                 tf = tb < tf ? tb : tf;
             }
-            const unsigned hit = walk::widened_hits<T>(tn, tf);
-            for (int j = 0; j < L; ++j) {
-                const std::size_t i = i0 + std::size_t(j);
-                if (!(hit >> j & 1u) || !active[i]) continue;
+            // A lane without a valid ray has limit -inf: tf + |tf| eps is NaN, so it never hits.
+            for (unsigned hit = walk::widened_hits<T>(tn, tf); hit; hit &= hit - 1) {
+                const std::size_t i = i0 + std::size_t(__builtin_ctz(hit));
                 bvh_walk_sse2::test_leaf(leaf, counts, rays[i], t_min, t_max, best[i]);
                 if (!best[i].none()) lim[i] = best[i].t;
             }
+            std::memcpy(&l, &lim[i0], sizeof(V));
+            far = vmax(far, l);
         }
         bundle_lim = -inf;
-        for (std::size_t i = 0; i < count; ++i)
-            if (active[i]) bundle_lim = std::max(bundle_lim, lim[i]);
+        for (int j = 0; j < L; ++j) bundle_lim = std::max(bundle_lim, far[j]);
     };
     struct Entry { std::uint32_t ref, counts, node, k; T t; };
     std::array<Entry, kStack> stack;
@@ -702,7 +740,7 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
         });
     }
     for (std::size_t i = 0; i < count; ++i)
-        if (active[i]) out[i] = finish(rays[i], best[i], t_min, t_max);
+        if (live_mask >> i & 1u) out[i] = finish(rays[i], best[i], t_min, t_max);
 }
 
 template <typename T>
