@@ -193,6 +193,8 @@ private:
                             const std::vector<Shape<T>>& shapes);
     /// The shape in a slot, read from its leaf.
     Shape<T> shape_at(std::uint32_t slot) const;
+    /// Where the shape in a slot lies in its leaf, with its caller's index (t = 0).
+    bvh_leaf::Candidate<T> candidate_at(std::uint32_t slot) const;
     void set_child(std::uint32_t node, std::uint32_t k, const Vec3<T>& lo, const Vec3<T>& hi);
     using RayConsts = bvh_node::RayConsts<T>;
     RayConsts ray_consts(const Ray<T>& ray) const;
@@ -337,13 +339,15 @@ std::uint32_t Bvh<T>::make_leaf(std::uint32_t first, std::uint32_t count, std::u
     return kLeaf | std::uint32_t((lines - 1) << 28) | std::uint32_t(offset);
 }
 
-template <typename T> Shape<T> Bvh<T>::shape_at(std::uint32_t slot) const {
+template <typename T> bvh_leaf::Candidate<T> Bvh<T>::candidate_at(std::uint32_t slot) const {
     const ChildRef leaf = leaf_of_[slot];
     const Node& node = nodes_[leaf.node];
     const int type = type_of_[slot];
     const auto sec = bvh_leaf::section<T>(&leaves_[node.child[leaf.k] & kOffsetMask], node.counts[leaf.k], type);
-    return bvh_leaf::Candidate<T>{T(0), 0, sec.fields(), std::uint32_t(sec.padded), lane_of_[slot], type}.shape();
+    return {T(0), id_of_[slot], sec.fields(), std::uint32_t(sec.padded), lane_of_[slot], type};
 }
+
+template <typename T> Shape<T> Bvh<T>::shape_at(std::uint32_t slot) const { return candidate_at(slot).shape(); }
 
 template <typename T>
 typename Bvh<T>::Sub Bvh<T>::plan(const LargeVector<BinNode>& bin, std::uint32_t b, std::vector<How>& how) const {
@@ -496,9 +500,7 @@ std::optional<NearestHit<T>> Bvh<T>::pick(const Ray<T>& ray, T t_min, T t_max, s
     bvh_leaf::Candidate<T> best;
     if (hint < slot_of_.size()) {
         // The same arithmetic as a leaf lane (the batch kernels are bit for bit the scalar code).
-        bvh_leaf::Candidate<T> c;
-        c.id = hint;
-        bvh_leaf::test_scalar(shape_at(slot_of_[hint]), c, ray, t_min, t_max, best);
+        bvh_leaf::test_scalar(candidate_at(slot_of_[hint]), ray, t_min, t_max, best);
     }
     const RayConsts rc = ray_consts(ray);
     T root_t;
@@ -549,8 +551,7 @@ template <typename T>
 std::optional<NearestHit<T>> Bvh<T>::finish(const Ray<T>& ray, const bvh_leaf::Candidate<T>& best, T t_min,
                                             T t_max) const {
     if (best.none()) return std::nullopt;
-    const Shape<T> shape = best.fields ? best.shape() : shape_at(slot_of_[best.id]);
-    const auto h = cast(ray, shape, t_min, t_max);
+    const auto h = best.visit([&](const auto& s) { return cast(ray, s, t_min, t_max); });
     if (!h) return std::nullopt;  // unreachable: the leaf test accepted it
     const auto surf = first_surface(ray, *h, t_min, t_max);
     if (!surf) return std::nullopt;

@@ -137,7 +137,7 @@ template <typename T> inline CapsuleView<T> capsule_view(const T* f, std::size_t
 }
 
 /// The best candidate of a pick so far: smallest t, ties to the smallest index; where its fields
-/// are (so the final full cast reads the leaf already in cache; null: look the shape up by id).
+/// are (so the final full cast reads the leaf already in cache).
 template <typename T> struct Candidate {
     T t = T(0);
     std::uint32_t id = std::numeric_limits<std::uint32_t>::max();
@@ -145,13 +145,17 @@ template <typename T> struct Candidate {
     std::uint32_t padded = 0, lane = 0;
     int type = 0;
     bool none() const { return id == std::numeric_limits<std::uint32_t>::max(); }
-    Shape<T> shape() const {
+    /// fn(the shape as its own type: Sphere<T>, Aabb<T>, ...): no Shape variant built and visited.
+    template <typename Fn> decltype(auto) visit(Fn&& fn) const {
         switch (type) {
-            case 0: return sphere_view(fields, padded).get(lane);
-            case 1: return aabb_view(fields, padded).get(lane);
-            case 2: return obb_view(fields, padded).get(lane);
-            default: return capsule_view(fields, padded).get(lane);
+            case 0: return fn(sphere_view(fields, padded).get(lane));
+            case 1: return fn(aabb_view(fields, padded).get(lane));
+            case 2: return fn(obb_view(fields, padded).get(lane));
+            default: return fn(capsule_view(fields, padded).get(lane));
         }
+    }
+    Shape<T> shape() const {
+        return visit([](const auto& s) { return Shape<T>(s); });
     }
 };
 
@@ -175,10 +179,9 @@ template <typename T, typename Fn> inline void for_each_shape(const Chunk* leaf,
 /// One shape by the scalar code, with limit best.t (or t_max): the same decisions and t as a
 /// kernel lane. `c` says where the shape is found again (its t is filled in).
 template <typename T>
-inline void test_scalar(const Shape<T>& shape, Candidate<T> c, const Ray<T>& ray, T t_min, T t_max,
-                        Candidate<T>& best) {
+inline void test_scalar(const Candidate<T>& c, const Ray<T>& ray, T t_min, T t_max, Candidate<T>& best) {
     const T lim = best.none() ? t_max : best.t;
-    std::visit([&](const auto& s) {
+    c.visit([&](const auto& s) {
         T t0, t1;
         if (!detail::accepted_passage(ray, s, t_min, lim, t0, t1)) return;
         const T t = t0 >= t_min ? t0 : t1;
@@ -187,7 +190,7 @@ inline void test_scalar(const Shape<T>& shape, Candidate<T> c, const Ray<T>& ray
             best = c;
             best.t = t;
         }
-    }, shape);
+    });
 }
 
 }  // namespace bvh_leaf

@@ -159,7 +159,7 @@ inline void test_leaf(const bvh_leaf::Chunk* leaf, std::uint32_t counts, const R
         p += section_chunks<T>(type, count);
         if (count == 1) {  // a lone shape: the scalar code (what the kernels match bit for bit)
             const Candidate<T> c{T(0), ids[0], f, 1, 0, type};
-            test_scalar(c.shape(), c, ray, t_min, t_max, best);
+            test_scalar(c, ray, t_min, t_max, best);
             continue;
         }
         for (std::size_t g = 0; g < count; g += L) {
