@@ -161,28 +161,60 @@ inline void scalar_lane(const Ray<T>& ray, const S& shape, T t_min, T t_max, int
     hit[l] = h ? -1 : 0;
 }
 
-template <typename T, typename View>
-inline void fix_unsafe(const Ray<T>& ray, const View& v, std::size_t i, std::size_t count, MaskT<T> bad, T t_min,
-                       T t_max, VecT<T>& t0, VecT<T>& t1, MaskT<T>& hit) {
-    const int n = count < std::size_t(Simd<T>::W) ? int(count) : Simd<T>::W;
+/// The rays of a group's lanes, for the kernels below: one ray in every lane (a ray against many
+/// shapes), or lanes i .. i+W of rays stored structure-of-arrays (many rays against one shape).
+/// Each hands out its components as vectors where they are used, and lane l's ray bit for bit.
+template <typename T> struct OneRay {
+    static constexpr bool kUniform = true;
+    const Ray<T>& r;
+    VecT<T> ox() const { return splat(r.origin.x); }
+    VecT<T> oy() const { return splat(r.origin.y); }
+    VecT<T> oz() const { return splat(r.origin.z); }
+    VecT<T> dx() const { return splat(r.direction.x); }
+    VecT<T> dy() const { return splat(r.direction.y); }
+    VecT<T> dz() const { return splat(r.direction.z); }
+    const Ray<T>& ray(int) const { return r; }
+};
+template <typename T> struct RaySoA {
+    static constexpr bool kUniform = false;
+    const T* const* o;  ///< o[axis][ray]: origins
+    const T* const* d;  ///< d[axis][ray]: directions
+    std::size_t i;      ///< lane 0's ray; rays i .. i+W must exist
+    VecT<T> ox() const { return load(o[0], i, std::size_t(Simd<T>::W)); }
+    VecT<T> oy() const { return load(o[1], i, std::size_t(Simd<T>::W)); }
+    VecT<T> oz() const { return load(o[2], i, std::size_t(Simd<T>::W)); }
+    VecT<T> dx() const { return load(d[0], i, std::size_t(Simd<T>::W)); }
+    VecT<T> dy() const { return load(d[1], i, std::size_t(Simd<T>::W)); }
+    VecT<T> dz() const { return load(d[2], i, std::size_t(Simd<T>::W)); }
+    Ray<T> ray(int l) const {
+        const std::size_t k = i + std::size_t(l);
+        return {{o[0][k], o[1][k], o[2][k]}, {d[0][k], d[1][k], d[2][k]}};
+    }
+};
+
+/// Lanes whose shape or ray leaves the vector code's safe range, each recomputed by the scalar code:
+/// shape `shape_of(l)` against lane l's ray, for the first n lanes.
+template <typename T, typename R, typename ShapeOf>
+inline void fix_unsafe(const R& rays, int n, const ShapeOf& shape_of, MaskT<T> bad, T t_min, T t_max,
+                       VecT<T>& t0, VecT<T>& t1, MaskT<T>& hit) {
     for (int l = 0; l < n; ++l)
-        if (bad[l]) scalar_lane(ray, v.get(i + std::size_t(l)), t_min, t_max, l, t0, t1, hit);
+        if (bad[l]) scalar_lane(rays.ray(l), shape_of(l), t_min, t_max, l, t0, t1, hit);
 }
 
-// One group of W lanes: shapes [i, i + min(count, W)) of a view (Batch.h: pointers to the
-// structure-of-arrays fields). With count >= W all W lanes are loaded from memory (the caller
-// guarantees they exist); lanes at or beyond count are unspecified. Returns the hit mask and
-// t_near, t_far per lane, bit for bit those of cast().
+// The kernels, one per shape type: W lanes of (ray, shape) pairs, the rays as OneRay or RaySoA, the
+// shapes' fields in vectors. Returns the hit mask and t_near, t_far per lane, bit for bit those of
+// cast(); lanes the vector code cannot take (magnitudes outside its safe range) are handed to
+// fix(bad, t0, t1, hit), which recomputes them with the scalar code. Two callers each: one ray
+// against W shapes of a structure-of-arrays view (*_group, below), and W rays against one shape
+// (*_rays: the ray bundles of the BVH's leaves).
 
-template <typename T>
-inline MaskT<T> sphere_group(const Ray<T>& ray, const SphereView<T>& s, std::size_t i, std::size_t cnt, T t_min,
-                             T t_max, VecT<T>& t0, VecT<T>& t1) {
-    const VecT<T> dx = splat(ray.direction.x), dy = splat(ray.direction.y), dz = splat(ray.direction.z);
-    const VecT<T> cx = load(s.cx, i, cnt), cy = load(s.cy, i, cnt), cz = load(s.cz, i, cnt);
-    const VecT<T> r = load(s.r, i, cnt);
+template <typename T, typename R, typename Fix>
+inline MaskT<T> sphere_lanes(const R& ray, VecT<T> cx, VecT<T> cy, VecT<T> cz, VecT<T> r, T t_min, T t_max,
+                             VecT<T>& t0, VecT<T>& t1, const Fix& fix) {
+    const VecT<T> dx = ray.dx(), dy = ray.dy(), dz = ray.dz();
     const MaskT<T> valid = finite3<T>(cx, cy, cz) & nonneg_finite<T>(r);
     MaskT<T> ok;
-    const VecT<T> fx = ray.origin.x - cx, fy = ray.origin.y - cy, fz = ray.origin.z - cz;
+    const VecT<T> fx = ray.ox() - cx, fy = ray.oy() - cy, fz = ray.oz() - cz;
     const MaskT<T> bad = unsafe_roots<T>(fx, fy, fz, r, dx, dy, dz);
     // The common miss, as in the scalar cast(): no lane's line meets its sphere (and none is
     // left to the scalar code). Then nothing more is computed (a miss's t values mean nothing).
@@ -196,7 +228,7 @@ inline MaskT<T> sphere_group(const Ray<T>& ray, const SphereView<T>& s, std::siz
     }
     roots<T>(fx, fy, fz, dx, dy, dz, r, ok, t0, t1);
     MaskT<T> hit = valid & ok & accept<T>(t0, t1, t_min, t_max);
-    if (any<T>(bad)) fix_unsafe(ray, s, i, cnt, bad, t_min, t_max, t0, t1, hit);
+    if (any<T>(bad)) fix(bad, t0, t1, hit);
     return hit;
 }
 
@@ -232,33 +264,38 @@ template <typename T> inline MaskT<T> slab_accept(MaskT<T> ok, VecT<T> tn, VecT<
     return ok & (tn > -inf) & (tf < inf) & accept<T>(tn, tf, t_min, t_max);
 }
 
-template <typename T>
-inline MaskT<T> aabb_group(const Ray<T>& ray, const AabbView<T>& b, std::size_t i, std::size_t cnt, T t_min,
-                           T t_max, VecT<T>& tn, VecT<T>& tf) {
-    const VecT<T> ox = splat(ray.origin.x), oy = splat(ray.origin.y), oz = splat(ray.origin.z);
+/// The AABB kernel needs no scalar fallback (slabs have no unsafe range).
+template <typename T, typename R>
+inline MaskT<T> aabb_lanes(const R& ray, VecT<T> lx, VecT<T> ly, VecT<T> lz, VecT<T> hx, VecT<T> hy,
+                           VecT<T> hz, T t_min, T t_max, VecT<T>& tn, VecT<T>& tf) {
     const T inf = std::numeric_limits<T>::infinity();
-    const VecT<T> lx = load(b.lx, i, cnt), ly = load(b.ly, i, cnt), lz = load(b.lz, i, cnt);
-    const VecT<T> hx = load(b.hx, i, cnt), hy = load(b.hy, i, cnt), hz = load(b.hz, i, cnt);
     MaskT<T> ok = finite3<T>(lx, ly, lz) & finite3<T>(hx, hy, hz) & (lx <= hx) & (ly <= hy) & (lz <= hz);
     tn = splat(-inf);
     tf = splat(inf);
-    slab_uniform<T>(ox, ray.direction.x, lx, hx, ok, tn, tf);
-    slab_uniform<T>(oy, ray.direction.y, ly, hy, ok, tn, tf);
-    slab_uniform<T>(oz, ray.direction.z, lz, hz, ok, tn, tf);
+    if constexpr (R::kUniform) {
+        const Vec3<T>& d = ray.ray(0).direction;
+        slab_uniform<T>(ray.ox(), d.x, lx, hx, ok, tn, tf);
+        slab_uniform<T>(ray.oy(), d.y, ly, hy, ok, tn, tf);
+        slab_uniform<T>(ray.oz(), d.z, lz, hz, ok, tn, tf);
+    } else {
+        slab<T>(ray.ox(), ray.dx(), lx, hx, ok, tn, tf);
+        slab<T>(ray.oy(), ray.dy(), ly, hy, ok, tn, tf);
+        slab<T>(ray.oz(), ray.dz(), lz, hz, ok, tn, tf);
+    }
     return slab_accept<T>(ok, tn, tf, t_min, t_max);
 }
 
-template <typename T>
-inline MaskT<T> obb_group(const Ray<T>& ray, const ObbView<T>& b, std::size_t i, std::size_t cnt, T t_min,
-                          T t_max, VecT<T>& tn, VecT<T>& tf) {
-    const VecT<T> dx = splat(ray.direction.x), dy = splat(ray.direction.y), dz = splat(ray.direction.z);
+/// Rotation columns (box axes u, v, w), centre and half extents of an OBB in vectors.
+template <typename T> struct ObbLanes {
+    VecT<T> ux, uy, uz, vx, vy, vz, wx, wy, wz, hx, hy, hz, cx, cy, cz;
+};
+
+template <typename T, typename R>
+inline MaskT<T> obb_lanes(const R& ray, const ObbLanes<T>& b, T t_min, T t_max, VecT<T>& tn, VecT<T>& tf) {
+    const VecT<T> dx = ray.dx(), dy = ray.dy(), dz = ray.dz();
     const T inf = std::numeric_limits<T>::infinity();
-    // Columns (box axes): u = m[0..2], v = m[3..5], w = m[6..8].
-    const VecT<T> ux = load(b.m[0], i, cnt), uy = load(b.m[1], i, cnt), uz = load(b.m[2], i, cnt);
-    const VecT<T> vx = load(b.m[3], i, cnt), vy = load(b.m[4], i, cnt), vz = load(b.m[5], i, cnt);
-    const VecT<T> wx = load(b.m[6], i, cnt), wy = load(b.m[7], i, cnt), wz = load(b.m[8], i, cnt);
-    const VecT<T> hx = load(b.hx, i, cnt), hy = load(b.hy, i, cnt), hz = load(b.hz, i, cnt);
-    const VecT<T> cx = load(b.cx, i, cnt), cy = load(b.cy, i, cnt), cz = load(b.cz, i, cnt);
+    const VecT<T> ux = b.ux, uy = b.uy, uz = b.uz, vx = b.vx, vy = b.vy, vz = b.vz, wx = b.wx, wy = b.wy, wz = b.wz;
+    const VecT<T> hx = b.hx, hy = b.hy, hz = b.hz, cx = b.cx, cy = b.cy, cz = b.cz;
     // is_valid(Obb), term by term: six deviations of R^T R from the identity each within the
     // tolerance (a NaN or infinite column fails its own, so no separate finiteness test of the
     // rotation), a positive determinant, a finite centre, extents in [0, max].
@@ -274,7 +311,7 @@ inline MaskT<T> obb_group(const Ray<T>& ray, const ObbView<T>& b, std::size_t i,
     MaskT<T> ok = finite3<T>(cx, cy, cz) & nonneg_finite<T>(hx) & nonneg_finite<T>(hy) & nonneg_finite<T>(hz) &
                   (e0 <= tol) & (e1 <= tol) & (e2 <= tol) & (e3 <= tol) & (e4 <= tol) & (e5 <= tol) & (det > T(0));
     // Into the box frame: rotation^T * (origin - centre), rotation^T * direction.
-    const VecT<T> px = ray.origin.x - cx, py = ray.origin.y - cy, pz = ray.origin.z - cz;
+    const VecT<T> px = ray.ox() - cx, py = ray.oy() - cy, pz = ray.oz() - cz;
     const VecT<T> lox = (ux * px + uy * py) + uz * pz, loy = (vx * px + vy * py) + vz * pz, loz = (wx * px + wy * py) + wz * pz;
     const VecT<T> ldx = (ux * dx + uy * dy) + uz * dz, ldy = (vx * dx + vy * dy) + vz * dz, ldz = (wx * dx + wy * dy) + wz * dz;
     tn = splat(-inf);
@@ -285,18 +322,15 @@ inline MaskT<T> obb_group(const Ray<T>& ray, const ObbView<T>& b, std::size_t i,
     return slab_accept<T>(ok, tn, tf, t_min, t_max);
 }
 
-template <typename T>
-inline MaskT<T> capsule_group(const Ray<T>& ray, const CapsuleView<T>& c, std::size_t i, std::size_t cnt, T t_min,
-                              T t_max, VecT<T>& tn, VecT<T>& tf) {
-    const VecT<T> dx = splat(ray.direction.x), dy = splat(ray.direction.y), dz = splat(ray.direction.z);
+template <typename T, typename R, typename Fix>
+inline MaskT<T> capsule_lanes(const R& ray, VecT<T> ax, VecT<T> ay, VecT<T> az, VecT<T> bx, VecT<T> by,
+                              VecT<T> bz, VecT<T> r, T t_min, T t_max, VecT<T>& tn, VecT<T>& tf, const Fix& fix) {
+    const VecT<T> dx = ray.dx(), dy = ray.dy(), dz = ray.dz();
     const T inf = std::numeric_limits<T>::infinity();
-    const VecT<T> ax = load(c.ax, i, cnt), ay = load(c.ay, i, cnt), az = load(c.az, i, cnt);
-    const VecT<T> bx = load(c.bx, i, cnt), by = load(c.by, i, cnt), bz = load(c.bz, i, cnt);
-    const VecT<T> r = load(c.r, i, cnt);
     const VecT<T> abx = bx - ax, aby = by - ay, abz = bz - az;
     const VecT<T> abab = (abx * abx + aby * aby) + abz * abz;
     const MaskT<T> segment = (ax != bx) | (ay != by) | (az != bz);  // a == b: exactly the sphere (a, r)
-    const VecT<T> fax = ray.origin.x - ax, fay = ray.origin.y - ay, faz = ray.origin.z - az;
+    const VecT<T> fax = ray.ox() - ax, fay = ray.oy() - ay, faz = ray.oz() - az;
     VecT<T> t0, t1;
     tn = splat(inf);
     tf = splat(-inf);
@@ -321,7 +355,7 @@ inline MaskT<T> capsule_group(const Ray<T>& ray, const CapsuleView<T>& c, std::s
     }
     const MaskT<T> valid = finite3<T>(ax, ay, az) & finite3<T>(bx, by, bz) & nonneg_finite<T>(r);
     bad |= unsafe_roots<T>(fax, fay, faz, r, dx, dy, dz) |
-           unsafe_roots<T>(ray.origin.x - bx, ray.origin.y - by, ray.origin.z - bz, r, dx, dy, dz);
+           unsafe_roots<T>(ray.ox() - bx, ray.oy() - by, ray.oz() - bz, r, dx, dy, dz);
     roots<T>(fpx, fpy, fpz, dpx, dpy, dpz, rp, ok, t0, t1);
     const MaskT<T> lateral = crosswise & ok;
     // Axial positions times ab.ab; on the segment's stretch where 0 <= x <= ab.ab (L == 1 here: a
@@ -332,7 +366,7 @@ inline MaskT<T> capsule_group(const Ray<T>& ray, const CapsuleView<T>& c, std::s
     VecT<T> a0, a1, b0, b1;
     MaskT<T> ok_a, ok_b;
     roots<T>(fax, fay, faz, dx, dy, dz, r, ok_a, a0, a1);
-    roots<T>(ray.origin.x - bx, ray.origin.y - by, ray.origin.z - bz, dx, dy, dz, r, ok_b, b0, b1);
+    roots<T>(ray.ox() - bx, ray.oy() - by, ray.oz() - bz, dx, dy, dz, r, ok_b, b0, b1);
     ok_b &= segment;  // a == b: only ball a, the sphere
     // Crosswise: each crossing off the stretch replaced by the entry or exit of the ball at that
     // end (a missed ball: no hit). Parallel to the axis (or a == b): the union of the balls.
@@ -344,8 +378,104 @@ inline MaskT<T> capsule_group(const Ray<T>& ray, const CapsuleView<T>& c, std::s
     tn = sel<T>(crosswise, sel<T>(lateral, sel<T>(in0, t0, end_n), tn), union_n);
     tf = sel<T>(crosswise, sel<T>(lateral, sel<T>(in1, t1, end_f), tf), union_f);
     MaskT<T> hit = valid & accept<T>(tn, tf, t_min, t_max);
-    if (any<T>(bad)) fix_unsafe(ray, c, i, cnt, bad, t_min, t_max, tn, tf, hit);
+    if (any<T>(bad)) fix(bad, tn, tf, hit);
     return hit;
+}
+
+// One ray against one group of W lanes: shapes [i, i + min(count, W)) of a view (Batch.h:
+// pointers to the structure-of-arrays fields). With count >= W all W lanes are loaded from memory
+// (the caller guarantees they exist); lanes at or beyond count are unspecified.
+
+/// fix() for one ray against shapes i.. of view v.
+template <typename T, typename View>
+inline auto fix_group(const OneRay<T>& rays, const View& v, std::size_t i, std::size_t cnt, T t_min, T t_max) {
+    return [&rays, &v, i, cnt, t_min, t_max](MaskT<T> bad, VecT<T>& t0, VecT<T>& t1, MaskT<T>& hit) {
+        const int n = cnt < std::size_t(Simd<T>::W) ? int(cnt) : Simd<T>::W;
+        fix_unsafe(rays, n, [&](int l) { return v.get(i + std::size_t(l)); }, bad, t_min, t_max, t0, t1, hit);
+    };
+}
+
+template <typename T>
+inline MaskT<T> sphere_group(const Ray<T>& ray, const SphereView<T>& s, std::size_t i, std::size_t cnt, T t_min,
+                             T t_max, VecT<T>& t0, VecT<T>& t1) {
+    const OneRay<T> rays{ray};
+    return sphere_lanes<T>(rays, load(s.cx, i, cnt), load(s.cy, i, cnt), load(s.cz, i, cnt), load(s.r, i, cnt), t_min,
+                           t_max, t0, t1, fix_group(rays, s, i, cnt, t_min, t_max));
+}
+
+template <typename T>
+inline MaskT<T> aabb_group(const Ray<T>& ray, const AabbView<T>& b, std::size_t i, std::size_t cnt, T t_min,
+                           T t_max, VecT<T>& tn, VecT<T>& tf) {
+    return aabb_lanes<T>(OneRay<T>{ray}, load(b.lx, i, cnt), load(b.ly, i, cnt), load(b.lz, i, cnt), load(b.hx, i, cnt),
+                         load(b.hy, i, cnt), load(b.hz, i, cnt), t_min, t_max, tn, tf);
+}
+
+template <typename T>
+inline MaskT<T> obb_group(const Ray<T>& ray, const ObbView<T>& b, std::size_t i, std::size_t cnt, T t_min,
+                          T t_max, VecT<T>& tn, VecT<T>& tf) {
+    // Columns (box axes): u = m[0..2], v = m[3..5], w = m[6..8].
+    const ObbLanes<T> lanes{load(b.m[0], i, cnt), load(b.m[1], i, cnt), load(b.m[2], i, cnt),
+                            load(b.m[3], i, cnt), load(b.m[4], i, cnt), load(b.m[5], i, cnt),
+                            load(b.m[6], i, cnt), load(b.m[7], i, cnt), load(b.m[8], i, cnt),
+                            load(b.hx, i, cnt),   load(b.hy, i, cnt),   load(b.hz, i, cnt),
+                            load(b.cx, i, cnt),   load(b.cy, i, cnt),   load(b.cz, i, cnt)};
+    return obb_lanes<T>(OneRay<T>{ray}, lanes, t_min, t_max, tn, tf);
+}
+
+template <typename T>
+inline MaskT<T> capsule_group(const Ray<T>& ray, const CapsuleView<T>& c, std::size_t i, std::size_t cnt, T t_min,
+                              T t_max, VecT<T>& tn, VecT<T>& tf) {
+    const OneRay<T> rays{ray};
+    return capsule_lanes<T>(rays, load(c.ax, i, cnt), load(c.ay, i, cnt), load(c.az, i, cnt), load(c.bx, i, cnt),
+                            load(c.by, i, cnt), load(c.bz, i, cnt), load(c.r, i, cnt), t_min, t_max, tn, tf,
+                            fix_group(rays, c, i, cnt, t_min, t_max));
+}
+
+// W rays (RaySoA) against one shape: the shape's fields in every lane. Lanes
+// of `lanes` (bit l: lane l) are the ones wanted: only those are handed to the scalar code when
+// they leave the safe range; the others' results are unspecified.
+
+template <typename T, typename S>
+inline auto fix_rays(const RaySoA<T>& rays, unsigned lanes, const S& shape, T t_min, T t_max) {
+    return [&rays, lanes, &shape, t_min, t_max](MaskT<T> bad, VecT<T>& t0, VecT<T>& t1, MaskT<T>& hit) {
+        for (unsigned m = lanes; m; m &= m - 1) {
+            const int l = __builtin_ctz(m);
+            if (bad[l]) scalar_lane(rays.ray(l), shape, t_min, t_max, l, t0, t1, hit);
+        }
+    };
+}
+
+template <typename T>
+inline MaskT<T> sphere_rays(const RaySoA<T>& rays, unsigned lanes, const Sphere<T>& s, T t_min, T t_max, VecT<T>& t0,
+                            VecT<T>& t1) {
+    return sphere_lanes<T>(rays, splat(s.center.x), splat(s.center.y), splat(s.center.z), splat(s.radius), t_min,
+                           t_max, t0, t1, fix_rays(rays, lanes, s, t_min, t_max));
+}
+
+template <typename T>
+inline MaskT<T> aabb_rays(const RaySoA<T>& rays, unsigned, const Aabb<T>& b, T t_min, T t_max, VecT<T>& tn,
+                          VecT<T>& tf) {
+    return aabb_lanes<T>(rays, splat(b.min.x), splat(b.min.y), splat(b.min.z), splat(b.max.x), splat(b.max.y),
+                         splat(b.max.z), t_min, t_max, tn, tf);
+}
+
+template <typename T>
+inline MaskT<T> obb_rays(const RaySoA<T>& rays, unsigned, const Obb<T>& b, T t_min, T t_max, VecT<T>& tn,
+                         VecT<T>& tf) {
+    const Mat3<T>& m = b.rotation;
+    const ObbLanes<T> lanes{splat(m[0][0]),        splat(m[0][1]),        splat(m[0][2]),
+                            splat(m[1][0]),        splat(m[1][1]),        splat(m[1][2]),
+                            splat(m[2][0]),        splat(m[2][1]),        splat(m[2][2]),
+                            splat(b.half_extents.x), splat(b.half_extents.y), splat(b.half_extents.z),
+                            splat(b.center.x),     splat(b.center.y),     splat(b.center.z)};
+    return obb_lanes<T>(rays, lanes, t_min, t_max, tn, tf);
+}
+
+template <typename T>
+inline MaskT<T> capsule_rays(const RaySoA<T>& rays, unsigned lanes, const Capsule<T>& c, T t_min, T t_max,
+                             VecT<T>& tn, VecT<T>& tf) {
+    return capsule_lanes<T>(rays, splat(c.a.x), splat(c.a.y), splat(c.a.z), splat(c.b.x), splat(c.b.y), splat(c.b.z),
+                            splat(c.radius), t_min, t_max, tn, tf, fix_rays(rays, lanes, c, t_min, t_max));
 }
 
 #define RAYPICK_BATCH_KERNEL(NAME, SOA, GROUP)                                                               \
