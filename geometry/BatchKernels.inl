@@ -478,6 +478,24 @@ inline MaskT<T> capsule_rays(const RaySoA<T>& rays, unsigned lanes, const Capsul
                             splat(c.radius), t_min, t_max, tn, tf, fix_rays(rays, lanes, c, t_min, t_max));
 }
 
+/// The *_rays kernels by the shape's type.
+template <typename T>
+inline MaskT<T> cast_rays(const RaySoA<T>& r, unsigned lanes, const Sphere<T>& s, T t_min, T t_max, VecT<T>& tn, VecT<T>& tf) {
+    return sphere_rays<T>(r, lanes, s, t_min, t_max, tn, tf);
+}
+template <typename T>
+inline MaskT<T> cast_rays(const RaySoA<T>& r, unsigned lanes, const Aabb<T>& s, T t_min, T t_max, VecT<T>& tn, VecT<T>& tf) {
+    return aabb_rays<T>(r, lanes, s, t_min, t_max, tn, tf);
+}
+template <typename T>
+inline MaskT<T> cast_rays(const RaySoA<T>& r, unsigned lanes, const Obb<T>& s, T t_min, T t_max, VecT<T>& tn, VecT<T>& tf) {
+    return obb_rays<T>(r, lanes, s, t_min, t_max, tn, tf);
+}
+template <typename T>
+inline MaskT<T> cast_rays(const RaySoA<T>& r, unsigned lanes, const Capsule<T>& s, T t_min, T t_max, VecT<T>& tn, VecT<T>& tf) {
+    return capsule_rays<T>(r, lanes, s, t_min, t_max, tn, tf);
+}
+
 #define RAYPICK_BATCH_KERNEL(NAME, SOA, GROUP)                                                               \
     template <typename T>                                                                                    \
     void NAME(const Ray<T>& ray, const SOA<T>& shapes, std::size_t begin, std::size_t end, T t_min, T t_max, \

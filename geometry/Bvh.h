@@ -591,8 +591,8 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
     const std::size_t padded = (count + L - 1) / L * L;
     alignas(16) T on[3][N], of[3][N], iv[3][N], lim[N];
     bvh_leaf::Candidate<T> best[N];
+    alignas(16) T org[3][N], dir[3][N];
     {
-        alignas(16) T org[3][N], dir[3][N];
         for (std::size_t i = 0; i < count; ++i)
             for (int a = 0; a < 3; ++a) org[a][i] = rays[i].origin[a], dir[a][i] = rays[i].direction[a];
         for (std::size_t i = count; i < padded; ++i)  // padding lanes: invalid (a NaN direction)
@@ -681,15 +681,16 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
     };
     // The bundle's limit: the farthest of its rays' limits (each ray's best t so far, or t_max).
     T bundle_lim = t_max;
+    static_assert(std::size_t(L) == bvh_leaf::lanes<T>(), "the leaf kernels test rays L at a time");
+    const walk::BundleRays<T> bundle{{org[0], org[1], org[2]}, {dir[0], dir[1], dir[2]}, best, lim};
     auto visit_leaf = [&](std::uint32_t ref, std::uint32_t counts, const Node& parent, int k) {
         // Each ray's own node test on the leaf's box (as in pick()), then its shapes.
         const bvh_leaf::Chunk* leaf = &leaves_[ref & kOffsetMask];
-        V far = zero - inf;
+        std::uint64_t entered = 0, groups = 0;  // rays that enter the box; vectors of L holding any
         for (std::size_t i0 = 0; i0 < padded; i0 += L) {
-            V tn, tf, l;
-            std::memcpy(&l, &lim[i0], sizeof(V));
+            V tn, tf;
+            std::memcpy(&tf, &lim[i0], sizeof(V));
             tn = zero + t_min;
-            tf = l;
             for (int a = 0; a < 3; ++a) {
                 const T np = neg[a] ? parent.hi[a][k] : parent.lo[a][k];
                 const T fp = neg[a] ? parent.lo[a][k] : parent.hi[a][k];
@@ -702,11 +703,32 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
                 tf = tb < tf ? tb : tf;
             }
             // A lane without a valid ray has limit -inf: tf + |tf| eps is NaN, so it never hits.
-            for (unsigned hit = walk::widened_hits<T>(tn, tf); hit; hit &= hit - 1) {
-                const std::size_t i = i0 + std::size_t(__builtin_ctz(hit));
-                bvh_walk_sse2::test_leaf(leaf, counts, rays[i], t_min, t_max, best[i]);
-                if (!best[i].none()) lim[i] = best[i].t;
+            if (const unsigned hit = walk::widened_hits<T>(tn, tf)) {
+                entered |= std::uint64_t(hit) << i0;
+                groups |= std::uint64_t(1) << (i0 / L);
             }
+        }
+        if (entered) {
+            // Per section, whichever takes fewer kernel calls: each shape against the entering
+            // rays L at a time, or each entering ray against the section's shapes L at a time
+            // (a lone shape: the scalar code). Both give every ray exactly its own test's result.
+            const std::size_t rays_in = std::size_t(__builtin_popcountll(entered));
+            const std::size_t vectors = std::size_t(__builtin_popcountll(groups));
+            walk::for_each_section<T>(leaf, counts, [&](const walk::LeafSection<T>& sec) {
+                if (sec.count * vectors < rays_in * ((sec.count + L - 1) / L)) {
+                    walk::test_section_rays(sec, entered, groups, bundle, t_min, t_max);
+                    return;
+                }
+                for (std::uint64_t m = entered; m; m &= m - 1) {
+                    const std::size_t i = std::size_t(__builtin_ctzll(m));
+                    walk::test_section(sec, rays[i], t_min, t_max, best[i]);
+                    if (!best[i].none()) lim[i] = best[i].t;
+                }
+            });
+        }
+        V far = zero - inf;
+        for (std::size_t i0 = 0; i0 < padded; i0 += L) {
+            V l;
             std::memcpy(&l, &lim[i0], sizeof(V));
             far = vmax(far, l);
         }

@@ -140,49 +140,117 @@ __attribute__((always_inline)) inline unsigned test_node(const RayVectors<T>& rv
                          });
 }
 
-/// Tests every shape of a leaf against the ray and updates `best`: the same decisions and t values
-/// as the scalar cast() + first_surface() per shape, with limit best.t (or t_max).
-template <typename T>
-inline void test_leaf(const bvh_leaf::Chunk* leaf, std::uint32_t counts, const Ray<T>& ray, T t_min, T t_max,
-                      bvh_leaf::Candidate<T>& best) {
-    using V = leaf_kernels::VecT<T>;
-    using M = leaf_kernels::MaskT<T>;
+/// One type's section of a leaf (its `count` shapes' fields, padded to `padded` lanes per field,
+/// and their indices in the caller's order).
+template <typename T> struct LeafSection {
+    int type;
+    std::size_t count, padded;
+    const T* f;
+    const std::uint32_t* ids;
+};
+
+/// Calls fn(section) for each type's section of a leaf, in type order.
+template <typename T, typename Fn> inline void for_each_section(const bvh_leaf::Chunk* leaf, std::uint32_t counts, Fn&& fn) {
     using namespace bvh_leaf;
-    constexpr std::size_t L = lanes<T>();
     const Chunk* p = leaf;
     for (int type = 0; type < kShapeTypeCount; ++type) {
         const std::size_t count = count_of(counts, type);
         if (!count) continue;
-        const std::size_t padded = padded_length<T>(count);
-        const T* f = reinterpret_cast<const T*>(p);
-        const auto* ids = reinterpret_cast<const std::uint32_t*>(p + field_chunks<T>(type, count));
+        fn(LeafSection<T>{type, count, padded_length<T>(count), reinterpret_cast<const T*>(p),
+                          reinterpret_cast<const std::uint32_t*>(p + field_chunks<T>(type, count))});
         p += section_chunks<T>(type, count);
-        if (count == 1) {  // a lone shape: the scalar code (what the kernels match bit for bit)
-            const Candidate<T> c{T(0), ids[0], f, 1, 0, type};
-            test_scalar(c, ray, t_min, t_max, best);
-            continue;
+    }
+}
+
+/// Tests a section's shapes against the ray and updates `best`: the same decisions and t values as
+/// the scalar cast() + first_surface() per shape, with limit best.t (or t_max).
+template <typename T>
+inline void test_section(const LeafSection<T>& sec, const Ray<T>& ray, T t_min, T t_max, bvh_leaf::Candidate<T>& best) {
+    using V = leaf_kernels::VecT<T>;
+    using M = leaf_kernels::MaskT<T>;
+    using namespace bvh_leaf;
+    constexpr std::size_t L = lanes<T>();
+    const T* f = sec.f;
+    const std::size_t padded = sec.padded, count = sec.count;
+    const int type = sec.type;
+    if (count == 1) {  // a lone shape: the scalar code (what the kernels match bit for bit)
+        test_scalar(Candidate<T>{T(0), sec.ids[0], f, 1, 0, type}, ray, t_min, t_max, best);
+        return;
+    }
+    for (std::size_t g = 0; g < count; g += L) {
+        const T lim = best.none() ? t_max : best.t;
+        V tn, tf;
+        M hit;
+        switch (type) {
+            case 0: hit = leaf_kernels::sphere_group<T>(ray, sphere_view(f, padded), g, L, t_min, lim, tn, tf); break;
+            case 1: hit = leaf_kernels::aabb_group<T>(ray, aabb_view(f, padded), g, L, t_min, lim, tn, tf); break;
+            case 2: hit = leaf_kernels::obb_group<T>(ray, obb_view(f, padded), g, L, t_min, lim, tn, tf); break;
+            default: hit = leaf_kernels::capsule_group<T>(ray, capsule_view(f, padded), g, L, t_min, lim, tn, tf); break;
         }
-        for (std::size_t g = 0; g < count; g += L) {
-            const T lim = best.none() ? t_max : best.t;
-            V tn, tf;
-            M hit;
-            switch (type) {
-                case 0: hit = leaf_kernels::sphere_group<T>(ray, sphere_view(f, padded), g, L, t_min, lim, tn, tf); break;
-                case 1: hit = leaf_kernels::aabb_group<T>(ray, aabb_view(f, padded), g, L, t_min, lim, tn, tf); break;
-                case 2: hit = leaf_kernels::obb_group<T>(ray, obb_view(f, padded), g, L, t_min, lim, tn, tf); break;
-                default: hit = leaf_kernels::capsule_group<T>(ray, capsule_view(f, padded), g, L, t_min, lim, tn, tf); break;
-            }
-            if (!leaf_kernels::any<T>(hit)) continue;
-            const std::size_t n = std::min(L, count - g);
-            for (std::size_t l = 0; l < n; ++l) {
-                if (!hit[l]) continue;
-                const T t = tn[l] >= t_min ? tn[l] : tf[l];
-                if (t < t_min || t > lim) continue;
-                const std::uint32_t id = ids[g + l];
-                if (best.none() || t < best.t || (t == best.t && id < best.id))
-                    best = {t, id, f, std::uint32_t(padded), std::uint32_t(g + l), type};
-            }
+        if (!leaf_kernels::any<T>(hit)) continue;
+        const std::size_t n = std::min(L, count - g);
+        for (std::size_t l = 0; l < n; ++l) {
+            if (!hit[l]) continue;
+            const T t = tn[l] >= t_min ? tn[l] : tf[l];
+            if (t < t_min || t > lim) continue;
+            const std::uint32_t id = sec.ids[g + l];
+            if (best.none() || t < best.t || (t == best.t && id < best.id))
+                best = {t, id, f, std::uint32_t(padded), std::uint32_t(g + l), type};
         }
+    }
+}
+
+/// Tests every shape of a leaf against the ray and updates `best` (test_section() per type).
+template <typename T>
+inline void test_leaf(const bvh_leaf::Chunk* leaf, std::uint32_t counts, const Ray<T>& ray, T t_min, T t_max,
+                      bvh_leaf::Candidate<T>& best) {
+    for_each_section<T>(leaf, counts, [&](const LeafSection<T>& sec) { test_section(sec, ray, t_min, t_max, best); });
+}
+
+/// Rays of a bundle, structure of arrays padded to whole vectors of the leaf width (o[axis][ray],
+/// d[axis][ray]), with each ray's best candidate and limit (its best t, else t_max).
+template <typename T> struct BundleRays {
+    const T* o[3];
+    const T* d[3];
+    bvh_leaf::Candidate<T>* best;
+    T* lim;
+};
+
+/// test_section() for the bundle's rays with bits set in `rays` (in vectors of the leaf width that
+/// hold at least one of them: `groups`, bit g for rays g*L .. g*L+L-1): each shape against W rays
+/// at a time, the kernels with a ray per lane. The same decisions and t values as test_section()
+/// per ray (the kernels are the scalar code lane by lane), and so the same best candidates.
+template <typename T>
+inline void test_section_rays(const LeafSection<T>& sec, std::uint64_t rays, std::uint64_t groups,
+                              const BundleRays<T>& b, T t_min, T t_max) {
+    using V = leaf_kernels::VecT<T>;
+    using M = leaf_kernels::MaskT<T>;
+    constexpr std::size_t L = bvh_leaf::lanes<T>();
+    constexpr unsigned kLaneBits = (1u << L) - 1;
+    for (std::size_t s = 0; s < sec.count; ++s) {
+        const bvh_leaf::Candidate<T> c{T(0), sec.ids[s], sec.f, std::uint32_t(sec.padded), std::uint32_t(s), sec.type};
+        c.visit([&](const auto& shape) {
+            for (std::uint64_t gm = groups; gm; gm &= gm - 1) {
+                const std::size_t i0 = std::size_t(__builtin_ctzll(gm)) * L;
+                const unsigned want = unsigned(rays >> i0) & kLaneBits;
+                const leaf_kernels::RaySoA<T> lanes{b.o, b.d, i0};
+                V tn, tf;
+                const M hit = leaf_kernels::cast_rays(lanes, want, shape, t_min, t_max, tn, tf);
+                for (unsigned m = want; m; m &= m - 1) {
+                    const int l = __builtin_ctz(m);
+                    if (!hit[l]) continue;
+                    const std::size_t i = i0 + std::size_t(l);
+                    const T t = tn[l] >= t_min ? tn[l] : tf[l];
+                    bvh_leaf::Candidate<T>& best = b.best[i];
+                    if (t < t_min || t > b.lim[i]) continue;
+                    if (best.none() || t < best.t || (t == best.t && c.id < best.id)) {
+                        best = c;
+                        best.t = t;
+                        b.lim[i] = t;
+                    }
+                }
+            }
+        });
     }
 }
 
