@@ -125,8 +125,10 @@ public:
     /// Picks for a bundle of rays at once — coherent rays such as an 8 x 8 tile of pixels from one
     /// eye: out[i] is exactly pick(rays[i], t_min, t_max). The bundle walks the hierarchy once,
     /// culling nodes with interval bounds over all its rays (a conservative frustum test), and
-    /// tests each leaf's box and shapes per ray. Bundles whose rays differ in direction sign on an
-    /// axis (or have a zero or non-finite component) are picked ray by ray.
+    /// tests each leaf's box per ray, then its shapes against the rays that enter it: ray by ray,
+    /// or shape by shape against four rays at a time, whichever takes fewer kernel calls. Bundles
+    /// whose rays differ in direction sign on an axis (or have a zero or non-finite component)
+    /// are picked ray by ray.
     void pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<NearestHit<T>>* out, T t_min = T(0),
                      T t_max = infinity<T>()) const;
     /// Every hit along the ray: calls visit(index, const RayHit<T>&) once for each shape whose

@@ -1,5 +1,6 @@
 // raypick geometry: the BVH's leaf blocks, laid out for the batch kernels at the baseline vector
-// width (4 floats or 2 doubles; the walks' test_leaf(), BvhWalk.inl, tests them).
+// width (4 floats or 2 doubles; the walks' test_leaf() and the ray bundles' test_section_rays(),
+// BvhWalk.inl, test them).
 //
 // A leaf is one contiguous run of 16-byte chunks: for each type present (sphere, aabb, obb,
 // capsule, in that order), the shapes' fields structure-of-arrays, each field padded to a whole
