@@ -115,15 +115,22 @@ template <typename T> inline MaskT<T> accept(VecT<T> tn, VecT<T> tf, T t_min, T 
     return (tn <= tf) & ~(tf < t_min) & ~(tn > t_max) & finite1<T>(tn) & finite1<T>(tf);
 }
 
+/// Where a batch cast writes its results: BatchHits' arrays, from the kernel's first entry.
+template <typename T> struct HitsOut {
+    T* t_near;
+    T* t_far;
+    std::uint8_t* hit;
+};
+
 template <typename T>
-inline void store(BatchHits<T>& out, std::size_t k, std::size_t count, VecT<T> tn, VecT<T> tf, MaskT<T> hit) {
+inline void store(const HitsOut<T>& out, std::size_t k, std::size_t count, VecT<T> tn, VecT<T> tf, MaskT<T> hit) {
     if (count >= std::size_t(Simd<T>::W)) {  // a whole group: vector stores
-        std::memcpy(&out.t_near[k], &tn, sizeof tn);
-        std::memcpy(&out.t_far[k], &tf, sizeof tf);
+        std::memcpy(out.t_near + k, &tn, sizeof tn);
+        std::memcpy(out.t_far + k, &tf, sizeof tf);
         // Lanes to bytes in one conversion (a pack or vpmovdb/vpmovqb), not W extractions.
         typedef std::uint8_t Bytes __attribute__((vector_size(Simd<T>::W)));
         const Bytes bytes = __builtin_convertvector(hit & 1, Bytes);
-        std::memcpy(&out.hit[k], &bytes, sizeof bytes);
+        std::memcpy(out.hit + k, &bytes, sizeof bytes);
         return;
     }
     for (std::size_t l = 0; l < count; ++l) {
@@ -501,11 +508,15 @@ inline MaskT<T> cast_rays(const RaySoA<T>& r, unsigned lanes, const Capsule<T>& 
     void NAME(const Ray<T>& ray, const SOA<T>& shapes, std::size_t begin, std::size_t end, T t_min, T t_max, \
               BatchHits<T>& out) {                                                                           \
         const auto view = shapes.view();                                                                     \
+        /* Local copies: the stores below cannot alias them, so the ray's broadcasts and the */              \
+        /* output pointers stay in registers across groups instead of being reloaded. */                    \
+        const Ray<T> r = ray;                                                                                \
+        const HitsOut<T> dst{out.t_near.data(), out.t_far.data(), out.hit.data()};                           \
         for (std::size_t i = begin; i < end; i += Simd<T>::W) {                                              \
             const std::size_t cnt = end - i;                                                                 \
             VecT<T> tn, tf;                                                                                  \
-            const MaskT<T> hit = GROUP(ray, view, i, cnt, t_min, t_max, tn, tf);                             \
-            store(out, i - begin, cnt, tn, tf, hit);                                                         \
+            const MaskT<T> hit = GROUP(r, view, i, cnt, t_min, t_max, tn, tf);                               \
+            store(dst, i - begin, cnt, tn, tf, hit);                                                         \
         }                                                                                                    \
     }
 RAYPICK_BATCH_KERNEL(sphere_kernel, SphereSoA, sphere_group)
