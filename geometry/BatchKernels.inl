@@ -127,10 +127,19 @@ inline void store(const HitsOut<T>& out, std::size_t k, std::size_t count, VecT<
     if (count >= std::size_t(Simd<T>::W)) {  // a whole group: vector stores
         std::memcpy(out.t_near + k, &tn, sizeof tn);
         std::memcpy(out.t_far + k, &tf, sizeof tf);
-        // Lanes to bytes in one conversion (a pack or vpmovdb/vpmovqb), not W extractions.
-        typedef std::uint8_t Bytes __attribute__((vector_size(Simd<T>::W)));
-        const Bytes bytes = __builtin_convertvector(hit & 1, Bytes);
-        std::memcpy(out.hit + k, &bytes, sizeof bytes);
+        constexpr int bytes = Simd<T>::W * int(sizeof(T));
+        if constexpr (bytes == 32 && sizeof(T) == 4) {
+            // AVX2, eight 32-bit lanes to eight bytes with two packs (the generic conversion
+            // below became some forty scalar extractions, shifts and ors).
+            const __m128i w = _mm_packs_epi32(_mm256_castsi256_si128((__m256i)hit), _mm256_extracti128_si256((__m256i)hit, 1));
+            const __m128i b = _mm_and_si128(_mm_packs_epi16(w, w), _mm_set1_epi8(1));
+            _mm_storel_epi64(reinterpret_cast<__m128i*>(out.hit + k), b);
+        } else {
+            // Lanes to bytes in one conversion (a pack or vpmovdb/vpmovqb), not W extractions.
+            typedef std::uint8_t Bytes __attribute__((vector_size(Simd<T>::W)));
+            const Bytes b = __builtin_convertvector(hit & 1, Bytes);
+            std::memcpy(out.hit + k, &b, sizeof b);
+        }
         return;
     }
     for (std::size_t l = 0; l < count; ++l) {
