@@ -217,6 +217,18 @@ inline void fix_unsafe(const R& rays, int n, const ShapeOf& shape_of, MaskT<T> b
         if (bad[l]) scalar_lane(rays.ray(l), shape_of(l), t_min, t_max, l, t0, t1, hit);
 }
 
+/// A fix-up left for later: the kernel only reports its lanes in `bad` (which the caller sets to
+/// no lanes first, as a kernel that returns early reports nothing).
+template <typename T> struct DeferredFix {
+    MaskT<T>& bad;
+};
+/// fix(bad, ...) where some lane needs it; a DeferredFix records the lanes, without a branch.
+template <typename T, typename Fix>
+inline void apply_fix(const Fix& fix, MaskT<T> bad, VecT<T>& t0, VecT<T>& t1, MaskT<T>& hit) {
+    if constexpr (std::is_same_v<Fix, DeferredFix<T>>) fix.bad = bad;
+    else if (any<T>(bad)) fix(bad, t0, t1, hit);
+}
+
 // The kernels, one per shape type: W lanes of (ray, shape) pairs, the rays as OneRay or RaySoA, the
 // shapes' fields in vectors. Returns the hit mask and t_near, t_far per lane, bit for bit those of
 // cast(); lanes the vector code cannot take (magnitudes outside its safe range) are handed to
@@ -244,7 +256,7 @@ inline MaskT<T> sphere_lanes(const R& ray, VecT<T> cx, VecT<T> cy, VecT<T> cz, V
     }
     roots<T>(fx, fy, fz, dx, dy, dz, r, ok, t0, t1);
     MaskT<T> hit = valid & ok & accept<T>(t0, t1, t_min, t_max);
-    if (any<T>(bad)) fix(bad, t0, t1, hit);
+    apply_fix<T>(fix, bad, t0, t1, hit);
     return hit;
 }
 
@@ -394,7 +406,7 @@ inline MaskT<T> capsule_lanes(const R& ray, VecT<T> ax, VecT<T> ay, VecT<T> az, 
     tn = sel<T>(crosswise, sel<T>(lateral, sel<T>(in0, t0, end_n), tn), union_n);
     tf = sel<T>(crosswise, sel<T>(lateral, sel<T>(in1, t1, end_f), tf), union_f);
     MaskT<T> hit = valid & accept<T>(tn, tf, t_min, t_max);
-    if (any<T>(bad)) fix(bad, tn, tf, hit);
+    apply_fix<T>(fix, bad, tn, tf, hit);
     return hit;
 }
 
@@ -411,40 +423,63 @@ inline auto fix_group(const OneRay<T>& rays, const View& v, std::size_t i, std::
     };
 }
 
-template <typename T>
-inline MaskT<T> sphere_group(const Ray<T>& ray, const SphereView<T>& s, std::size_t i, std::size_t cnt, T t_min,
-                             T t_max, VecT<T>& t0, VecT<T>& t1) {
-    const OneRay<T> rays{ray};
+/// The kernel of a view's shape type on shapes i.. of the view, with `fix` for unsafe lanes.
+template <typename T, typename Fix>
+inline MaskT<T> group_lanes(const OneRay<T>& rays, const SphereView<T>& s, std::size_t i, std::size_t cnt, T t_min,
+                            T t_max, VecT<T>& t0, VecT<T>& t1, const Fix& fix) {
     return sphere_lanes<T>(rays, load(s.cx, i, cnt), load(s.cy, i, cnt), load(s.cz, i, cnt), load(s.r, i, cnt), t_min,
-                           t_max, t0, t1, fix_group(rays, s, i, cnt, t_min, t_max));
+                           t_max, t0, t1, fix);
 }
-
-template <typename T>
-inline MaskT<T> aabb_group(const Ray<T>& ray, const AabbView<T>& b, std::size_t i, std::size_t cnt, T t_min,
-                           T t_max, VecT<T>& tn, VecT<T>& tf) {
-    return aabb_lanes<T>(OneRay<T>{ray}, load(b.lx, i, cnt), load(b.ly, i, cnt), load(b.lz, i, cnt), load(b.hx, i, cnt),
+template <typename T, typename Fix>
+inline MaskT<T> group_lanes(const OneRay<T>& rays, const AabbView<T>& b, std::size_t i, std::size_t cnt, T t_min,
+                            T t_max, VecT<T>& tn, VecT<T>& tf, const Fix&) {
+    return aabb_lanes<T>(rays, load(b.lx, i, cnt), load(b.ly, i, cnt), load(b.lz, i, cnt), load(b.hx, i, cnt),
                          load(b.hy, i, cnt), load(b.hz, i, cnt), t_min, t_max, tn, tf);
 }
-
-template <typename T>
-inline MaskT<T> obb_group(const Ray<T>& ray, const ObbView<T>& b, std::size_t i, std::size_t cnt, T t_min,
-                          T t_max, VecT<T>& tn, VecT<T>& tf) {
+template <typename T, typename Fix>
+inline MaskT<T> group_lanes(const OneRay<T>& rays, const ObbView<T>& b, std::size_t i, std::size_t cnt, T t_min,
+                            T t_max, VecT<T>& tn, VecT<T>& tf, const Fix&) {
     // Columns (box axes): u = m[0..2], v = m[3..5], w = m[6..8].
     const ObbLanes<T> lanes{load(b.m[0], i, cnt), load(b.m[1], i, cnt), load(b.m[2], i, cnt),
                             load(b.m[3], i, cnt), load(b.m[4], i, cnt), load(b.m[5], i, cnt),
                             load(b.m[6], i, cnt), load(b.m[7], i, cnt), load(b.m[8], i, cnt),
                             load(b.hx, i, cnt),   load(b.hy, i, cnt),   load(b.hz, i, cnt),
                             load(b.cx, i, cnt),   load(b.cy, i, cnt),   load(b.cz, i, cnt)};
-    return obb_lanes<T>(OneRay<T>{ray}, lanes, t_min, t_max, tn, tf);
+    return obb_lanes<T>(rays, lanes, t_min, t_max, tn, tf);
+}
+template <typename T, typename Fix>
+inline MaskT<T> group_lanes(const OneRay<T>& rays, const CapsuleView<T>& c, std::size_t i, std::size_t cnt, T t_min,
+                            T t_max, VecT<T>& tn, VecT<T>& tf, const Fix& fix) {
+    return capsule_lanes<T>(rays, load(c.ax, i, cnt), load(c.ay, i, cnt), load(c.az, i, cnt), load(c.bx, i, cnt),
+                            load(c.by, i, cnt), load(c.bz, i, cnt), load(c.r, i, cnt), t_min, t_max, tn, tf, fix);
 }
 
+/// One ray against shapes i.. of a view, unsafe lanes fixed at once (the BVH's leaves).
+template <typename T, typename View>
+inline MaskT<T> group(const Ray<T>& ray, const View& v, std::size_t i, std::size_t cnt, T t_min, T t_max, VecT<T>& tn,
+                      VecT<T>& tf) {
+    const OneRay<T> rays{ray};
+    return group_lanes<T>(rays, v, i, cnt, t_min, t_max, tn, tf, fix_group(rays, v, i, cnt, t_min, t_max));
+}
+template <typename T>
+inline MaskT<T> sphere_group(const Ray<T>& ray, const SphereView<T>& s, std::size_t i, std::size_t cnt, T t_min,
+                             T t_max, VecT<T>& t0, VecT<T>& t1) {
+    return group<T>(ray, s, i, cnt, t_min, t_max, t0, t1);
+}
+template <typename T>
+inline MaskT<T> aabb_group(const Ray<T>& ray, const AabbView<T>& b, std::size_t i, std::size_t cnt, T t_min,
+                           T t_max, VecT<T>& tn, VecT<T>& tf) {
+    return group<T>(ray, b, i, cnt, t_min, t_max, tn, tf);
+}
+template <typename T>
+inline MaskT<T> obb_group(const Ray<T>& ray, const ObbView<T>& b, std::size_t i, std::size_t cnt, T t_min,
+                          T t_max, VecT<T>& tn, VecT<T>& tf) {
+    return group<T>(ray, b, i, cnt, t_min, t_max, tn, tf);
+}
 template <typename T>
 inline MaskT<T> capsule_group(const Ray<T>& ray, const CapsuleView<T>& c, std::size_t i, std::size_t cnt, T t_min,
                               T t_max, VecT<T>& tn, VecT<T>& tf) {
-    const OneRay<T> rays{ray};
-    return capsule_lanes<T>(rays, load(c.ax, i, cnt), load(c.ay, i, cnt), load(c.az, i, cnt), load(c.bx, i, cnt),
-                            load(c.by, i, cnt), load(c.bz, i, cnt), load(c.r, i, cnt), t_min, t_max, tn, tf,
-                            fix_group(rays, c, i, cnt, t_min, t_max));
+    return group<T>(ray, c, i, cnt, t_min, t_max, tn, tf);
 }
 
 // W rays (RaySoA) against one shape: the shape's fields in every lane. Lanes
@@ -512,24 +547,64 @@ inline MaskT<T> cast_rays(const RaySoA<T>& r, unsigned lanes, const Capsule<T>& 
     return capsule_rays<T>(r, lanes, s, t_min, t_max, tn, tf);
 }
 
-#define RAYPICK_BATCH_KERNEL(NAME, SOA, GROUP)                                                               \
-    template <typename T>                                                                                    \
-    void NAME(const Ray<T>& ray, const SOA<T>& shapes, std::size_t begin, std::size_t end, T t_min, T t_max, \
-              BatchHits<T>& out) {                                                                           \
-        const auto view = shapes.view();                                                                     \
-        /* Local copies: the stores below cannot alias them, so the ray's broadcasts and the */              \
-        /* output pointers stay in registers across groups instead of being reloaded. */                    \
-        const Ray<T> r = ray;                                                                                \
-        const HitsOut<T> dst{out.t_near.data(), out.t_far.data(), out.hit.data()};                           \
-        for (std::size_t i = begin; i < end; i += Simd<T>::W) {                                              \
-            const std::size_t cnt = end - i;                                                                 \
-            VecT<T> tn, tf;                                                                                  \
-            const MaskT<T> hit = GROUP(r, view, i, cnt, t_min, t_max, tn, tf);                               \
-            store(dst, i - begin, cnt, tn, tf, hit);                                                         \
-        }                                                                                                    \
+/// cast_batch()'s loop: one ray against shapes [begin, end) of `shapes`, results from out's entry 0,
+/// `Step` groups of W shapes a step (1 or 2, see below).
+template <int Step, typename T, typename SoA>
+inline void kernel_loop(const Ray<T>& ray, const SoA& shapes, std::size_t begin, std::size_t end, T t_min, T t_max,
+                        BatchHits<T>& out) {
+    constexpr std::size_t W = std::size_t(Simd<T>::W);
+    const auto view = shapes.view();
+    // Local copies: the stores below cannot alias them, so the ray's broadcasts and the output
+    // pointers stay in registers across groups instead of being reloaded.
+    const Ray<T> r = ray;
+    const OneRay<T> rays{r};
+    const HitsOut<T> dst{out.t_near.data(), out.t_far.data(), out.hit.data()};
+    std::size_t i = begin;
+    // Two groups a step, their rare scalar fix-ups after both: the two kernels' independent work
+    // is one stretch of code without a branch, so one group's arithmetic is at hand while the
+    // other waits for its square roots and divisions. Measured on AVX2 (Zen 3), 320 M tests: the
+    // sphere kernel 12 % faster, the OBB kernel 3 %; the AABB kernel unchanged and the capsule
+    // kernel 15-20 % slower (its early miss test and twice its many live values), so those two
+    // take one group a step.
+    if constexpr (Step == 2) {
+        for (; end - i >= 2 * W; i += 2 * W) {
+            VecT<T> a0, a1, b0, b1;
+            MaskT<T> bad_a{}, bad_b{};
+            MaskT<T> hit_a = group_lanes<T>(rays, view, i, W, t_min, t_max, a0, a1, DeferredFix<T>{bad_a});
+            MaskT<T> hit_b = group_lanes<T>(rays, view, i + W, W, t_min, t_max, b0, b1, DeferredFix<T>{bad_b});
+            if (any<T>(bad_a | bad_b)) {
+                apply_fix<T>(fix_group(rays, view, i, W, t_min, t_max), bad_a, a0, a1, hit_a);
+                apply_fix<T>(fix_group(rays, view, i + W, W, t_min, t_max), bad_b, b0, b1, hit_b);
+            }
+            store(dst, i - begin, W, a0, a1, hit_a);
+            store(dst, i + W - begin, W, b0, b1, hit_b);
+        }
     }
-RAYPICK_BATCH_KERNEL(sphere_kernel, SphereSoA, sphere_group)
-RAYPICK_BATCH_KERNEL(aabb_kernel, AabbSoA, aabb_group)
-RAYPICK_BATCH_KERNEL(obb_kernel, ObbSoA, obb_group)
-RAYPICK_BATCH_KERNEL(capsule_kernel, CapsuleSoA, capsule_group)
-#undef RAYPICK_BATCH_KERNEL
+    for (; i < end; i += W) {
+        const std::size_t cnt = end - i;
+        VecT<T> tn, tf;
+        const MaskT<T> hit =
+            group_lanes<T>(rays, view, i, cnt, t_min, t_max, tn, tf, fix_group(rays, view, i, cnt, t_min, t_max));
+        store(dst, i - begin, cnt, tn, tf, hit);
+    }
+}
+template <typename T>
+void sphere_kernel(const Ray<T>& ray, const SphereSoA<T>& s, std::size_t begin, std::size_t end, T t_min, T t_max,
+                   BatchHits<T>& out) {
+    kernel_loop<2>(ray, s, begin, end, t_min, t_max, out);
+}
+template <typename T>
+void aabb_kernel(const Ray<T>& ray, const AabbSoA<T>& s, std::size_t begin, std::size_t end, T t_min, T t_max,
+                 BatchHits<T>& out) {
+    kernel_loop<1>(ray, s, begin, end, t_min, t_max, out);
+}
+template <typename T>
+void obb_kernel(const Ray<T>& ray, const ObbSoA<T>& s, std::size_t begin, std::size_t end, T t_min, T t_max,
+                BatchHits<T>& out) {
+    kernel_loop<2>(ray, s, begin, end, t_min, t_max, out);
+}
+template <typename T>
+void capsule_kernel(const Ray<T>& ray, const CapsuleSoA<T>& s, std::size_t begin, std::size_t end, T t_min, T t_max,
+                    BatchHits<T>& out) {
+    kernel_loop<1>(ray, s, begin, end, t_min, t_max, out);
+}
