@@ -234,7 +234,7 @@ inline void apply_fix(const Fix& fix, MaskT<T> bad, VecT<T>& t0, VecT<T>& t1, Ma
 // cast(); lanes the vector code cannot take (magnitudes outside its safe range) are handed to
 // fix(bad, t0, t1, hit), which recomputes them with the scalar code. Two callers each: one ray
 // against W shapes of a structure-of-arrays view (*_group, below), and W rays against one shape
-// (*_rays: the ray bundles of the BVH's leaves).
+// (cast_rays: the ray bundles of the BVH's leaves).
 
 template <typename T, typename R, typename Fix>
 inline MaskT<T> sphere_lanes(const R& ray, VecT<T> cx, VecT<T> cy, VecT<T> cz, VecT<T> r, T t_min, T t_max,
@@ -497,22 +497,22 @@ inline auto fix_rays(const RaySoA<T>& rays, unsigned lanes, const S& shape, T t_
 }
 
 template <typename T>
-inline MaskT<T> sphere_rays(const RaySoA<T>& rays, unsigned lanes, const Sphere<T>& s, T t_min, T t_max, VecT<T>& t0,
-                            VecT<T>& t1) {
+inline MaskT<T> cast_rays(const RaySoA<T>& rays, unsigned lanes, const Sphere<T>& s, T t_min, T t_max, VecT<T>& t0,
+                          VecT<T>& t1) {
     return sphere_lanes<T>(rays, splat(s.center.x), splat(s.center.y), splat(s.center.z), splat(s.radius), t_min,
                            t_max, t0, t1, fix_rays(rays, lanes, s, t_min, t_max));
 }
 
 template <typename T>
-inline MaskT<T> aabb_rays(const RaySoA<T>& rays, unsigned, const Aabb<T>& b, T t_min, T t_max, VecT<T>& tn,
+inline MaskT<T> cast_rays(const RaySoA<T>& rays, unsigned, const Aabb<T>& b, T t_min, T t_max, VecT<T>& tn,
                           VecT<T>& tf) {
     return aabb_lanes<T>(rays, splat(b.min.x), splat(b.min.y), splat(b.min.z), splat(b.max.x), splat(b.max.y),
                          splat(b.max.z), t_min, t_max, tn, tf);
 }
 
 template <typename T>
-inline MaskT<T> obb_rays(const RaySoA<T>& rays, unsigned, const Obb<T>& b, T t_min, T t_max, VecT<T>& tn,
-                         VecT<T>& tf) {
+inline MaskT<T> cast_rays(const RaySoA<T>& rays, unsigned, const Obb<T>& b, T t_min, T t_max, VecT<T>& tn,
+                          VecT<T>& tf) {
     const Mat3<T>& m = b.rotation;
     const ObbLanes<T> lanes{splat(m[0][0]),        splat(m[0][1]),        splat(m[0][2]),
                             splat(m[1][0]),        splat(m[1][1]),        splat(m[1][2]),
@@ -523,28 +523,10 @@ inline MaskT<T> obb_rays(const RaySoA<T>& rays, unsigned, const Obb<T>& b, T t_m
 }
 
 template <typename T>
-inline MaskT<T> capsule_rays(const RaySoA<T>& rays, unsigned lanes, const Capsule<T>& c, T t_min, T t_max,
-                             VecT<T>& tn, VecT<T>& tf) {
+inline MaskT<T> cast_rays(const RaySoA<T>& rays, unsigned lanes, const Capsule<T>& c, T t_min, T t_max,
+                          VecT<T>& tn, VecT<T>& tf) {
     return capsule_lanes<T>(rays, splat(c.a.x), splat(c.a.y), splat(c.a.z), splat(c.b.x), splat(c.b.y), splat(c.b.z),
                             splat(c.radius), t_min, t_max, tn, tf, fix_rays(rays, lanes, c, t_min, t_max));
-}
-
-/// The *_rays kernels by the shape's type.
-template <typename T>
-inline MaskT<T> cast_rays(const RaySoA<T>& r, unsigned lanes, const Sphere<T>& s, T t_min, T t_max, VecT<T>& tn, VecT<T>& tf) {
-    return sphere_rays<T>(r, lanes, s, t_min, t_max, tn, tf);
-}
-template <typename T>
-inline MaskT<T> cast_rays(const RaySoA<T>& r, unsigned lanes, const Aabb<T>& s, T t_min, T t_max, VecT<T>& tn, VecT<T>& tf) {
-    return aabb_rays<T>(r, lanes, s, t_min, t_max, tn, tf);
-}
-template <typename T>
-inline MaskT<T> cast_rays(const RaySoA<T>& r, unsigned lanes, const Obb<T>& s, T t_min, T t_max, VecT<T>& tn, VecT<T>& tf) {
-    return obb_rays<T>(r, lanes, s, t_min, t_max, tn, tf);
-}
-template <typename T>
-inline MaskT<T> cast_rays(const RaySoA<T>& r, unsigned lanes, const Capsule<T>& s, T t_min, T t_max, VecT<T>& tn, VecT<T>& tf) {
-    return capsule_rays<T>(r, lanes, s, t_min, t_max, tn, tf);
 }
 
 /// cast_batch()'s loop: one ray against shapes [begin, end) of `shapes`, results from out's entry 0,

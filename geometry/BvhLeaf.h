@@ -146,6 +146,10 @@ template <typename T> struct Candidate {
     std::uint32_t padded = 0, lane = 0;
     int type = 0;
     bool none() const { return id == std::numeric_limits<std::uint32_t>::max(); }
+    /// Whether a hit at t on shape `other_id` beats this candidate: smaller t, ties to the smaller index.
+    bool beaten_by(T other_t, std::uint32_t other_id) const {
+        return none() || other_t < t || (other_t == t && other_id < id);
+    }
     /// fn(the shape as its own type: Sphere<T>, Aabb<T>, ...): no Shape variant built and visited.
     template <typename Fn> decltype(auto) visit(Fn&& fn) const {
         switch (type) {
@@ -187,7 +191,7 @@ inline void test_scalar(const Candidate<T>& c, const Ray<T>& ray, T t_min, T t_m
         if (!detail::accepted_passage(ray, s, t_min, lim, t0, t1)) return;
         const T t = t0 >= t_min ? t0 : t1;
         if (t < t_min || t > lim) return;
-        if (best.none() || t < best.t || (t == best.t && c.id < best.id)) {
+        if (best.beaten_by(t, c.id)) {
             best = c;
             best.t = t;
         }

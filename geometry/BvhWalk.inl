@@ -194,7 +194,7 @@ inline void test_section(const LeafSection<T>& sec, const Ray<T>& ray, T t_min, 
             const T t = tn[l] >= t_min ? tn[l] : tf[l];
             if (t < t_min || t > lim) continue;
             const std::uint32_t id = sec.ids[g + l];
-            if (best.none() || t < best.t || (t == best.t && id < best.id))
+            if (best.beaten_by(t, id))
                 best = {t, id, f, std::uint32_t(padded), std::uint32_t(g + l), type};
         }
     }
@@ -243,7 +243,7 @@ inline void test_section_rays(const LeafSection<T>& sec, std::uint64_t rays, std
                     const T t = tn[l] >= t_min ? tn[l] : tf[l];
                     bvh_leaf::Candidate<T>& best = b.best[i];
                     if (t < t_min || t > b.lim[i]) continue;
-                    if (best.none() || t < best.t || (t == best.t && c.id < best.id)) {
+                    if (best.beaten_by(t, c.id)) {
                         best = c;
                         best.t = t;
                         b.lim[i] = t;
