@@ -1,4 +1,5 @@
-// raypick geometry: the BVH's 16-wide node and the single-ray walk over it, compiled three times:
+// raypick geometry: the BVH's 16-wide node (exact, and compact: child boxes in 8 bits a plane, for
+// pick() in large scenes) and the single-ray walk over it, compiled three times:
 // for every x86-64 (SSE2: a node's sixteen child boxes tested four floats or two doubles per
 // vector), for CPUs with AVX2 (eight floats or four doubles per vector; two vectors per plane for
 // floats) and for CPUs with AVX-512 (the same widths), chosen at run time by Bvh
@@ -8,6 +9,7 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -42,6 +44,83 @@ template <typename T> struct alignas(64) Node {
     std::uint32_t counts[kWidth];    ///< a leaf's shapes per type (bvh_leaf::count_of); 0 otherwise
 };
 
+/// A node as the single-ray walk reads it: the same children, their boxes quantised to 8 bits a
+/// plane in a frame of the node's own (Ylitie, Karras, Laine 2017, "Efficient incoherent ray
+/// traversal on GPUs through compressed wide BVHs", 3.1), so half the memory of a Node (float:
+/// 256 bytes, four cache lines, against 512). Plane q of axis a lies at origin[a] + q * scale[a]:
+/// q < 256 and scale a power of two, so the product is exact and the plane is one rounding of a
+/// sum, the same whatever the instruction set (fused or not). Every code is chosen against that
+/// very value, so a decoded box contains the exact one (encode()): a looser box can cost a visit,
+/// never lose one. Built from the Nodes, which stay the exact boxes for refits and the other walks.
+template <typename T> struct alignas(64) Compact {
+    T origin[3], scale[3];
+    std::uint8_t lo[3][kWidth], hi[3][kWidth];  ///< per axis, then per child
+    std::uint32_t child[kWidth];                ///< as Node::child
+    std::uint32_t counts[kWidth];               ///< as Node::counts
+};
+
+/// The plane that code q of axis a stands for in n.
+template <typename T> inline T plane(const Compact<T>& n, int a, unsigned q) { return n.origin[a] + T(q) * n.scale[a]; }
+
+/// Compact form of `exact` in `out`. False, `out` unspecified, when an occupied child has a
+/// non-finite bound on some axis (a shape near the largest finite value: its padded box may be
+/// infinite), which no finite frame can hold: the caller then walks the exact nodes.
+/// A child with an empty box (shapes that are all invalid) gets an inverted box.
+template <typename T> inline bool encode(const Node<T>& exact, Compact<T>& out) {
+    for (int k = 0; k < kWidth; ++k) {
+        out.child[k] = exact.child[k];
+        out.counts[k] = exact.counts[k];
+    }
+    for (int a = 0; a < 3; ++a) {
+        T mn = std::numeric_limits<T>::infinity(), mx = -mn;
+        for (int k = 0; k < kWidth; ++k) {
+            if (exact.child[k] == kNone || !(exact.lo[a][k] <= exact.hi[a][k])) continue;
+            mn = std::min(mn, exact.lo[a][k]);
+            mx = std::max(mx, exact.hi[a][k]);
+        }
+        if (mn > mx) mn = mx = T(0);  // no non-empty child: any frame
+        const T big = std::numeric_limits<T>::max();
+        if (!(std::abs(mn) <= big && std::abs(mx) <= big)) return false;
+        // The least power of two s with mn + 255 s >= mx (as the walk rounds it); 0 for no extent.
+        T s = T(0);
+        if (mx > mn) {
+            const T ext = mx / T(2) - mn / T(2);  // half the extent: no overflow
+            int e = 0;
+            std::frexp(ext / T(255) * T(2), &e);  // ext*2/255 < 2^e
+            s = std::ldexp(T(1), e);
+            if (s == T(0)) s = std::numeric_limits<T>::denorm_min();
+            while (s > std::numeric_limits<T>::denorm_min() && mn + T(255) * (s / T(2)) >= mx) s /= T(2);
+            while (!(mn + T(255) * s >= mx)) s *= T(2);  // ends: at the latest 255 s overflows to inf
+        }
+        out.origin[a] = mn;
+        out.scale[a] = s;
+        for (int k = 0; k < kWidth; ++k) {
+            const T lo = exact.lo[a][k], hi = exact.hi[a][k];
+            if (exact.child[k] == kNone || !(lo <= hi)) {
+                out.lo[a][k] = 255;
+                out.hi[a][k] = 0;
+                continue;
+            }
+            unsigned ql = 0, qh = 0;
+            if (s > T(0)) {
+                // Estimates, then the exact decoded values decide: largest ql with plane <= lo,
+                // least qh with plane >= hi (plane is monotone in q; q = 0 and 255 always qualify).
+                const double el = std::floor((double(lo) - double(mn)) / double(s));
+                const double eh = std::ceil((double(hi) - double(mn)) / double(s));
+                ql = unsigned(std::clamp(el, 0.0, 255.0));
+                qh = unsigned(std::clamp(eh, 0.0, 255.0));
+                while (ql > 0 && plane(out, a, ql) > lo) --ql;
+                while (ql < 255 && plane(out, a, ql + 1) <= lo) ++ql;
+                while (qh < 255 && plane(out, a, qh) < hi) ++qh;
+                while (qh > 0 && plane(out, a, qh - 1) >= hi) --qh;
+            }
+            out.lo[a][k] = std::uint8_t(ql);
+            out.hi[a][k] = std::uint8_t(qh);
+        }
+    }
+    return true;
+}
+
 /// Per-ray constants of the node test: per axis, the origin shifted for the near and far planes
 /// (boxes widened by the ray's rounding scale), 1/direction, and whether the hi plane is met first.
 template <typename T> struct RayConsts {
@@ -49,14 +128,15 @@ template <typename T> struct RayConsts {
     bool neg[3];
 };
 
-/// What a single-ray walk reads: the nodes (root at 0) and the leaf blocks.
-template <typename T> struct Tree {
-    const Node<T>* nodes = nullptr;
+/// What a walk reads: the nodes (root at 0; Node or Compact) and the leaf blocks.
+template <typename N> struct TreeOf {
+    const N* nodes = nullptr;
     const bvh_leaf::Chunk* leaves = nullptr;
 };
+template <typename T> using Tree = TreeOf<Node<T>>;
 
 /// Bit k set where slot k of n holds a child (child[k] != kNone), by vector compares.
-template <typename T> __attribute__((always_inline)) inline unsigned occupied(const Node<T>& n) {
+template <typename N> __attribute__((always_inline)) inline unsigned occupied(const N& n) {
     static_assert(kWidth % 4 == 0);
     typedef std::uint32_t U4 __attribute__((vector_size(16)));
     unsigned bits = 0;
@@ -72,14 +152,14 @@ template <typename T> __attribute__((always_inline)) inline unsigned occupied(co
 /// Always inlined: out of line, GCC finds such a function const (a prefetch writes nothing) and
 /// deletes its calls, result unused, as dead code. That is what became of the lambda pick() used
 /// until the seventh session: its compiled code had no prefetch instruction at all.
-template <typename T> __attribute__((always_inline)) inline void prefetch(const Tree<T>& tree, std::uint32_t ref) {
+template <typename N> __attribute__((always_inline)) inline void prefetch(const TreeOf<N>& tree, std::uint32_t ref) {
     if (ref & kLeaf) {
         const char* p = reinterpret_cast<const char*>(&tree.leaves[ref & kOffsetMask]);
         const std::uint32_t lines = ((ref >> 28) & 7u) + 1;
         for (std::uint32_t l = 0; l < lines; ++l) __builtin_prefetch(p + 64 * l);
     } else {
         const char* p = reinterpret_cast<const char*>(&tree.nodes[ref]);
-        for (std::size_t l = 0; l < sizeof(Node<T>); l += 64) __builtin_prefetch(p + l);
+        for (std::size_t l = 0; l < sizeof(N); l += 64) __builtin_prefetch(p + l);
     }
 }
 

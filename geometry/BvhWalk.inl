@@ -43,25 +43,20 @@ __attribute__((always_inline)) inline unsigned widened_hits(typename NodeVec<T>:
     }
 }
 
-/// Entry distances and hit mask (bit k) of node n's child boxes within [t0, t1]; slab(a,
-/// near_plane, far_plane, ta, tb) gives the entry and exit distances of axis a's planes, one
-/// vector of children at a time. near_off / far_off: the byte offset in a Node of each axis's
-/// plane met first / last.
-template <typename T, typename Slab>
-__attribute__((always_inline)) inline unsigned test_children(const bvh_node::Node<T>& n, const std::size_t* near_off,
-                                                             const std::size_t* far_off, T t0, T t1, T* entry,
-                                                             const Slab& slab) {
+/// Entry distances and hit mask (bit k) of a node's child boxes within [t0, t1], one vector of
+/// children at a time: planes(c, a, near_plane, far_plane) gives vector c's planes of axis a met
+/// first and last, slab(a, near_plane, far_plane, ta, tb) their entry and exit distances.
+template <typename T, typename Planes, typename Slab>
+__attribute__((always_inline)) inline unsigned test_planes(const Planes& planes, T t0, T t1, T* entry, const Slab& slab) {
     using V = typename NodeVec<T>::V;
     constexpr int L = NodeVec<T>::kLanes;
-    const char* base = reinterpret_cast<const char*>(&n);
     const V zero{};
     unsigned mask = 0;
     for (int c = 0; c < bvh_node::kWidth / L; ++c) {
         V tn = zero + t0, tf = zero + t1;
         for (int a = 0; a < 3; ++a) {
             V near_plane, far_plane, ta, tb;
-            std::memcpy(&near_plane, base + near_off[a] + std::size_t(c) * sizeof(V), sizeof(V));
-            std::memcpy(&far_plane, base + far_off[a] + std::size_t(c) * sizeof(V), sizeof(V));
+            planes(c, a, near_plane, far_plane);
             slab(a, near_plane, far_plane, ta, tb);
             tn = ta > tn ? ta : tn;
             tf = tb < tf ? tb : tf;
@@ -72,13 +67,28 @@ __attribute__((always_inline)) inline unsigned test_children(const bvh_node::Nod
     return mask;
 }
 
+/// test_planes() on an exact node n: near_off / far_off are the byte offsets in a Node of each
+/// axis's plane met first / last.
+template <typename T, typename Slab>
+__attribute__((always_inline)) inline unsigned test_children(const bvh_node::Node<T>& n, const std::size_t* near_off,
+                                                             const std::size_t* far_off, T t0, T t1, T* entry,
+                                                             const Slab& slab) {
+    using V = typename NodeVec<T>::V;
+    const char* base = reinterpret_cast<const char*>(&n);
+    const auto planes = [&](int c, int a, V& near_plane, V& far_plane) __attribute__((always_inline)) {
+        std::memcpy(&near_plane, base + near_off[a] + std::size_t(c) * sizeof(V), sizeof(V));
+        std::memcpy(&far_plane, base + far_off[a] + std::size_t(c) * sizeof(V), sizeof(V));
+    };
+    return test_planes(planes, t0, t1, entry, slab);
+}
+
 /// Children of n with their bit set in mask, empty slots left out (near the largest finite
 /// values the widened origin can be infinite, and inf - inf = NaN would let an empty box
 /// through), made into stack entries by make(k) and sorted farthest first. Returns how many.
 /// A node test mostly finds no hit child or one (two less often): each of these cases takes
 /// one branch here, where a loop over the mask's bits mispredicted its exit about once a node.
-template <typename T, typename E, typename Make>
-__attribute__((always_inline)) inline int sorted_children(const bvh_node::Node<T>& n, unsigned mask, E* kids, const Make& make) {
+template <typename N, typename E, typename Make>
+__attribute__((always_inline)) inline int sorted_children(const N& n, unsigned mask, E* kids, const Make& make) {
     mask &= bvh_node::occupied(n);
     if (mask == 0) return 0;
     const unsigned rest = mask & (mask - 1);
@@ -106,10 +116,11 @@ __attribute__((always_inline)) inline int sorted_children(const bvh_node::Node<T
 }
 
 /// A single ray's node test: its RayConsts per vector, and which plane of each axis is met
-/// first as a byte offset in a Node.
+/// first as a byte offset in a Node and in a Compact node.
 template <typename T> struct RayVectors {
     typename NodeVec<T>::V o_near[3], o_far[3], inv[3];
     std::size_t near_off[3], far_off[3];
+    std::size_t near_code[3], far_code[3];
 };
 
 template <typename T> inline RayVectors<T> ray_vectors(const bvh_node::RayConsts<T>& rc) {
@@ -124,20 +135,69 @@ template <typename T> inline RayVectors<T> ray_vectors(const bvh_node::RayConsts
         const std::size_t hi_off = offsetof(Node, hi) + std::size_t(a) * bvh_node::kWidth * sizeof(T);
         rv.near_off[a] = rc.neg[a] ? hi_off : lo_off;
         rv.far_off[a] = rc.neg[a] ? lo_off : hi_off;
+        using C = bvh_node::Compact<T>;
+        const std::size_t lo_code = offsetof(C, lo) + std::size_t(a) * bvh_node::kWidth;
+        const std::size_t hi_code = offsetof(C, hi) + std::size_t(a) * bvh_node::kWidth;
+        rv.near_code[a] = rc.neg[a] ? hi_code : lo_code;
+        rv.far_code[a] = rc.neg[a] ? lo_code : hi_code;
     }
     return rv;
 }
+
+/// The single-ray slab: entry and exit distances of a vector of planes of axis a.
+template <typename T> struct RaySlab {
+    using V = typename NodeVec<T>::V;
+    const RayVectors<T>& rv;
+    __attribute__((always_inline)) void operator()(int a, V np, V fp, V& ta, V& tb) const {
+        ta = (np - rv.o_near[a]) * rv.inv[a];
+        tb = (fp - rv.o_far[a]) * rv.inv[a];
+    }
+};
 
 /// test_children() for one ray: entry distances and hit mask of node n's children in [t0, t1].
 template <typename T>
 __attribute__((always_inline)) inline unsigned test_node(const RayVectors<T>& rv, const bvh_node::Node<T>& n, T t0,
                                                          T t1, T* entry) {
+    return test_children(n, rv.near_off, rv.far_off, t0, t1, entry, RaySlab<T>{rv});
+}
+
+/// L plane codes (bytes at p) as a vector of T, exactly (the generic conversion became a scalar
+/// conversion per lane).
+template <typename T> __attribute__((always_inline)) inline typename NodeVec<T>::V codes_at(const char* p) {
     using V = typename NodeVec<T>::V;
-    return test_children(n, rv.near_off, rv.far_off, t0, t1, entry,
-                         [&](int a, V np, V fp, V& ta, V& tb) __attribute__((always_inline)) {
-                             ta = (np - rv.o_near[a]) * rv.inv[a];
-                             tb = (fp - rv.o_far[a]) * rv.inv[a];
-                         });
+    constexpr int L = NodeVec<T>::kLanes;
+    std::uint64_t bytes = 0;
+    std::memcpy(&bytes, p, L);
+    const __m128i b = _mm_cvtsi64_si128(static_cast<long long>(bytes));
+    if constexpr (kVectorBytes == 32) {
+        if constexpr (sizeof(T) == 4) return V(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b)));
+        else return V(_mm256_cvtepi32_pd(_mm_cvtepu8_epi32(b)));
+    } else {
+        const __m128i w = _mm_unpacklo_epi16(_mm_unpacklo_epi8(b, _mm_setzero_si128()), _mm_setzero_si128());
+        if constexpr (sizeof(T) == 4) return V(_mm_cvtepi32_ps(w));
+        else return V(_mm_cvtepi32_pd(w));
+    }
+}
+
+/// test_node() on a Compact node: the same slab arithmetic on the decoded planes, origin + code *
+/// scale per axis (an exact product and one rounding: bvh_node::plane()).
+template <typename T>
+__attribute__((always_inline)) inline unsigned test_node(const RayVectors<T>& rv, const bvh_node::Compact<T>& n, T t0,
+                                                         T t1, T* entry) {
+    using V = typename NodeVec<T>::V;
+    constexpr int L = NodeVec<T>::kLanes;
+    const char* base = reinterpret_cast<const char*>(&n);
+    const V zero{};
+    V origin[3], scale[3];
+    for (int a = 0; a < 3; ++a) {
+        origin[a] = zero + n.origin[a];
+        scale[a] = zero + n.scale[a];
+    }
+    const auto planes = [&](int c, int a, V& near_plane, V& far_plane) __attribute__((always_inline)) {
+        near_plane = origin[a] + codes_at<T>(base + rv.near_code[a] + std::size_t(c) * L) * scale[a];
+        far_plane = origin[a] + codes_at<T>(base + rv.far_code[a] + std::size_t(c) * L) * scale[a];
+    };
+    return test_planes(planes, t0, t1, entry, RaySlab<T>{rv});
 }
 
 /// One type's section of a leaf (its `count` shapes' fields, padded to `padded` lanes per field,
@@ -256,8 +316,8 @@ inline void test_section_rays(const LeafSection<T>& sec, std::uint64_t rays, std
 
 /// Bvh::pick()'s walk from the root (entered at distance root_t): nearest child first, early
 /// termination against best, which it updates with every leaf's shapes.
-template <typename T>
-inline void walk_pick(const bvh_node::Tree<T>& tree, const bvh_node::RayConsts<T>& rc, const Ray<T>& ray, T t_min,
+template <typename T, typename N>
+inline void walk_pick(const bvh_node::TreeOf<N>& tree, const bvh_node::RayConsts<T>& rc, const Ray<T>& ray, T t_min,
                       T t_max, T root_t, bvh_leaf::Candidate<T>& best) {
     using bvh_node::kLeaf;
     using bvh_node::kOffsetMask;
@@ -278,7 +338,7 @@ inline void walk_pick(const bvh_node::Tree<T>& tree, const bvh_node::RayConsts<T
         std::uint32_t ref = e.ref;
         // Descend: the nearest hit child directly, the others pushed farthest first.
         for (;;) {
-            const bvh_node::Node<T>& n = tree.nodes[ref];
+            const N& n = tree.nodes[ref];
             alignas(32) T entry[bvh_node::kWidth];
             const T lim = best.none() ? t_max : best.t;
             // Sorted straight onto the stack (no copy: the copy loop became a memcpy call).

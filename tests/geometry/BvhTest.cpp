@@ -93,6 +93,7 @@ template <typename T> void random_scenes_match_brute_force(BvhOptions options) {
         for (int i = 0; i < n; ++i) shapes.push_back(g.shape(T(8)));
         const Bvh<T> bvh(shapes, options);
         ASSERT_EQ(bvh.size(), shapes.size());
+        EXPECT_EQ(bvh.compact(), options.compact_above == 0) << "seed " << seed;
         int hits = 0;
         for (int i = 0; i < 3000; ++i) {
             const Ray<T> ray = g.ray(T(8));
@@ -106,12 +107,119 @@ template <typename T> void random_scenes_match_brute_force(BvhOptions options) {
     }
 }
 
-TYPED_TEST(BvhPick, MatchesBruteForceOnRandomMixedScenes) { random_scenes_match_brute_force<TypeParam>({}); }
+/// Options that make pick() walk the compact nodes (BvhOptions::compact_above) of any scene.
+BvhOptions compact() {
+    BvhOptions o;
+    o.compact_above = 0;
+    return o;
+}
+
+TYPED_TEST(BvhPick, MatchesBruteForceOnRandomMixedScenes) { random_scenes_match_brute_force<TypeParam>(compact()); }
+
+// The exact nodes: pick()'s walk in small scenes and wherever a box is not finite.
+TYPED_TEST(BvhPick, ExactNodesMatchBruteForce) {
+    BvhOptions options;
+    options.compact_above = std::numeric_limits<std::uint32_t>::max();
+    random_scenes_match_brute_force<TypeParam>(options);
+}
+
+// bvh_node::encode(): every decoded child box holds the exact one, and is the tightest the node's
+// frame allows (one code less on either side would cut into it), at every scale from subnormal
+// to near the largest finite value, for bounds lying on, just below and just above a plane of
+// the frame, zero extents and empty children; a non-finite bound cannot be encoded.
+TYPED_TEST(BvhPick, CompactNodesHoldEveryChildBoxTightly) {
+    using T = TypeParam;
+    using bvh_node::kWidth;
+    const std::uint32_t seed = base_seed() + 31;
+    Gen<T> g(seed);
+    const int lo_exp = std::numeric_limits<T>::min_exponent - std::numeric_limits<T>::digits - 2;
+    const int hi_exp = std::numeric_limits<T>::max_exponent - 12;
+    int boundary = 0;
+    for (int trial = 0; trial < 3000; ++trial) {
+        const T unit = std::ldexp(T(1), lo_exp + g.pick(hi_exp - lo_exp));
+        const T offset = unit * T(g.pick(3) == 0 ? 0 : g.uni(-1000, 1000));
+        bvh_node::Node<T> n{};
+        for (int k = 0; k < kWidth; ++k) {
+            n.child[k] = g.pick(8) == 0 ? bvh_node::kNone : std::uint32_t(k);
+            for (int a = 0; a < 3; ++a) {
+                const T lo = offset + unit * g.uni(-100, 100);
+                const T w = g.pick(5) == 0 ? T(0) : unit * g.uni(0, 50);
+                n.lo[a][k] = lo;
+                n.hi[a][k] = lo + w;
+            }
+            if (g.pick(10) == 0) n.lo[0][k] = std::numeric_limits<T>::infinity(), n.hi[0][k] = -n.lo[0][k];  // empty
+        }
+        bvh_node::Compact<T> c;
+        ASSERT_TRUE(bvh_node::encode(n, c)) << "seed " << seed << " trial " << trial;
+        // Again with some bounds moved onto a plane of the frame, or one ulp either side of it
+        // (the extremes that fix the frame kept), where a rounded estimate of the code goes wrong.
+        for (int k = 0; k < kWidth; ++k)
+            for (int a = 0; a < 3; ++a) {
+                T& x = g.pick(2) ? n.lo[a][k] : n.hi[a][k];
+                if (!(n.lo[a][k] <= n.hi[a][k]) || g.pick(2)) continue;
+                const T old = x;
+                T v = bvh_node::plane(c, a, unsigned(g.pick(256)));
+                const int nudge = g.pick(3);
+                if (nudge == 1) v = std::nextafter(v, -std::numeric_limits<T>::infinity());
+                if (nudge == 2) v = std::nextafter(v, std::numeric_limits<T>::infinity());
+                x = v;
+                if (!(n.lo[a][k] <= n.hi[a][k]) || !(x > c.origin[a]) || !(x < bvh_node::plane(c, a, 255)) ||
+                    std::abs(x) > std::numeric_limits<T>::max())
+                    x = old;
+                else
+                    ++boundary;
+            }
+        ASSERT_TRUE(bvh_node::encode(n, c)) << "seed " << seed << " trial " << trial;
+        // The frame: from the least lo, in the finest power-of-two steps that reach the greatest hi.
+        for (int a = 0; a < 3; ++a) {
+            T mn = std::numeric_limits<T>::infinity(), mx = -mn;
+            for (int k = 0; k < kWidth; ++k)
+                if (n.child[k] != bvh_node::kNone && n.lo[a][k] <= n.hi[a][k])
+                    mn = std::min(mn, n.lo[a][k]), mx = std::max(mx, n.hi[a][k]);
+            if (mn > mx) continue;
+            const T s = c.scale[a];
+            EXPECT_EQ(c.origin[a], mn) << "seed " << seed << " trial " << trial;
+            EXPECT_GE(bvh_node::plane(c, a, 255), mx) << "seed " << seed << " trial " << trial;
+            if (s > std::numeric_limits<T>::denorm_min()) {
+                EXPECT_LT(mn + T(255) * (s / T(2)), mx) << "seed " << seed << " trial " << trial;
+            }
+        }
+        for (int k = 0; k < kWidth; ++k) {
+            EXPECT_EQ(c.child[k], n.child[k]);
+            if (n.child[k] == bvh_node::kNone) continue;
+            for (int a = 0; a < 3; ++a) {
+                const T lo = n.lo[a][k], hi = n.hi[a][k];
+                const unsigned ql = c.lo[a][k], qh = c.hi[a][k];
+                if (!(lo <= hi)) {
+                    EXPECT_GT(ql, qh) << "an empty box stays empty; seed " << seed << " trial " << trial;
+                    continue;
+                }
+                EXPECT_LE(bvh_node::plane(c, a, ql), lo) << "seed " << seed << " trial " << trial << " child " << k;
+                EXPECT_GE(bvh_node::plane(c, a, qh), hi) << "seed " << seed << " trial " << trial << " child " << k;
+                if (c.scale[a] == T(0)) continue;  // no extent: every code is the one plane
+                if (ql < 255) {
+                    EXPECT_GT(bvh_node::plane(c, a, ql + 1), lo) << "seed " << seed << " trial " << trial;
+                }
+                if (qh > 0) {
+                    EXPECT_LT(bvh_node::plane(c, a, qh - 1), hi) << "seed " << seed << " trial " << trial;
+                }
+            }
+        }
+        if (::testing::Test::HasFailure()) return;
+    }
+    EXPECT_GT(boundary, 10000) << "bounds on and next to the frame's planes";
+    bvh_node::Node<T> n{};
+    for (int k = 0; k < kWidth; ++k)
+        for (int a = 0; a < 3; ++a) n.lo[a][k] = T(0), n.hi[a][k] = T(1);
+    n.hi[1][3] = std::numeric_limits<T>::infinity();
+    bvh_node::Compact<T> c;
+    EXPECT_FALSE(bvh_node::encode(n, c));
+}
 
 // for_each_hit() reports exactly the shapes whose own cast hits, each once, with that cast's
 // result bit for bit, for every range (including rays from inside shapes and ranges behind).
 template <typename T> void every_hit_matches_brute_force(BatchIsa isa) {
-    BvhOptions options;
+    BvhOptions options = compact();
     options.node_test_isa = isa;
     for (std::uint32_t scene = 0; scene < 4; ++scene) {
         const std::uint32_t seed = base_seed() + 100 + scene;
@@ -161,7 +269,7 @@ TYPED_TEST(BvhPick, EveryHitMatchesBruteForceWithEveryNodeTestIsa) {
 // Shapes on a grid share slab planes with the rays' origins; without padding, node planes are
 // exactly those planes, so parallel rays hit the 0 * inf = NaN case of the node test.
 TYPED_TEST(BvhPick, UnpaddedNodesStillLoseNothing) {
-    BvhOptions options;
+    BvhOptions options = compact();
     options.pad_bounds = false;
     random_scenes_match_brute_force<TypeParam>(options);
 }
@@ -174,7 +282,7 @@ TYPED_TEST(BvhPick, EveryNodeTestIsaMatchesBruteForce) {
         if (effective_isa(isa) != isa) continue;  // this CPU lacks it (Auto would fall back)
         SCOPED_TRACE(batch_isa_name(isa));
         for (bool pad : {true, false}) {
-            BvhOptions options;
+            BvhOptions options = compact();
             options.node_test_isa = isa;
             options.pad_bounds = pad;
             random_scenes_match_brute_force<TypeParam>(options);
@@ -188,7 +296,7 @@ TYPED_TEST(BvhPick, NodeTestIsaIsTheWidestTheCpuHasUpToTheOneAskedFor) {
     const BatchIsa widest = cpu_has_avx512() ? BatchIsa::Avx512 : cpu_has_avx2() ? BatchIsa::Avx2 : BatchIsa::Sse2;
     EXPECT_EQ(Bvh<T>(shapes).node_test_isa(), widest);
     for (BatchIsa isa : {BatchIsa::Sse2, BatchIsa::Avx2, BatchIsa::Avx512}) {
-        BvhOptions options;
+        BvhOptions options = compact();
         options.node_test_isa = isa;
         EXPECT_EQ(Bvh<T>(shapes, options).node_test_isa(), int(isa) <= int(widest) ? isa : widest)
             << batch_isa_name(isa);
@@ -222,7 +330,7 @@ TYPED_TEST(BvhPick, FullLeavesOfEachTypeMatchBruteForce) {
                 }
                 shapes.push_back(s);
             }
-            BvhOptions options;
+            BvhOptions options = compact();
             options.max_leaf_size = leaf;
             const Bvh<T> bvh(shapes, options);
             for (int i = 0; i < 1500; ++i) {
@@ -327,7 +435,7 @@ TYPED_TEST(BvhPick, BundlesAmongTinyAndHugeShapesMatchBruteForce) {
 // size, down to tiny ranges, with SAH leaves of one and of several shapes.
 TYPED_TEST(BvhPick, MortonTopMatchesBruteForce) {
     for (int leaf : {1, 4}) {
-        BvhOptions options;
+        BvhOptions options = compact();
         options.max_leaf_size = leaf;
         options.morton_above = 0;
         options.morton_leaf = 3;
@@ -341,7 +449,7 @@ TYPED_TEST(BvhPick, RefitAfterMovesMatchesBruteForce) {
     Gen<T> g(seed);
     std::vector<Shape<T>> shapes;
     for (int i = 0; i < 500; ++i) shapes.push_back(g.shape(T(8)));
-    Bvh<T> bvh(shapes);
+    Bvh<T> bvh(shapes, compact());  // each refit re-encodes the compact nodes on its path
     for (int round = 0; round < 20; ++round) {
         for (int k = 0; k < 10; ++k) {
             const auto idx = std::uint32_t(g.pick(int(shapes.size())));
@@ -354,6 +462,7 @@ TYPED_TEST(BvhPick, RefitAfterMovesMatchesBruteForce) {
             expect_same(bvh.pick(ray), pick_nearest(shapes, ray), seed, round * 1000 + i);
             if (::testing::Test::HasFailure()) return;
         }
+        EXPECT_TRUE(bvh.compact());
     }
 }
 
@@ -384,7 +493,7 @@ TYPED_TEST(BvhPick, ShapesReadBackFromTheLeavesBitForBit) {
         for (int i = 0; i < 700; ++i) shapes.push_back(g.shape(T(8)));
         shapes[3] = Sphere<T>{{nan, 0, 0}, 1};  // invalid shapes are kept too
         shapes[4] = Capsule<T>{{0, 0, 0}, {1, 1, 1}, T(-1)};
-        BvhOptions options;
+        BvhOptions options = compact();
         options.max_leaf_size = leaf;
         options.morton_above = leaf == 4 ? 100 : 1u << 20;  // the Morton top, once
         Bvh<T> bvh(shapes, options);
@@ -462,16 +571,36 @@ TYPED_TEST(BvhPick, ShapesNearTheLargestFiniteValueBuildAndPick) {
                                  Sphere<T>{{big, 0, 0}, 1}, Sphere<T>{{-big, 0, 0}, 1},
                                  Aabb<T>{{-big, -1, -1}, {big, -0.5, 1}}, Capsule<T>{{-big, 5, 0}, {big, 5, 0}, 1}};
     for (int i = 0; i < 40; ++i) shapes.push_back(Sphere<T>{{T(i), T(10), T(0)}, T(0.5)});
-    const Bvh<T> bvh(shapes);
-    for (const Ray<T>& ray : {Ray<T>{{0, 0, -5}, {0, 0, 1}}, Ray<T>{{3, 10, -5}, {0, 0, 1}},
-                              Ray<T>{{0, -0.75, -5}, {0, 0, 1}}, Ray<T>{{-5, 0, 0}, {1, 0, 0}}}) {
-        const auto a = bvh.pick(ray);
-        const auto b = pick_nearest(shapes, ray);
-        ASSERT_EQ(a.has_value(), b.has_value());
-        if (a) {
-            EXPECT_EQ(a->shape, b->shape);
+    const auto same_picks = [&](const Bvh<T>& bvh) {
+        for (const Ray<T>& ray : {Ray<T>{{0, 0, -5}, {0, 0, 1}}, Ray<T>{{3, 10, -5}, {0, 0, 1}},
+                                  Ray<T>{{0, -0.75, -5}, {0, 0, 1}}, Ray<T>{{-5, 0, 0}, {1, 0, 0}}}) {
+            const auto a = bvh.pick(ray);
+            const auto b = pick_nearest(shapes, ray);
+            ASSERT_EQ(a.has_value(), b.has_value());
+            if (a) {
+                EXPECT_EQ(a->shape, b->shape);
+            }
         }
-    }
+    };
+    // Padded by a few ulps, the boxes at the largest finite value are infinite: no compact frame
+    // holds them, and pick() walks the exact nodes.
+    const Bvh<T> bvh(shapes, compact());
+    EXPECT_FALSE(bvh.compact());
+    same_picks(bvh);
+    // A quarter of it is finite once padded: compact nodes, until a refit moves a shape out there.
+    for (Shape<T>& s : shapes)
+        std::visit([&](auto& x) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(x)>, Sphere<T>>) x.center /= T(4);
+            else if constexpr (std::is_same_v<std::decay_t<decltype(x)>, Aabb<T>>) x.min /= T(4), x.max /= T(4);
+            else if constexpr (std::is_same_v<std::decay_t<decltype(x)>, Capsule<T>>) x.a /= T(4), x.b /= T(4);
+        }, s);
+    Bvh<T> quarter(shapes, compact());
+    EXPECT_TRUE(quarter.compact());
+    same_picks(quarter);
+    shapes[3] = Sphere<T>{{big, 0, 0}, 1};
+    quarter.update(3, shapes[3]);
+    EXPECT_FALSE(quarter.compact());
+    same_picks(quarter);
 }
 
 TEST(BvhBuild, LargeSceneHasBoundedDepthAndFewNodes) {
