@@ -38,8 +38,8 @@ void compare(const Bvh<T>& bvh, const std::vector<Shape<T>>& shapes, const Ray<T
         return glm::any(glm::lessThan(x, b.min)) || glm::any(glm::greaterThan(x, b.max));
     };
     if (!opt.pad_bounds && (outside_exact_bounds(got) || outside_exact_bounds(want))) return;
-    std::fprintf(stderr, "raypick fuzz: Bvh::pick != pick_nearest %s (max_leaf_size %d, bins %d, pad_bounds %d, morton_above %u, morton_leaf %u)\n",
-                 stage, opt.max_leaf_size, opt.bins, int(opt.pad_bounds), opt.morton_above, opt.morton_leaf);
+    std::fprintf(stderr, "raypick fuzz: Bvh::pick != pick_nearest %s (max_leaf_size %d, bins %d, pad_bounds %d, morton_above %u, morton_leaf %u, compact %d)\n",
+                 stage, opt.max_leaf_size, opt.bins, int(opt.pad_bounds), opt.morton_above, opt.morton_leaf, int(bvh.compact()));
     print_ray(ray, t_min, t_max);
     for (std::size_t i = 0; i < shapes.size(); ++i) {
         std::fprintf(stderr, " shape %zu:", i);
@@ -121,6 +121,7 @@ template <typename T> void run(Reader& in) {
     // Every build of the node and leaf tests: the widest the CPU has, or SSE2, AVX2, AVX-512.
     constexpr BatchIsa kIsa[4] = {BatchIsa::Auto, BatchIsa::Sse2, BatchIsa::Avx2, BatchIsa::Avx512};
     opt.node_test_isa = kIsa[flags >> 4 & 3u];
+    if (flags & 64) opt.compact_above = 0;  // pick() walks the compact nodes (where they encode)
     Bvh<T> bvh(shapes, opt);
 
     struct Query { Ray<T> ray; T t_min, t_max; };
