@@ -5,8 +5,9 @@
 // A leaf is one contiguous run of 16-byte chunks: for each type present (sphere, aabb, obb,
 // capsule, in that order), the shapes' fields structure-of-arrays, each field padded to a whole
 // number of vectors (the padding lanes hold copies and are never looked at; a lone shape of its
-// type has its fields packed instead and is tested by the scalar code), then the shapes' indices
-// in the caller's order (uint32, padded to whole chunks). The number of shapes of each
+// type has its fields packed instead and is tested by the scalar code), then right after them the
+// shapes' indices in the caller's order (uint32), the section padded to whole chunks. The number
+// of shapes of each
 // type is kept in the parent node (one byte per type, packed: Counts), so the fields' addresses
 // are known before the leaf itself arrives from memory.
 // So a leaf's shapes of one type are tested a vector at a time, with the same arithmetic as the
@@ -46,14 +47,25 @@ template <typename T> inline std::size_t padded_length(std::size_t count) {
     return count == 1 ? 1 : ceil_div(count, lanes<T>()) * lanes<T>();
 }
 
-/// Chunks of the fields of a type's section.
-template <typename T> inline std::size_t field_chunks(int type, std::size_t count) {
-    return ceil_div(std::size_t(kFields[type]) * padded_length<T>(count) * sizeof(T), 16);
+/// Bytes of the fields of a type's section (its shapes' indices follow them).
+template <typename T> inline std::size_t field_bytes(int type, std::size_t count) {
+    return std::size_t(kFields[type]) * padded_length<T>(count) * sizeof(T);
 }
 
+/// Chunks of a type's section: its fields, then its shapes' indices, padded to a whole chunk.
+/// The indices follow the fields directly, not from the next chunk: a lone AABB or capsule
+/// (24 or 28 bytes of floats and a 4-byte index) then takes two chunks, not three.
 template <typename T> inline std::size_t section_chunks(int type, std::size_t count) {
     if (count == 0) return 0;
-    return ceil_div(count, 4) + field_chunks<T>(type, count);
+    return ceil_div(field_bytes<T>(type, count) + count * sizeof(std::uint32_t), 16);
+}
+
+/// The indices of a section of `count` shapes of `type` that starts at `start` (const where the
+/// leaf is): right after its fields.
+template <typename T, typename C> inline auto ids_of(C* start, int type, std::size_t count) {
+    using U = std::conditional_t<std::is_const_v<C>, const std::uint32_t, std::uint32_t>;
+    using B = std::conditional_t<std::is_const_v<C>, const unsigned char, unsigned char>;
+    return reinterpret_cast<U*>(reinterpret_cast<B*>(start) + field_bytes<T>(type, count));
 }
 
 /// Shapes per type of a leaf, one byte each (sphere in the low byte).
@@ -73,9 +85,7 @@ template <typename T, typename C> struct Section {
     /// Const where the leaf is.
     template <typename U> using Like = std::conditional_t<std::is_const_v<C>, const U, U>;
     Like<T>* fields() const { return reinterpret_cast<Like<T>*>(start); }
-    Like<std::uint32_t>* ids() const {
-        return reinterpret_cast<Like<std::uint32_t>*>(start + field_chunks<T>(type, count));
-    }
+    Like<std::uint32_t>* ids() const { return ids_of<T>(start, type, count); }
     int type;
 };
 
@@ -171,7 +181,7 @@ template <typename T, typename Fn> inline void for_each_shape(const Chunk* leaf,
         const std::size_t count = count_of(counts, type);
         if (!count) continue;
         const Candidate<T> c{T(0), 0, reinterpret_cast<const T*>(p), std::uint32_t(padded_length<T>(count)), 0, type};
-        const auto* ids = reinterpret_cast<const std::uint32_t*>(p + field_chunks<T>(type, count));
+        const std::uint32_t* ids = ids_of<T>(p, type, count);
         for (std::uint32_t lane = 0; lane < count; ++lane) {
             Candidate<T> at = c;
             at.lane = lane;

@@ -217,7 +217,7 @@ template <typename T, typename Fn> inline void for_each_section(const bvh_leaf::
         const std::size_t count = count_of(counts, type);
         if (!count) continue;
         fn(LeafSection<T>{type, count, padded_length<T>(count), reinterpret_cast<const T*>(p),
-                          reinterpret_cast<const std::uint32_t*>(p + field_chunks<T>(type, count))});
+                          ids_of<T>(p, type, count)});
         p += section_chunks<T>(type, count);
     }
 }
