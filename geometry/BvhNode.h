@@ -94,6 +94,9 @@ template <typename T> inline bool encode(const Node<T>& exact, Compact<T>& out) 
         }
         out.origin[a] = mn;
         out.scale[a] = s;
+        // 1/s, for estimates of the codes (a double holds 1/s for any float s; for a double s
+        // below 2^-1023 it is inf, and the estimates fall to the ends of the range).
+        const double inv = s > T(0) ? 1.0 / double(s) : 0.0;
         for (int k = 0; k < kWidth; ++k) {
             const T lo = exact.lo[a][k], hi = exact.hi[a][k];
             if (exact.child[k] == kNone || !(lo <= hi)) {
@@ -103,12 +106,14 @@ template <typename T> inline bool encode(const Node<T>& exact, Compact<T>& out) 
             }
             unsigned ql = 0, qh = 0;
             if (s > T(0)) {
-                // Estimates, then the exact decoded values decide: largest ql with plane <= lo,
-                // least qh with plane >= hi (plane is monotone in q; q = 0 and 255 always qualify).
-                const double el = std::floor((double(lo) - double(mn)) / double(s));
-                const double eh = std::ceil((double(hi) - double(mn)) / double(s));
-                ql = unsigned(std::clamp(el, 0.0, 255.0));
-                qh = unsigned(std::clamp(eh, 0.0, 255.0));
+                // Estimates (truncated: floor for these non-negative values; NaN from 0 * inf
+                // gives 0), then the decoded values themselves decide: the largest ql with plane
+                // <= lo, the least qh with plane >= hi (plane is monotone in q; q = 0 and q = 255
+                // always qualify). No floor() or ceil(): library calls on baseline x86-64, which
+                // made encoding 10^6 spheres' nodes take 30 ms.
+                const double el = (double(lo) - double(mn)) * inv, eh = (double(hi) - double(mn)) * inv;
+                ql = el > 0.0 ? (el < 255.0 ? unsigned(el) : 255u) : 0u;
+                qh = eh > 0.0 ? (eh < 255.0 ? unsigned(eh) : 255u) : 0u;
                 while (ql > 0 && plane(out, a, ql) > lo) --ql;
                 while (ql < 255 && plane(out, a, ql + 1) <= lo) ++ql;
                 while (qh < 255 && plane(out, a, qh) < hi) ++qh;
