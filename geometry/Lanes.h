@@ -150,6 +150,15 @@ inline void normalize_pair_or_dir(const Vec3<T>& v0, const Vec3<T>& f0, const Ve
     n1 = normalize_or_dir(v1, f1);
 }
 
+/// sqrt of every lane of v, in vector instructions (one for floats, two for doubles without AVX).
+inline void sqrt_lanes(const Lanes4<float>& v, Lanes4<float>& out) { out = PairOf<float>::sqrt(v); }
+inline void sqrt_lanes(const Lanes4<double>& v, Lanes4<double>& out) {
+    using P = PairOf<double>::V;
+    const P lo{v[0], v[1]}, hi{v[2], v[3]};
+    const P a = PairOf<double>::sqrt(lo), b = PairOf<double>::sqrt(hi);
+    out = Lanes4<double>{a[0], a[1], b[0], b[1]};
+}
+
 /// Whether lanes 0..2 of m are all true.
 template <typename T> inline bool all_xyz(const Mask4<T>& m) { return (lane_bits(m) & 7u) == 7u; }
 

@@ -97,7 +97,10 @@ inline bool obb_cast_fast(const Ray<T>& ray, const Obb<T>& box, T t_min, T t_max
     if (!valid) return true;  // out stays empty: what the general path gives an invalid input
     // normalize_or(sign * c_axis): the squared length is diag[axis] (sign^2 = 1 exactly), in
     // (min, max) for a valid rotation, so its fast path: v * (1 / sqrt(len2)), both at once.
-    const Lanes4<T> inv = one / Lanes4<T>{std::sqrt(diag[0]), std::sqrt(diag[1]), std::sqrt(diag[2]), T(1)};
+    // The three square roots in one vector instruction (lane 3 repeats lane 2: finite too).
+    Lanes4<T> len;
+    sqrt_lanes(diag, len);
+    const Lanes4<T> inv = one / len;
     const Vec3<T> n_near = (p.near_sign * box.rotation[p.near_axis]) * inv[p.near_axis];
     const Vec3<T> n_far = (p.far_sign * box.rotation[p.far_axis]) * inv[p.far_axis];
     emplace_hit(out, p.t_near, p.t_far, n_near, n_far);
