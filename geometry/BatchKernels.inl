@@ -319,7 +319,7 @@ template <typename T> struct ObbLanes {
 };
 
 template <typename T, typename R>
-inline MaskT<T> obb_lanes(const R& ray, const ObbLanes<T>& b, T t_min, T t_max, VecT<T>& tn, VecT<T>& tf) {
+__attribute__((always_inline)) inline MaskT<T> obb_lanes(const R& ray, const ObbLanes<T>& b, T t_min, T t_max, VecT<T>& tn, VecT<T>& tf) {
     const VecT<T> dx = ray.dx(), dy = ray.dy(), dz = ray.dz();
     const T inf = std::numeric_limits<T>::infinity();
     const VecT<T> ux = b.ux, uy = b.uy, uz = b.uz, vx = b.vx, vy = b.vy, vz = b.vz, wx = b.wx, wy = b.wy, wz = b.wz;
@@ -437,7 +437,7 @@ inline MaskT<T> group_lanes(const OneRay<T>& rays, const AabbView<T>& b, std::si
                          load(b.hy, i, cnt), load(b.hz, i, cnt), t_min, t_max, tn, tf);
 }
 template <typename T, typename Fix>
-inline MaskT<T> group_lanes(const OneRay<T>& rays, const ObbView<T>& b, std::size_t i, std::size_t cnt, T t_min,
+__attribute__((always_inline)) inline MaskT<T> group_lanes(const OneRay<T>& rays, const ObbView<T>& b, std::size_t i, std::size_t cnt, T t_min,
                             T t_max, VecT<T>& tn, VecT<T>& tf, const Fix&) {
     // Columns (box axes): u = m[0..2], v = m[3..5], w = m[6..8].
     const ObbLanes<T> lanes{load(b.m[0], i, cnt), load(b.m[1], i, cnt), load(b.m[2], i, cnt),
