@@ -121,7 +121,7 @@ template <typename T> void run(Reader& in) {
     // Every build of the node and leaf tests: the widest the CPU has, or SSE2, AVX2, AVX-512.
     constexpr BatchIsa kIsa[4] = {BatchIsa::Auto, BatchIsa::Sse2, BatchIsa::Avx2, BatchIsa::Avx512};
     opt.node_test_isa = kIsa[flags >> 4 & 3u];
-    if (flags & 64) opt.compact_above = 0;  // pick() walks the compact nodes (where they encode)
+    if (flags & 64) opt.compact_above_bytes = 0;  // pick() walks the compact nodes (where they encode)
     Bvh<T> bvh(shapes, opt);
 
     struct Query { Ray<T> ray; T t_min, t_max; };

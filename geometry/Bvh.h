@@ -16,6 +16,7 @@
 #include "geometry/BvhBuild.h"
 #include "geometry/BvhLeaf.h"
 #include "geometry/BvhNode.h"
+#include "geometry/CacheSize.h"
 #include "geometry/LargeAlloc.h"
 #include "geometry/Shape.h"
 
@@ -77,13 +78,15 @@ struct BvhOptions {
     /// (a node's 8 child boxes as 8 floats or 4 doubles a vector), else SSE2 (4 or 2). The picks
     /// are the same bit for bit; tests force each to prove it.
     BatchIsa node_test_isa = BatchIsa::Auto;
-    /// In scenes of more than this many shapes, pick() walks compact copies of the nodes (child
-    /// boxes in 8 bits a plane: half the memory, bvh_node::Compact) where every box is finite,
-    /// else the exact nodes. Measured (in-process A/B, the bench scenes, AMD Zen 3 with 32 MB of
-    /// L3): picks 0-8 % slower at 10^4 and 10^5 shapes, where the exact nodes stay in cache and
-    /// decoding costs more than it saves, and 7-12 % faster at 3 x 10^5, 1-18 % at 10^6. Tests
-    /// set it to 0 and to the largest value to prove both walks pick the same.
-    std::uint32_t compact_above = 1u << 17;
+    /// When the exact nodes and the leaves take more than this many bytes, pick() walks compact
+    /// copies of the nodes (child boxes in 8 bits a plane: half the memory, bvh_node::Compact)
+    /// where every box is finite, else the exact nodes. Unset (the default): half the CPU's
+    /// last-level cache. Measured (in-process A/B on the bench scenes, AMD Zen 3, 32 MB of L3):
+    /// picks 0-9 % slower with compact nodes at 10^4 and 10^5 shapes (up to 15 MB), where the
+    /// exact tree stays in cache and decoding costs more than it saves, and 7-12 % faster at
+    /// 3 x 10^5 spheres (19 MB), 4-15 % at 10^6 (60-120 MB). Tests set 0 and the largest value
+    /// to prove both walks pick the same.
+    std::optional<std::size_t> compact_above_bytes = std::nullopt;
 };
 
 /// Bounding volume hierarchy over a fixed set of mixed shapes.
@@ -106,7 +109,7 @@ struct BvhOptions {
 ///   512 bytes, 22 MB; at 8 wide, 97 000 nodes, and 281 000 with a greedy collapse); stored
 ///   depth first. In large scenes pick() walks a copy of them with child boxes quantised to 8
 ///   bits a plane (bvh_node::Compact, 256 bytes a node; conservative, so no pick changes), as
-///   its time there goes on waiting for nodes from memory (BvhOptions::compact_above).
+///   its time there goes on waiting for nodes from memory (BvhOptions::compact_above_bytes).
 ///   Each leaf is one contiguous block (BvhLeaf.h): its shapes' indices and, per type, their
 ///   fields structure-of-arrays, tested a vector of shapes at a time by the batch kernels
 ///   (Batch.h; bit for bit the scalar casts). A leaf is prefetched whole when pushed.
@@ -155,7 +158,7 @@ public:
     Shape<T> shape(std::uint32_t index) const { return shape_at(slot_of_[index]); }
     /// Number of 16-wide nodes.
     std::size_t node_count() const { return nodes_.size(); }
-    /// Whether pick() walks the compact copies of the nodes (BvhOptions::compact_above).
+    /// Whether pick() walks the compact copies of the nodes (BvhOptions::compact_above_bytes).
     bool compact() const { return !compact_.empty(); }
     /// Children per node.
     static constexpr int kWidth = bvh_node::kWidth;
@@ -219,8 +222,8 @@ private:
     void refit_up(ChildRef ref, Vec3<T> lo, Vec3<T> hi);
 
     LargeVector<Node> nodes_;
-    /// nodes_ in compact form, for pick(); empty for scenes of at most options_.compact_above
-    /// shapes or when some box cannot be encoded (see bvh_node::encode).
+    /// nodes_ in compact form, for pick(); empty for trees of at most
+    /// options_.compact_above_bytes or when some box cannot be encoded (see bvh_node::encode).
     LargeVector<bvh_node::Compact<T>> compact_;
     void encode_compact();
     std::vector<ChildRef> parent_;        // node -> its slot in the parent (node kNone: root)
@@ -309,7 +312,8 @@ template <typename T> void Bvh<T>::build(const std::vector<Shape<T>>& shapes, Bv
 
 template <typename T> void Bvh<T>::encode_compact() {
     compact_.clear();
-    if (id_of_.size() <= options_.compact_above) return;
+    const std::size_t bytes = nodes_.size() * sizeof(Node) + leaves_.size() * sizeof(bvh_leaf::Chunk);
+    if (bytes <= options_.compact_above_bytes.value_or(detail::last_level_cache_bytes() / 2)) return;
     compact_.resize(nodes_.size());
     for (std::size_t i = 0; i < nodes_.size(); ++i)
         if (!bvh_node::encode(nodes_[i], compact_[i])) {

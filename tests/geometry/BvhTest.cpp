@@ -93,7 +93,7 @@ template <typename T> void random_scenes_match_brute_force(BvhOptions options) {
         for (int i = 0; i < n; ++i) shapes.push_back(g.shape(T(8)));
         const Bvh<T> bvh(shapes, options);
         ASSERT_EQ(bvh.size(), shapes.size());
-        EXPECT_EQ(bvh.compact(), options.compact_above == 0) << "seed " << seed;
+        EXPECT_EQ(bvh.compact(), options.compact_above_bytes == std::size_t(0)) << "seed " << seed;
         int hits = 0;
         for (int i = 0; i < 3000; ++i) {
             const Ray<T> ray = g.ray(T(8));
@@ -107,10 +107,10 @@ template <typename T> void random_scenes_match_brute_force(BvhOptions options) {
     }
 }
 
-/// Options that make pick() walk the compact nodes (BvhOptions::compact_above) of any scene.
+/// Options that make pick() walk the compact nodes (BvhOptions::compact_above_bytes) of any scene.
 BvhOptions compact() {
     BvhOptions o;
-    o.compact_above = 0;
+    o.compact_above_bytes = 0;
     return o;
 }
 
@@ -119,7 +119,7 @@ TYPED_TEST(BvhPick, MatchesBruteForceOnRandomMixedScenes) { random_scenes_match_
 // The exact nodes: pick()'s walk in small scenes and wherever a box is not finite.
 TYPED_TEST(BvhPick, ExactNodesMatchBruteForce) {
     BvhOptions options;
-    options.compact_above = std::numeric_limits<std::uint32_t>::max();
+    options.compact_above_bytes = std::numeric_limits<std::size_t>::max();
     random_scenes_match_brute_force<TypeParam>(options);
 }
 
@@ -601,6 +601,26 @@ TYPED_TEST(BvhPick, ShapesNearTheLargestFiniteValueBuildAndPick) {
     quarter.update(3, shapes[3]);
     EXPECT_FALSE(quarter.compact());
     same_picks(quarter);
+}
+
+// pick() walks compact nodes once the exact nodes and leaves outgrow compact_above_bytes; by
+// default half the last-level cache, which sysfs reports (lscpu's figure, not glibc's).
+TEST(BvhBuild, CompactNodesOnceTheTreeOutgrowsTheThreshold) {
+    Gen<float> g(base_seed() + 11);
+    std::vector<Shape<float>> shapes;
+    for (int i = 0; i < 20000; ++i) shapes.push_back(Sphere<float>{g.v(-100.f, 100.f), 0.5f});
+    BvhOptions options;
+    options.compact_above_bytes = std::size_t(1) << 20;  // the tree takes about 2 MB
+    EXPECT_TRUE(Bvh<float>(shapes, options).compact());
+    options.compact_above_bytes = std::size_t(64) << 20;
+    EXPECT_FALSE(Bvh<float>(shapes, options).compact());
+    shapes.resize(100);
+    EXPECT_FALSE(Bvh<float>(shapes).compact()) << "a small tree stays in any cache";
+    EXPECT_EQ(detail::parse_cache_size("32768K"), std::size_t(32) << 20);
+    EXPECT_EQ(detail::parse_cache_size("2M"), std::size_t(2) << 20);
+    EXPECT_EQ(detail::parse_cache_size("512"), 512u);
+    EXPECT_EQ(detail::parse_cache_size("none"), 0u);
+    EXPECT_GE(detail::last_level_cache_bytes(), std::size_t(256) << 10);
 }
 
 TEST(BvhBuild, LargeSceneHasBoundedDepthAndFewNodes) {
