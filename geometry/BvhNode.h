@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "geometry/BvhLeaf.h"
+#include "geometry/Lanes.h"
 #include "geometry/TargetIsa.h"
 
 namespace raypick::bvh_node {
@@ -72,17 +73,6 @@ template <typename T> inline void search_codes(const Compact<T>& out, int a, T l
     while (qh > 0 && plane(out, a, qh - 1) >= hi) --qh;
 }
 
-/// 16-byte vectors of T and of same-width integers, for encode().
-template <typename T> struct EncodeVec;
-template <> struct EncodeVec<float> {
-    typedef float V __attribute__((vector_size(16)));
-    typedef std::int32_t I __attribute__((vector_size(16)));
-};
-template <> struct EncodeVec<double> {
-    typedef double V __attribute__((vector_size(16)));
-    typedef std::int64_t I __attribute__((vector_size(16)));
-};
-
 /// Compact form of `exact` in `out`. False, `out` unspecified, when an occupied child has a
 /// non-finite bound on some axis (a shape near the largest finite value: its padded box may be
 /// infinite), which no finite frame can hold: the caller then walks the exact nodes.
@@ -92,8 +82,8 @@ template <> struct EncodeVec<double> {
 /// rounding put one off is searched (search_codes). One code at a time, encoding took 30 ms of a
 /// 400 ms build of 10^6 spheres.
 template <typename T> inline bool encode(const Node<T>& exact, Compact<T>& out) {
-    using V = typename EncodeVec<T>::V;
-    using I = typename EncodeVec<T>::I;
+    using V = typename detail::Vec16Of<T>::V;
+    using I = typename detail::Vec16Of<T>::I;
     constexpr int L = 16 / int(sizeof(T));
     static_assert(kWidth % L == 0);
     for (int k = 0; k < kWidth; ++k) {

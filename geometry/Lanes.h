@@ -87,6 +87,18 @@ template <typename T> inline T first_min_xyz(const Lanes4<T>& v) {
     return (z < xy ? z : xy)[0];
 }
 
+/// One 16-byte vector of T (4 floats or 2 doubles), V, and of integers as wide as T, I (what
+/// comparisons of V give).
+template <typename T> struct Vec16Of;
+template <> struct Vec16Of<float> {  // Lanes4<float> is one already
+    using V = Lanes4Of<float>::V;
+    using I = Lanes4Of<float>::M;
+};
+template <> struct Vec16Of<double> {
+    typedef double V __attribute__((vector_size(16)));
+    typedef std::int64_t I __attribute__((vector_size(16)));
+};
+
 /// Two T values in one 16-byte vector (float: lanes 0 and 1 of four; double: both lanes), for the
 /// scalar casts' pairs of independent divisions and square roots (entry and exit): one vector
 /// instruction occupies the divider once instead of twice, and each lane holds exactly the
@@ -104,7 +116,7 @@ template <> struct PairOf<float> {
     }
 };
 template <> struct PairOf<double> {
-    typedef double V __attribute__((vector_size(16)));
+    using V = Vec16Of<double>::V;
     static V make(double a, double b) { return V{a, b}; }
     static V sqrt(const V& v) {
 #if defined(__SSE2__)
