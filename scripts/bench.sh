@@ -9,6 +9,13 @@ cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DRAYPICK_BUILD_APP=OFF -D
 cmake --build "$BUILD_DIR" -j"$(nproc)" --target raypick_bench_kernels raypick_bench_pick raypick_bench_raycast
 echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 "$BUILD_DIR/bench/raypick_bench_kernels" --benchmark_min_time=0.5
+# The kernel targets (robust cast against its textbook variant, batch against the scalar cast) once
+# more: five repetitions in random order, so that the machine's drift (the scalar figures move by
+# up to 30 % from run to run here) hits every kernel alike. The medians are the verdict.
+"$BUILD_DIR/bench/raypick_bench_kernels" \
+  --benchmark_filter='_(Default|TextbookAlgebraic|TextbookEpsilon|TextbookAxisLoop|TextbookPublished|Batch)$' \
+  --benchmark_min_time=0.3 --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true \
+  --benchmark_display_aggregates_only=true
 "$BUILD_DIR/bench/raypick_bench_pick" --benchmark_min_time=0.5
 # Issue 5's targets among 10^6 shapes once more: five repetitions in random order, raypick's and
 # Embree's runs interleaved so that the machine's drift (5-15 % here) hits both alike. The
