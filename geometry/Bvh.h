@@ -314,12 +314,16 @@ template <typename T> void Bvh<T>::encode_compact() {
     compact_.clear();
     const std::size_t bytes = nodes_.size() * sizeof(Node) + leaves_.size() * sizeof(bvh_leaf::Chunk);
     if (bytes <= options_.compact_above_bytes.value_or(detail::last_level_cache_bytes() / 2)) return;
-    compact_.resize(nodes_.size());
-    for (std::size_t i = 0; i < nodes_.size(); ++i)
-        if (!bvh_node::encode(nodes_[i], compact_[i])) {
+    // Reserved, not resized: resize() would zero the 256 bytes a node that encode() writes anyway.
+    compact_.reserve(nodes_.size());
+    bvh_node::Compact<T> c;
+    for (const Node& n : nodes_) {
+        if (!bvh_node::encode(n, c)) {
             compact_.clear();
             return;
         }
+        compact_.push_back(c);
+    }
 }
 
 template <typename T>
