@@ -429,6 +429,17 @@ void App::render(int fb_width, int fb_height) {
     DrawSettings settings;
     settings.solid = s.view.solid;
     settings.grid = s.view.show_grid;
+    if (s.view.show_ui) {
+        for (const PanelBackground& b : ui_.panel_backgrounds()) {
+            FillRect r;
+            r.x = static_cast<int>(std::lround(b.x * sx));
+            r.y = static_cast<int>(std::lround((s.window_height - b.y - b.height) * sy));
+            r.width = static_cast<int>(std::lround((b.x + b.width) * sx)) - r.x;
+            r.height = static_cast<int>(std::lround((s.window_height - b.y) * sy)) - r.y;
+            r.color = b.color;
+            settings.panel_fills.push_back(r);
+        }
+    }
     renderer_.draw(vp, fb_width, fb_height, port, overlay_, settings);
 }
 

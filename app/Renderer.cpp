@@ -533,6 +533,18 @@ void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_heig
     glBindVertexArray(0);
     glUseProgram(0);
     glViewport(0, 0, fb_width, fb_height);
+    // Scissored clears: a software renderer fills them as flat opaque tiles, where it would
+    // sample and blend each pixel of ImGui's translucent window backgrounds.
+    if (!settings.panel_fills.empty()) {
+        glEnable(GL_SCISSOR_TEST);
+        for (const FillRect& r : settings.panel_fills) {
+            if (r.width <= 0 || r.height <= 0) continue;
+            glScissor(r.x, r.y, r.width, r.height);
+            glClearColor(r.color.r, r.color.g, r.color.b, r.color.a);
+            glClear(GL_COLOR_BUFFER_BIT);
+        }
+        glDisable(GL_SCISSOR_TEST);
+    }
 }
 
 }  // namespace raypick::app

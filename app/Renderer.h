@@ -39,10 +39,18 @@ struct Viewport {
     int x = 0, y = 0, width = 1, height = 1;
 };
 
+/// A rectangle of the window filled with one colour after the 3D view (framebuffer pixels, y up).
+struct FillRect {
+    int x = 0, y = 0, width = 0, height = 0;
+    glm::vec4 color{0.0f};
+};
+
 struct DrawSettings {
     bool solid = false;
     bool grid = true;
     glm::vec4 background = palette::background;
+    /// The docked panels' opaque backgrounds, cleared instead of blended by ImGui (see Ui.h).
+    std::vector<FillRect> panel_fills;
 };
 
 class Renderer {

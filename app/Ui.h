@@ -9,9 +9,19 @@
 #include <string>
 #include <vector>
 
+#include <glm/glm.hpp>
+
 #include "app/AppState.h"
 
 namespace raypick::app {
+
+/// A docked panel's rectangle (window coordinates, y down) and its opaque background colour.
+/// ImGui draws no background for these panels: the renderer fills the rectangles, as flat
+/// opaque clears, before ImGui draws the panels' contents over them.
+struct PanelBackground {
+    float x = 0.0f, y = 0.0f, width = 0.0f, height = 0.0f;
+    glm::vec4 color{0.0f};
+};
 
 /// Expected-versus-got text of a failed expectation, drawn beside its ray in the 3D view.
 struct CaseLabel {
@@ -32,10 +42,15 @@ public:
     const std::vector<bool>& failing_rays() const { return failing_rays_; }
     /// The scene ray of the expectation selected in the Test cases panel, if any.
     std::optional<std::size_t> selected_case_ray() const { return selected_case_ray_; }
+    /// This frame's docked panels (after draw()), for the renderer to fill.
+    const std::vector<PanelBackground>& panel_backgrounds() const { return panel_backgrounds_; }
 
 private:
     enum class Popup { None, Open, SaveAs };
 
+    /// ImGui::Begin for a docked panel (placed by draw()): the window draws no background and its
+    /// rectangle goes to panel_backgrounds(). Pair with ImGui::End() as usual.
+    bool begin_panel(const char* name, int flags = 0);
     void menu(AppState& s);
     void scene_panel(AppState& s);
     void inspector_panel(AppState& s);
@@ -51,6 +66,7 @@ private:
     void apply_edit(AppState& s, std::size_t index, const Shape<double>& candidate);
 
     Popup open_popup_ = Popup::None;
+    std::vector<PanelBackground> panel_backgrounds_;
     char path_buf_[1024] = "";
     char rename_buf_[256] = "";
     std::optional<std::size_t> rename_for_;

@@ -247,6 +247,26 @@ TEST(AppWindow, EmptySceneAndSceneWithShapesDifferWhereTheShapesAre) {
     EXPECT_GT(differing, 20);
 }
 
+TEST(AppWindow, DockedPanelsKeepImGuisBackgroundColour) {
+    // The renderer fills the docked panels' rectangles opaque (ImGui draws no background for
+    // them); the colour is ImGui's dark window background (0.06 grey at alpha 0.94) over the
+    // view's background, as ImGui used to blend it.
+    REQUIRE_DISPLAY();
+    const Image img = screenshot(save(picture_scene(true), "panels.json"), "panels.png", ray_args(picture_ray()));
+    ASSERT_FALSE(img.rgb.empty());
+    const glm::vec3 under(palette::background);
+    const glm::vec3 blended = glm::vec3(0.06f) * 0.94f + under * 0.06f;
+    const glm::ivec3 expected(glm::round(blended * 255.0f));
+    // Empty spots: Inspector (nothing selected), Ray below its text, Stats below its lines, the
+    // status bar's right end.
+    for (const auto& q : {glm::ivec2(150, 560), glm::ivec2(1000, 250), glm::ivec2(1200, 690), glm::ivec2(1270, 712)}) {
+        EXPECT_TRUE(close_colour(img.at(q.x, q.y), expected, 1))
+            << "at " << q.x << ", " << q.y << ": " << describe(img.at(q.x, q.y)) << ", expected " << describe(expected);
+    }
+    // And not the view's background (which shows if the panels were not filled).
+    EXPECT_FALSE(close_colour(img.at(150, 560), rgb_of(palette::background), 3));
+}
+
 TEST(AppWindow, SolidModeShadesSurfacesByTheirNormal) {
     REQUIRE_DISPLAY();
     const Image img = screenshot(save(picture_scene(true), "scene.json"), "solid.png", ray_args(picture_ray()) + " --solid");
