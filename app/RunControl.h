@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,8 @@ private:
     int frame_ = 0;
     int exit_code_ = 0;
     std::vector<double> bench_ms_;
+    std::clock_t bench_cpu_start_ = 0;
+    double bench_cpu_ms_ = 0.0;  ///< process CPU time over the timed frames
     std::chrono::steady_clock::time_point frame_start_ = std::chrono::steady_clock::now();
 };
 

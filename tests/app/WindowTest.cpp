@@ -305,6 +305,11 @@ TEST(AppWindow, AThousandShapesAreOneBatchedUploadAndStayInteractive) {
     ASSERT_EQ(std::sscanf(r.output.c_str() + v, "us, %zu wire vertices, %zu scene uploads", &vertices, &uploads), 2)
         << r.output;
     EXPECT_EQ(uploads, 1u) << "the scene's wireframe is built once, not per frame";
+    double cpu = 0.0;
+    const auto c = r.output.find("cpu ");
+    ASSERT_NE(c, std::string::npos) << r.output;
+    ASSERT_EQ(std::sscanf(r.output.c_str() + c, "cpu %lf ms a frame", &cpu), 1) << r.output;
+    EXPECT_GT(cpu, 0.0) << "the process's CPU time over the timed frames";
     EXPECT_GT(vertices, 1000u * 20u);
     // Generous: a loaded CI machine with software GL; the figure itself is in the README.
     EXPECT_LT(mean, 250.0) << r.output;
