@@ -1,8 +1,8 @@
 #include "app/RunControl.h"
 
 #include <algorithm>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <numeric>
 
 #include <glad/gl.h>
@@ -101,7 +101,8 @@ void RunControl::report(const App& app) const {
     std::printf("raypick bench: %zu shapes, %zu frames at %d x %d: mean %.2f ms, median %.2f ms, worst %.2f ms, "
                 "cpu %.2f ms a frame (all threads), last pick %.1f us, %zu wire vertices, %zu scene uploads\n",
                 st.scene.shapes.size(), sorted.size(), opt_.width, opt_.height, mean, sorted[sorted.size() / 2],
-                sorted.back(), bench_cpu_ms_ / double(sorted.size()), st.stats.pick_us, app.renderer().scene_line_vertices(), app.renderer().scene_rebuilds());
+                sorted.back(), bench_cpu_ms_ / double(sorted.size()), st.stats.pick_us,
+                app.renderer().scene_line_vertices(), app.renderer().scene_rebuilds());
 }
 
 }  // namespace raypick::app
