@@ -712,7 +712,18 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
         near_off[a] = neg[a] ? hi_off : lo_off;
         far_off[a] = neg[a] ? lo_off : hi_off;
     }
+    // A pinhole camera's tile: every ray starts at the same point, so each plane's offset from the
+    // (widened) origins is one value, x1 == x2 and y1 == y2 below, and the four corner products
+    // are two. The same bits: the minimum of {p, q, p, q} taken as below is min(p, q), NaN or not.
+    bool one_origin = true;
+    for (int a = 0; a < 3; ++a) one_origin = one_origin && vnl[a][0] == vnh[a][0] && vfl[a][0] == vfh[a][0];
     auto test_node = [&](const Node& n, T t0, T t1, T* entry) __attribute__((always_inline)) {
+        if (one_origin)
+            return walk::test_children(n, near_off, far_off, t0, t1, entry, [&](int a, V np, V fp, V& ta, V& tb) __attribute__((always_inline)) {
+                const V x = np - vnh[a], y = fp - vfh[a];
+                ta = vmin(x * vil[a], x * vih[a]);
+                tb = vmax(y * vil[a], y * vih[a]);
+            });
         return walk::test_children(n, near_off, far_off, t0, t1, entry, [&](int a, V np, V fp, V& ta, V& tb) __attribute__((always_inline)) {
             const V x1 = np - vnh[a], x2 = np - vnl[a], y1 = fp - vfh[a], y2 = fp - vfl[a];
             ta = vmin(vmin(x1 * vil[a], x1 * vih[a]), vmin(x2 * vil[a], x2 * vih[a]));
@@ -727,18 +738,29 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
         // Each ray's own node test on the leaf's box (as in pick()), then its shapes.
         const bvh_leaf::Chunk* leaf = &leaves_[ref & kOffsetMask];
         std::uint64_t entered = 0, groups = 0;  // rays that enter the box; vectors of L holding any
+        V near_plane[3], far_plane[3];          // the box's planes, minus the origins if all rays share one
+        for (int a = 0; a < 3; ++a) {
+            const T np = neg[a] ? parent.hi[a][k] : parent.lo[a][k];
+            const T fp = neg[a] ? parent.lo[a][k] : parent.hi[a][k];
+            // (The shared origin's planes from the bounds over the valid rays: ray 0 may be invalid.)
+            near_plane[a] = zero + (one_origin ? np - vnh[a][0] : np);
+            far_plane[a] = zero + (one_origin ? fp - vfh[a][0] : fp);
+        }
         for (std::size_t i0 = 0; i0 < padded; i0 += L) {
             V tn, tf;
             std::memcpy(&tf, &lim[i0], sizeof(V));
             tn = zero + t_min;
             for (int a = 0; a < 3; ++a) {
-                const T np = neg[a] ? parent.hi[a][k] : parent.lo[a][k];
-                const T fp = neg[a] ? parent.lo[a][k] : parent.hi[a][k];
-                V o1, o2, v;
-                std::memcpy(&o1, &on[a][i0], sizeof(V));
-                std::memcpy(&o2, &of[a][i0], sizeof(V));
+                V v, x = near_plane[a], y = far_plane[a];
                 std::memcpy(&v, &iv[a][i0], sizeof(V));
-                const V ta = (np - o1) * v, tb = (fp - o2) * v;
+                if (!one_origin) {  // (one origin: the same subtraction, done once above)
+                    V o1, o2;
+                    std::memcpy(&o1, &on[a][i0], sizeof(V));
+                    std::memcpy(&o2, &of[a][i0], sizeof(V));
+                    x = x - o1;
+                    y = y - o2;
+                }
+                const V ta = x * v, tb = y * v;
                 tn = ta > tn ? ta : tn;
                 tf = tb < tf ? tb : tf;
             }

@@ -390,6 +390,38 @@ TYPED_TEST(BvhPick, BundlesMatchBruteForce) {
     }
 }
 
+// A tile from one eye whose first ray is invalid and starts elsewhere (a zero direction, or a NaN
+// origin): the shared-origin shortcut takes the origin from the valid rays, not from ray 0.
+TYPED_TEST(BvhPick, OneEyeBundleWithAnInvalidFirstRayMatchesBruteForce) {
+    using T = TypeParam;
+    const std::uint32_t seed = base_seed() + 430;
+    Gen<T> g(seed);
+    std::vector<Shape<T>> shapes;
+    for (int i = 0; i < 500; ++i) shapes.push_back(g.shape(T(8)));
+    const Bvh<T> bvh(shapes);
+    int hits = 0;
+    for (int b = 0; b < 30; ++b) {
+        const Vec3<T> eye = g.p(T(-16), T(16));
+        const Vec3<T> centre = g.v(T(-1), T(1)) - eye * T(0.9);
+        std::vector<Ray<T>> rays;
+        for (int i = 0; i < 64; ++i) rays.push_back({eye, centre + g.v(T(-0.3), T(0.3))});
+        rays[0].origin = eye + g.v(T(-6), T(6));
+        if (b % 3 == 0) rays[0].origin.y = std::numeric_limits<T>::quiet_NaN();
+        else rays[0].direction = Vec3<T>(0);
+        if (b % 2) rays[std::size_t(1 + g.pick(63))].direction = Vec3<T>(0);  // and another one
+        std::vector<std::optional<NearestHit<T>>> got(rays.size());
+        bvh.pick_bundle(rays.data(), rays.size(), got.data());
+        EXPECT_FALSE(got[0].has_value());
+        for (std::size_t i = 0; i < rays.size(); ++i) {
+            const auto want = pick_nearest(shapes, rays[i]);
+            expect_same(got[i], want, seed, int(b * 1000 + int(i)));
+            if (::testing::Test::HasFailure()) return;
+            hits += want.has_value();
+        }
+    }
+    EXPECT_GT(hits, 30 * 64 / 4) << "the rays should mostly hit: seed " << seed;
+}
+
 template <typename T> Shape<T> scaled(const Shape<T>& s, T k) {
     return std::visit([k](auto x) -> Shape<T> {
         using S = decltype(x);
