@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <new>
 #include <thread>
 
 namespace raypick::raycast {
@@ -38,8 +39,11 @@ void render(const Bvh<float>& bvh, int width, int height, const PixelRay& ray_fo
             for (int x0 = 0; x0 < width; x0 += kTile) {
                 const int x1 = std::min(width, x0 + kTile);
                 std::size_t k = 0;
+                // Constructed in place: the call returns straight into rays[k]. (An assignment
+                // returned into a temporary and copied it with wider loads than the callee's
+                // stores, which stalled on every pixel.)
                 for (int y = y0; y < y1; ++y)
-                    for (int x = x0; x < x1; ++x) rays[k++] = ray_for_pixel(x, y);
+                    for (int x = x0; x < x1; ++x) ::new (static_cast<void*>(&rays[k++])) Ray<float>(ray_for_pixel(x, y));
                 bvh.pick_bundle(rays, k, hits, 0.f, infinity<float>());
                 k = 0;
                 for (int y = y0; y < y1; ++y)
