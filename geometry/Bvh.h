@@ -7,6 +7,7 @@
 #include <cstring>
 #include <cstdint>
 #include <limits>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <type_traits>
@@ -824,8 +825,12 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
             return Entry{n.child[k], n.counts[k], e.ref, std::uint32_t(k), entry[k]};
         });
     }
+    // Constructed in place: finish() returns straight into out[i]. (An assignment returned into a
+    // temporary and copied its 76 bytes with wider loads than the callee's stores: a
+    // store-forwarding stall on every ray, a seventh of this function's time.)
+    static_assert(std::is_trivially_destructible_v<std::optional<NearestHit<T>>>, "replaced in place");
     for (std::size_t i = 0; i < count; ++i)
-        if (live_mask >> i & 1u) out[i] = finish(rays[i], best[i], t_min, t_max);
+        if (live_mask >> i & 1u) ::new (static_cast<void*>(&out[i])) std::optional<NearestHit<T>>(finish(rays[i], best[i], t_min, t_max));
 }
 
 template <typename T>
