@@ -696,9 +696,9 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
             vnl[a] = zero + x[0], vnh[a] = zero + x[1], vfl[a] = zero + x[2], vfh[a] = zero + x[3];
             vil[a] = zero + x[4], vih[a] = zero + x[5];
         }
-        if (!coherent) {
+        if (!coherent) {  // ray by ray (each result constructed in place: see the end)
             for (std::size_t i = 0; i < count; ++i)
-                if (live_mask >> i & 1u) out[i] = pick(rays[i], t_min, t_max);
+                if (live_mask >> i & 1u) ::new (static_cast<void*>(&out[i])) std::optional<NearestHit<T>>(pick(rays[i], t_min, t_max));
             return;
         }
     }
