@@ -33,6 +33,12 @@ bool drag3(const char* label, Vec3d& v, float speed = 0.01f) {
 bool drag1(const char* label, double& v, float speed = 0.01f) {
     return ImGui::DragScalar(label, ImGuiDataType_Double, &v, speed, nullptr, nullptr, "%.9g");
 }
+/// A greyed hint that wraps at the panel's edge (TextDisabled cuts a long one off in a narrow column).
+void hint(const char* text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("%s", text);
+    ImGui::PopStyleColor();
+}
 void text_full(const char* label, double v) { ImGui::Text("%s %.17g", label, v); }
 void text_full(const char* label, const Vec3d& v) { ImGui::Text("%s (%.17g, %.17g, %.17g)", label, v.x, v.y, v.z); }
 
@@ -351,7 +357,7 @@ void Ui::inspector_panel(AppState& s) {
         return;
     }
     if (!s.sel.selected || *s.sel.selected >= s.scene.shapes.size()) {
-        ImGui::TextDisabled("Click a shape (or pick one in the Scene list).");
+        hint("Click a shape (or pick one in the Scene list).");
         ImGui::End();
         return;
     }
@@ -450,7 +456,7 @@ void Ui::ray_panel(AppState& s) {
         ImGui::SetClipboardText(format_result(s.scene, s.result, s.view.show_misses).c_str());
 
     if (!s.ray.valid) {
-        ImGui::TextDisabled("No ray yet: move the mouse over the view (or start with --ray).");
+        hint("No ray yet: move the mouse over the view (or start with --ray).");
         ImGui::End();
         return;
     }
@@ -472,7 +478,7 @@ void Ui::ray_panel(AppState& s) {
         }
     }
     if (!ray_refusal_.empty()) ImGui::TextColored(kRed, "%s", ray_refusal_.c_str());
-    if (!s.ray.frozen) ImGui::TextDisabled("The ray through the mouse. Freeze it to edit it and orbit around it.");
+    if (!s.ray.frozen) hint("The ray through the mouse. Freeze it to edit it and orbit around it.");
 
     const PickResult& res = s.result;
     if (res.nearest && *res.nearest < s.scene.shapes.size())
@@ -670,13 +676,13 @@ void Ui::stats_panel(AppState& s, std::size_t line_vertices) {
     ImGui::PlotLines("##frames", frame_history_.data(), static_cast<int>(frame_history_.size()),
                      static_cast<int>(frame_history_next_), "frame time (ms), last 120 frames", 0.0f, 50.0f,
                      ImVec2(-1, 40));
-    ImGui::Text("last pick %.1f us through the hierarchy (%zu builds, %zu refits)", s.stats.bvh_pick_us,
+    ImGui::TextWrapped("last pick %.1f us through the hierarchy (%zu builds, %zu refits)", s.stats.bvh_pick_us,
                 s.stats.bvh_rebuilds, s.stats.bvh_refits);
-    ImGui::Text("ray vs every shape %.1f us (%zu shapes, double core)", s.stats.pick_us, s.scene.shapes.size());
+    ImGui::TextWrapped("ray vs every shape %.1f us (%zu shapes, double core)", s.stats.pick_us, s.scene.shapes.size());
     if (s.view.raycast.enabled)
-        ImGui::Text("ray-cast view %.1f ms (%d x %d, all cores)", s.stats.raycast_ms, s.stats.raycast_width,
+        ImGui::TextWrapped("ray-cast view %.1f ms (%d x %d, all cores)", s.stats.raycast_ms, s.stats.raycast_width,
                     s.stats.raycast_height);
-    ImGui::Text("shapes %zu, scene rays %zu, wire vertices %zu", s.scene.shapes.size(), s.scene.rays.size(), line_vertices);
+    ImGui::TextWrapped("shapes %zu, scene rays %zu, wire vertices %zu", s.scene.shapes.size(), s.scene.rays.size(), line_vertices);
     ImGui::End();
 }
 
