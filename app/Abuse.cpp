@@ -12,6 +12,7 @@
 
 #include "app/SceneEdit.h"
 #include "app/Showcase.h"
+#include "scene/NumberText.h"
 
 #if RAYPICK_HAVE_SCENE_FILE
 #include "scene/SceneFile.h"
@@ -30,11 +31,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kMax = std::numeric_limits<double>::max();
 
-std::string num(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
+std::string num(double v) { return shortest(v); }
 
 /// What differs between two scenes, in a few words.
 std::string difference(const Scene& got, const Scene& want) {

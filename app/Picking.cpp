@@ -11,14 +11,11 @@
 #include "geometry/textbook/TextbookCapsule.h"
 #include "geometry/textbook/TextbookObb.h"
 #include "geometry/textbook/TextbookSphere.h"
+#include "scene/NumberText.h"
 
 namespace raypick::app {
 
-std::string full(double v) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
-}
+std::string full(double v) { return shortest(v); }
 std::string full(const Vec3<double>& v) { return "(" + full(v.x) + ", " + full(v.y) + ", " + full(v.z) + ")"; }
 
 namespace {

@@ -101,10 +101,11 @@ private:
     double last_pick_us_ = 0.0;
 };
 
-/// Plain-text report of a result in full precision (%.17g), for "copy as text".
+/// Plain-text report of a result in full precision (see full()), for "copy as text".
 std::string format_result(const Scene& scene, const PickResult& result, bool include_misses);
 
-/// %.17g of a double / "(x, y, z)".
+/// A double as the shortest text that reads back as the same double (raypick::shortest: "0.1", not
+/// "0.10000000000000001") / "(x, y, z)" of those.
 std::string full(double v);
 std::string full(const Vec3<double>& v);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 #include <utility>
@@ -39,8 +40,37 @@ void hint(const char* text) {
     ImGui::TextWrapped("%s", text);
     ImGui::PopStyleColor();
 }
-void text_full(const char* label, double v) { ImGui::Text("%s %.17g", label, v); }
-void text_full(const char* label, const Vec3d& v) { ImGui::Text("%s (%.17g, %.17g, %.17g)", label, v.x, v.y, v.z); }
+// Numbers shown in full: the shortest text that reads back as the same double (full(), Picking.h).
+void text_full(const char* label, double v) { ImGui::Text("%s %s", label, full(v).c_str()); }
+void text_full(const char* label, const Vec3d& v) { ImGui::Text("%s %s", label, full(v).c_str()); }
+
+/// Three doubles side by side, as InputScalarN lays them out, each shown as full() shows it (0.15
+/// reads "0.15", not "0.14999999999999999"). Text that is not a whole number ("1e", "") leaves its
+/// value as it was. Returns whether a value changed.
+bool input_full3(const char* id, Vec3d& v) {
+    bool changed = false;
+    ImGui::PushID(id);
+    const float spacing = ImGui::GetStyle().ItemInnerSpacing.x;
+    const float width = std::max(1.0f, (ImGui::CalcItemWidth() - 2.0f * spacing) / 3.0f);
+    for (int k = 0; k < 3; ++k) {
+        ImGui::PushID(k);
+        if (k > 0) ImGui::SameLine(0.0f, spacing);
+        ImGui::SetNextItemWidth(width);
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%s", full(v[k]).c_str());
+        if (ImGui::InputText("##c", buf, sizeof buf, ImGuiInputTextFlags_CharsScientific)) {
+            char* end = nullptr;
+            const double x = std::strtod(buf, &end);
+            if (end != buf && *end == '\0' && !(x == v[k])) {
+                v[k] = x;
+                changed = true;
+            }
+        }
+        ImGui::PopID();
+    }
+    ImGui::PopID();
+    return changed;
+}
 
 // The column panels keep their place (the 3D view is the rectangle between the columns, see
 // Layout.h); floating panels (Test cases) start at a place and can be moved.
@@ -464,10 +494,10 @@ void Ui::ray_panel(AppState& s) {
     if (!s.ray.frozen) ImGui::BeginDisabled();
     ImGui::TextUnformatted("origin");
     ImGui::SetNextItemWidth(-1);
-    bool changed = ImGui::InputScalarN("##origin", ImGuiDataType_Double, &r.origin.x, 3, nullptr, nullptr, "%.17g");
+    bool changed = input_full3("##origin", r.origin);
     ImGui::TextUnformatted("direction");
     ImGui::SetNextItemWidth(-1);
-    changed |= ImGui::InputScalarN("##direction", ImGuiDataType_Double, &r.direction.x, 3, nullptr, nullptr, "%.17g");
+    changed |= input_full3("##direction", r.direction);
     if (!s.ray.frozen) ImGui::EndDisabled();
     if (changed && s.ray.frozen) {
         if (auto err = validate(r)) {
@@ -482,8 +512,8 @@ void Ui::ray_panel(AppState& s) {
 
     const PickResult& res = s.result;
     if (res.nearest && *res.nearest < s.scene.shapes.size())
-        ImGui::TextColored(kGreen, "picked: %s at t = %.17g", s.scene.shapes[*res.nearest].name.c_str(),
-                           res.shapes[*res.nearest].surface->t);
+        ImGui::TextColored(kGreen, "picked: %s at t = %s", s.scene.shapes[*res.nearest].name.c_str(),
+                           full(res.shapes[*res.nearest].surface->t).c_str());
     else
         ImGui::TextDisabled("picked: nothing");
     ImGui::Text("%zu of %zu shapes hit", res.hit_count, s.scene.shapes.size());
@@ -524,9 +554,9 @@ void Ui::ray_panel(AppState& s) {
                 ImGui::TableNextColumn();
                 ImGui::TextColored(sr.hit ? kGreen : kGrey, "%s", sr.hit ? "hit" : "miss");
                 ImGui::TableNextColumn();
-                if (sr.hit) ImGui::Text("%.17g", sr.hit->t_near);
+                if (sr.hit) ImGui::TextUnformatted(full(sr.hit->t_near).c_str());
                 ImGui::TableNextColumn();
-                if (sr.hit) ImGui::Text("%.17g", sr.hit->t_far);
+                if (sr.hit) ImGui::TextUnformatted(full(sr.hit->t_far).c_str());
                 ImGui::TableNextColumn();
                 if (sr.hit) ImGui::TextUnformatted(sr.hit->origin_inside ? "inside" : "-");
                 if (compare) {
@@ -563,7 +593,8 @@ void Ui::ray_panel(AppState& s) {
             text_full("n_near", sr.hit->n_near);
             text_full("n_far ", sr.hit->n_far);
             ImGui::Text("inside %s", sr.hit->origin_inside ? "true" : "false");
-            if (sr.surface) ImGui::Text("first surface: %s at t = %.17g", sr.surface->is_exit ? "exit" : "entry", sr.surface->t);
+            if (sr.surface)
+                ImGui::Text("first surface: %s at t = %s", sr.surface->is_exit ? "exit" : "entry", full(sr.surface->t).c_str());
         }
         if (sr.variant) {
             const VariantResult& v = *sr.variant;

@@ -1,21 +1,14 @@
 // raypick case checker.
 #include "scene/CaseCheck.h"
 
+#include "scene/NumberText.h"
+
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 
 namespace raypick {
 
 namespace {
-
-template <typename T> std::string shortest(T v) {
-    if (std::isnan(v)) return "nan";
-    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-    char buf[64];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, r.ptr);
-}
 
 template <typename T> std::string vec_text(const Vec3<T>& v) {
     return "[" + shortest(v.x) + ", " + shortest(v.y) + ", " + shortest(v.z) + "]";
