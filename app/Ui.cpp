@@ -122,7 +122,7 @@ void Ui::draw(AppState& s, std::size_t line_vertices) {
     inspector_panel(s);
     place(right, top, kRightPanelWidth, mid - top);
     ray_panel(s);
-    const float options_height = s.view.raycast.enabled ? 280.0f : 200.0f;  // room for the ray-cast lines
+    const float options_height = s.view.raycast.enabled ? 262.0f : 200.0f;  // room for the ray-cast lines
     place(right, mid, kRightPanelWidth, options_height);
     options_panel(s);
     place(right, mid + options_height, kRightPanelWidth, std::max(bottom - mid - options_height, 80.0f));
@@ -643,8 +643,11 @@ void Ui::options_panel(AppState& s) {
     int mode = v.solid ? 1 : 0;
     ImGui::RadioButton("wire", &mode, 0);
     ImGui::SameLine();
-    ImGui::RadioButton("solid (colour = normal)", &mode, 1);
+    ImGui::RadioButton("solid", &mode, 1);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("surfaces coloured by their normal (W toggles)");
     v.solid = mode == 1;
+    // One row with the view mode, so that the ray-cast view's switch below is in sight at 1280 x 720.
+    ImGui::SameLine(0.0f, 3.0f * ImGui::GetStyle().ItemSpacing.x);
     ImGui::Checkbox("grid", &v.show_grid);
     ImGui::SameLine();
     ImGui::Checkbox("handles", &v.show_handles);
