@@ -309,6 +309,11 @@ template <typename T> bool same_bits(T a, T b) { return std::memcmp(&a, &b, size
 template <typename T> bool same_bits(const Vec3<T>& a, const Vec3<T>& b) {
     return same_bits(a.x, b.x) && same_bits(a.y, b.y) && same_bits(a.z, b.z);
 }
+template <typename T> bool same_surface(const std::optional<SurfaceHit<T>>& a, const std::optional<SurfaceHit<T>>& b) {
+    if (a.has_value() != b.has_value()) return false;
+    return !a || (same_bits(a->t, b->t) && same_bits(a->point, b->point) && same_bits(a->normal, b->normal) &&
+                  a->is_exit == b->is_exit);
+}
 template <typename T> bool same_hit(const std::optional<RayHit<T>>& a, const std::optional<RayHit<T>>& b) {
     if (a.has_value() != b.has_value()) return false;
     if (!a) return true;
@@ -361,6 +366,12 @@ std::optional<RayHit<T>> check_cast(const Ray<T>& ray, const S& shape, T t_min, 
     // The variant dispatch must give the very same answer as the direct call.
     if (!same_hit(h, cast(ray, Shape<T>(shape), t_min, t_max)))
         broken("cast(ray, Shape<T>) differs from the direct cast");
+    // pick() is first_surface() of that hit, bit for bit, however it computes it (the sphere's and
+    // the capsule's compute only the one normal), directly and through the variant.
+    const std::optional<SurfaceHit<T>> first = h ? first_surface(ray, *h, t_min, t_max) : std::nullopt;
+    if (!same_surface(pick(ray, shape, t_min, t_max), first)) broken("pick() differs from first_surface(cast())");
+    if (!same_surface(pick(ray, Shape<T>(shape), t_min, t_max), first))
+        broken("pick(ray, Shape<T>) differs from first_surface(cast())");
     if (!h) return h;
     const bool valid = is_valid(ray) && is_valid(shape) && t_min <= t_max;
     if (!valid) broken("hit on invalid input (ray, shape or t_min > t_max)");

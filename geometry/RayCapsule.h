@@ -143,6 +143,17 @@ template <typename T> struct CapsuleNormals {
     T abab, fa_ab, d_ab, r, length;
 };
 
+/// cast()'s decision and passage for a capsule with a != b, shared with pick(). Validation only for
+/// a passage that would be a hit: a miss is the answer for invalid input too, and passage()
+/// computes without fault on any input (non-finite values only make it miss or return garbage
+/// that the validation then rejects).
+template <typename T>
+[[gnu::always_inline]] inline bool capsule_accepted(const Ray<T>& ray, const Capsule<T>& capsule, T t_min, T t_max,
+                                                    T& t_near, T& t_far) {
+    return passage(ray, capsule, t_near, t_far) && accepts(t_near, t_far, t_min, t_max) &&
+           every(is_valid(ray), is_valid(capsule), valid_range(t_min, t_max));
+}
+
 }  // namespace detail
 
 /// Ray against capsule, robust default.
@@ -169,18 +180,29 @@ template <typename T>
     if (capsule.a == capsule.b) return cast(ray, Sphere<T>{capsule.a, capsule.radius}, t_min, t_max);
     std::optional<RayHit<T>> hit;  // built in place (see emplace_hit)
     T t_near, t_far;
-    // Validation only for a passage that would be a hit: a miss is the answer for invalid input
-    // too, and detail::passage() computes without fault on any input (non-finite values only
-    // make it miss or return garbage that the validation then rejects).
-    if (!detail::passage(ray, capsule, t_near, t_far) || !detail::accepts(t_near, t_far, t_min, t_max) ||
-        !every(is_valid(ray), is_valid(capsule), detail::valid_range(t_min, t_max)))
-        return hit;
+    if (!detail::capsule_accepted(ray, capsule, t_min, t_max, t_near, t_far)) return hit;
     const detail::CapsuleNormals<T> normals(ray, capsule, detail::CapsuleAxis<T>(capsule));
     // accepts() held above and at() never returns a non-finite vector.
     Vec3<T> n_near, n_far;
     normals.pair(t_near, t_far, n_near, n_far);
     detail::emplace_hit(hit, t_near, t_far, n_near, n_far);
     return hit;
+}
+
+/// Picking a capsule: first_surface() of cast()'s hit, bit for bit (the entry, or the exit when the
+/// origin is inside or t_min is past the entry; empty on a miss or when the whole range lies
+/// inside), but only that surface point's normal is computed (CapsuleNormals::at, which pair()
+/// equals bit for bit).
+template <typename T>
+[[gnu::always_inline]] inline std::optional<SurfaceHit<T>> pick(const Ray<T>& ray, const Capsule<T>& capsule,
+                                                                 T t_min = T(0), T t_max = infinity<T>()) {
+    if (capsule.a == capsule.b) return pick(ray, Sphere<T>{capsule.a, capsule.radius}, t_min, t_max);
+    std::optional<SurfaceHit<T>> out;  // built in place (see emplace_surface)
+    T t_near, t_far;
+    if (!detail::capsule_accepted(ray, capsule, t_min, t_max, t_near, t_far)) return out;
+    const detail::CapsuleNormals<T> normals(ray, capsule, detail::CapsuleAxis<T>(capsule));
+    detail::emplace_surface(out, ray, t_near, t_far, t_min, t_max, [&](T t, bool exit) { return normals.at(t, exit); });
+    return out;
 }
 
 }  // namespace raypick

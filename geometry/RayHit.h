@@ -88,6 +88,28 @@ inline void emplace_hit(std::optional<RayHit<T>>& out, T t_near, T t_far, const 
     h.origin_inside = t_near < T(0) && T(0) < t_far;
 }
 
+/// pick()'s tail where a shape computes only the normal it returns: first_surface() of the hit
+/// that emplace_hit() would build from the same passage [t0, t1] (accepted for [t_min, t_max]),
+/// bit for bit, written straight into `out`; normal_at(t, is_exit) is the normal cast() gives at t
+/// (n_near for the entry, n_far for the exit). The other normal is never computed: for a sphere or
+/// a capsule that is a square root and a division saved per pick.
+template <typename T, typename NormalAt>
+inline void emplace_surface(std::optional<SurfaceHit<T>>& out, const Ray<T>& ray, T t0, T t1, T t_min, T t_max,
+                            const NormalAt& normal_at) {
+    const bool exit = !(t0 >= t_min);  // first_surface(): the entry when it lies in the range
+    const T t = exit ? t1 : t0;
+    if (t < t_min || t > t_max) return;
+    SurfaceHit<T>& s = out.emplace();
+    s.t = t;
+    s.point = ray.at(t);
+    s.normal = normal_at(t, exit);
+    s.is_exit = exit;
+}
+
+/// Where a cast's fast path leaves it: no hit, a hit whose passage it computed, or an input it
+/// does not take (outside its range, or invalid), which the cast's general path then decides.
+enum class FastPassage { Miss, Hit, General };
+
 /// A valid ray range: t_min <= t_max, neither NaN (infinities allowed).
 template <typename T> inline bool valid_range(T t_min, T t_max) { return t_min <= t_max; }
 

@@ -125,7 +125,7 @@ template <typename T> inline bool sphere_roots(const Vec3<T>& f, const Vec3<T>& 
 /// Outward normal at t on a sphere seen from f = origin - centre; the documented fallback
 /// (-unit(d) at entry, +unit(d) at exit) when the radius is 0 and no normal exists.
 template <typename T>
-inline Vec3<T> sphere_normal(const Vec3<T>& f, const Vec3<T>& d, T r, T t, bool exit) {
+[[gnu::always_inline]] inline Vec3<T> sphere_normal(const Vec3<T>& f, const Vec3<T>& d, T r, T t, bool exit) {
     if (r == T(0)) return normalize_or(exit ? d : -d, Vec3<T>(T(0), T(0), T(1)));
     return normalize_or_dir(f + t * d, exit ? d : -d);
 }
@@ -153,6 +153,27 @@ template <typename T> inline bool passage(const Ray<T>& ray, const Sphere<T>& sp
     return sphere_roots(ray.origin - sphere.center, ray.direction, sphere.radius, t0, t1);
 }
 
+/// cast()'s fast path up to its normals, shared with pick(): Miss (the line misses, or its passage
+/// is not accepted for [t_min, t_max]), General (the input is outside the fast path's range, or
+/// invalid: sphere_cast_general() decides), or Hit with the passage [t0, t1].
+template <typename T>
+[[gnu::always_inline]] inline FastPassage sphere_fast_passage(const Vec3<T>& f, const Vec3<T>& d, T r, T t_min, T t_max,
+                                                              T& t0, T& t1) {
+    const T disc = sphere_discriminant(f, d, r);
+    const bool fast = every(r >= T(0), sphere_roots_in_safe_range(f, d, r));
+    // The common miss in one branch: the line misses, and the input is in the fast path's range
+    // (so the discriminant's sign is right). One unpredictable branch and nothing before it but
+    // arithmetic: what a miss costs decides this cast's speed on random rays.
+    if (every(fast, !(disc >= T(0)))) return FastPassage::Miss;
+    if (!__builtin_expect(fast, 1)) return FastPassage::General;
+    // Fast path. The safe range implies a valid ray and sphere: it fails for NaN; |f|^2 + r^2
+    // finite means origin, centre and radius are finite; d.d >= 2^-60 (2^-480) means a non-zero
+    // direction. In it the roots are ordered and finite (at most 2 sqrt(s / a) <= 2^121 in float,
+    // see safe_exponent()), so accepts() needs no finiteness test.
+    sphere_roots_of(f, d, r, disc, t0, t1);
+    return accepts_finite(t0, t1, t_min, t_max) ? FastPassage::Hit : FastPassage::Miss;
+}
+
 }  // namespace detail
 
 /// Ray against sphere, robust default.
@@ -175,26 +196,40 @@ template <typename T>
     const Vec3<T>& d = ray.direction;
     const T r = sphere.radius;
     std::optional<RayHit<T>> hit;  // the one value returned, built in place (see emplace_hit)
-    const T disc = detail::sphere_discriminant(f, d, r);
-    const bool fast = every(r >= T(0), detail::sphere_roots_in_safe_range(f, d, r));
-    // The common miss in one branch: the line misses, and the input is in the fast path's range
-    // (so the discriminant's sign is right). One unpredictable branch and nothing before it but
-    // arithmetic: what a miss costs decides this cast's speed on random rays.
-    if (every(fast, !(disc >= T(0)))) return hit;
-    if (!__builtin_expect(fast, 1)) {
+    T t0, t1;
+    const detail::FastPassage path = detail::sphere_fast_passage(f, d, r, t_min, t_max, t0, t1);
+    if (path == detail::FastPassage::Miss) return hit;
+    if (!__builtin_expect(path == detail::FastPassage::Hit, 1)) {
         detail::sphere_cast_general(ray, sphere, t_min, t_max, hit);
         return hit;
     }
-    // Fast path. The safe range implies a valid ray and sphere: it fails for NaN; |f|^2 + r^2
-    // finite means origin, centre and radius are finite; d.d >= 2^-60 (2^-480) means a non-zero
-    // direction. In it the roots are ordered and finite (at most 2 sqrt(s / a) <= 2^121 in float,
-    // see safe_exponent()), so accepts() needs no finiteness test.
-    T t0, t1;
-    detail::sphere_roots_of(f, d, r, disc, t0, t1);
-    if (!detail::accepts_finite(t0, t1, t_min, t_max)) return hit;
     // Normals are unit by construction (normalize_or_dir never returns a non-finite vector).
     detail::emplace_hit(hit, t0, t1, detail::sphere_normal(f, d, r, t0, false), detail::sphere_normal(f, d, r, t1, true));
     return hit;
+}
+
+/// Picking a sphere: first_surface() of cast()'s hit, bit for bit (the entry, or the exit when the
+/// origin is inside or t_min is past the entry; empty on a miss or when the whole range lies
+/// inside), but only that surface point's normal is computed.
+template <typename T>
+[[gnu::always_inline]] inline std::optional<SurfaceHit<T>> pick(const Ray<T>& ray, const Sphere<T>& sphere,
+                                                                 T t_min = T(0), T t_max = infinity<T>()) {
+    const Vec3<T> f = ray.origin - sphere.center;
+    const Vec3<T>& d = ray.direction;
+    const T r = sphere.radius;
+    std::optional<SurfaceHit<T>> out;  // built in place (see emplace_surface)
+    T t0, t1;
+    const detail::FastPassage path = detail::sphere_fast_passage(f, d, r, t_min, t_max, t0, t1);
+    if (path == detail::FastPassage::Miss) return out;
+    if (!__builtin_expect(path == detail::FastPassage::Hit, 1)) {  // rare: both normals, then one
+        std::optional<RayHit<T>> hit;
+        detail::sphere_cast_general(ray, sphere, t_min, t_max, hit);
+        if (hit) out = first_surface(ray, *hit, t_min, t_max);
+        return out;
+    }
+    detail::emplace_surface(out, ray, t0, t1, t_min, t_max,
+                            [&](T t, bool exit) { return detail::sphere_normal(f, d, r, t, exit); });
+    return out;
 }
 
 }  // namespace raypick

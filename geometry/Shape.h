@@ -53,13 +53,20 @@ template <typename T, typename S>
 }  // namespace detail
 
 /// Picking: the first surface point of `shape` along the ray in [t_min, t_max] — the entry, or the
-/// exit when the ray starts inside. Empty on a miss.
+/// exit when the ray starts inside. Empty on a miss. first_surface() of cast()'s hit; spheres and
+/// capsules have their own pick() (RaySphere.h, RayCapsule.h) that gives the same bits without
+/// computing the other normal.
 template <typename T, typename S>
 std::optional<SurfaceHit<T>> pick(const Ray<T>& ray, const S& shape, T t_min = T(0),
                                   T t_max = infinity<T>()) {
     const auto hit = cast(ray, shape, t_min, t_max);
     if (!hit) return std::nullopt;
     return first_surface(ray, *hit, t_min, t_max);
+}
+/// pick() of whichever shape `shape` holds.
+template <typename T>
+std::optional<SurfaceHit<T>> pick(const Ray<T>& ray, const Shape<T>& shape, T t_min = T(0), T t_max = infinity<T>()) {
+    return std::visit([&](const auto& s) { return pick(ray, s, t_min, t_max); }, shape);
 }
 
 template <typename T> bool is_valid(const Shape<T>& s) {

@@ -26,6 +26,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "TestUtil.h"
 #include "geometry/Shape.h"
 
 namespace raypick {
@@ -348,6 +349,17 @@ template <typename T, typename S> void fuzz_shape_type(const char* name, uint64_
             if (h) ++hits;
             const auto p = pick(ray, shape, lo, hi);
             ASSERT_EQ(p.has_value(), h && (h->t_near >= lo || h->t_far <= hi)) << where;
+            // pick() is first_surface() of the hit, bit for bit (spheres and capsules compute only
+            // the one normal), also through Shape<T>.
+            const auto first = h ? first_surface(ray, *h, lo, hi) : std::nullopt;
+            for (const auto& q : {p, pick(ray, Shape<T>(shape), lo, hi)}) {
+                ASSERT_EQ(q.has_value(), first.has_value()) << where;
+                if (q) {
+                    ASSERT_TRUE(test::same_bits(q->t, first->t) && test::same_bits(q->point, first->point) &&
+                                test::same_bits(q->normal, first->normal) && q->is_exit == first->is_exit)
+                        << "pick differs from first_surface(cast): t " << q->t << " vs " << first->t << "; " << where;
+                }
+            }
             if (p) {
                 ASSERT_TRUE(is_finite(p->t) && is_finite(p->normal) && is_finite(p->point))
                     << "pick: t " << p->t << " point " << p->point.x << " " << p->point.y << " " << p->point.z << "; " << where;

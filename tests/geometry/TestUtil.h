@@ -21,6 +21,9 @@ inline std::uint32_t seed_from_env(std::uint32_t fallback) {
 
 /// Same bit pattern (tells -0 from +0 and compares NaNs).
 template <typename T> bool same_bits(T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }
+template <typename T> bool same_bits(const Vec3<T>& a, const Vec3<T>& b) {
+    return same_bits(a.x, b.x) && same_bits(a.y, b.y) && same_bits(a.z, b.z);
+}
 
 template <typename T> constexpr T tol() { return sizeof(T) >= 8 ? T(1e-12) : T(1e-5); }
 
