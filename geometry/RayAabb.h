@@ -71,9 +71,20 @@ template <typename T> inline Vec3<T> unit_axis(int i, T sign) {
 /// then takes slab_passage(), which also handles it) and sets `applies`; when it applies, the
 /// result and p are bit for bit those of slab_passage() (same divisions, same comparisons, ties to
 /// the lowest axis).
+/// The lanes slab_span_fast() decides on, kept for slab_axes(): each axis' entry and exit, and where
+/// the direction is positive.
+template <typename T> struct SlabLanes {
+    Lanes4<T> enter, leave;
+    Mask4<T> pos;
+};
+
+/// slab_passage_fast() up to its decision: p.t_near and p.t_far (p's axes untouched), the returned
+/// hit, `applies`, and the lanes slab_axes() needs. Kept apart so that a cast looks up the axes
+/// only for a hit it keeps: on random rays half the casts miss, and the lookups (two compares and
+/// movemasks, the signs stored and read back by index) were done for them too.
 template <typename T>
-inline bool slab_passage_fast(const Lanes4<T>& o4, const Lanes4<T>& d4, const Lanes4<T>& lo4, const Lanes4<T>& hi4,
-                              SlabPassage<T>& p, bool& applies) {
+inline bool slab_span_fast(const Lanes4<T>& o4, const Lanes4<T>& d4, const Lanes4<T>& lo4, const Lanes4<T>& hi4,
+                           SlabPassage<T>& p, bool& applies, SlabLanes<T>& lanes) {
     // x*0 is 0 for finite x and NaN otherwise: one compare per lane checks all twelve inputs.
     const T z = T(0);
     applies = all_xyz<T>(((o4 * z + d4 * z) + (lo4 * z + hi4 * z) == z) & (d4 != z) & (lo4 <= hi4));
@@ -83,26 +94,39 @@ inline bool slab_passage_fast(const Lanes4<T>& o4, const Lanes4<T>& d4, const La
     // Entry and exit chosen by the direction's sign, as slab_passage() does, with selects rather
     // than a branch per axis (the signs vary from ray to ray: a mispredicted branch per axis was
     // most of this test's cost). No lane is NaN: finite inputs, d != 0.
-    const Mask4<T> pos = d4 > z;
-    const Lanes4<T> enter = pos ? t_lo : t_hi, leave = pos ? t_hi : t_lo;
+    lanes.pos = d4 > z;
+    lanes.enter = lanes.pos ? t_lo : t_hi;
+    lanes.leave = lanes.pos ? t_hi : t_lo;
     // The latest entry and earliest exit, each with the bits of the lowest axis among equal values
-    // (the loop's strict comparisons); the hit decision needs nothing else, so it does not wait
-    // for the axis lookups below.
-    const T tn = first_max_xyz<T>(enter), tf = first_min_xyz<T>(leave);
+    // (the loop's strict comparisons); the hit decision needs nothing else.
+    p.t_near = first_max_xyz<T>(lanes.enter);
+    p.t_far = first_min_xyz<T>(lanes.leave);
     // An entry of -inf or an exit of +inf (a bound overflowed) leaves the loop's axis unset: miss.
-    const bool ok = every(tn > -infinity<T>(), tf < infinity<T>(), tn <= tf);
-    p.t_near = tn;
-    p.t_far = tf;
-    // Which axes: the lowest lane holding each value.
-    const int na = __builtin_ctz(lane_bits(enter == Lanes4<T>{tn, tn, tn, tn}));
-    const int fa = __builtin_ctz(lane_bits(leave == Lanes4<T>{tf, tf, tf, tf}));
+    return every(p.t_near > -infinity<T>(), p.t_far < infinity<T>(), p.t_near <= p.t_far);
+}
+
+/// The rest of slab_passage_fast() after slab_span_fast() returned `ok` for p: which axes gave the
+/// entry and the exit (the lowest lane holding each value) and the outward normals' signs there.
+template <typename T> inline void slab_axes(const SlabLanes<T>& lanes, bool ok, SlabPassage<T>& p) {
+    const T tn = p.t_near, tf = p.t_far;
+    const int na = __builtin_ctz(lane_bits(lanes.enter == Lanes4<T>{tn, tn, tn, tn}));
+    const int fa = __builtin_ctz(lane_bits(lanes.leave == Lanes4<T>{tf, tf, tf, tf}));
     // Outward normal signs: -1 where the line enters through the lower plane (d > 0), +1 at exit.
     const Lanes4<T> one{T(1), T(1), T(1), T(1)};
-    const Lanes4<T> near_sign = pos ? -one : one;
+    const Lanes4<T> near_sign = lanes.pos ? -one : one;
     p.near_sign = near_sign[na & 3];
     p.far_sign = -near_sign[fa & 3];
     p.near_axis = ok ? na : -1;
     p.far_axis = ok ? fa : -1;
+}
+
+template <typename T>
+inline bool slab_passage_fast(const Lanes4<T>& o4, const Lanes4<T>& d4, const Lanes4<T>& lo4, const Lanes4<T>& hi4,
+                              SlabPassage<T>& p, bool& applies) {
+    SlabLanes<T> lanes;
+    const bool ok = slab_span_fast(o4, d4, lo4, hi4, p, applies, lanes);
+    if (!applies) return false;
+    slab_axes(lanes, ok, p);
     return ok;
 }
 
@@ -118,8 +142,9 @@ inline bool slab_passage_fast(const Vec3<T>& o, const Vec3<T>& d, const Vec3<T>&
     return slab_passage_fast(o4, d4, lo4, hi4, p, applies);
 }
 
-/// slab_passage_fast() for a ray and a box, each loaded as two overlapping vectors.
-template <typename T> inline bool slab_passage_fast(const Ray<T>& ray, const Aabb<T>& box, SlabPassage<T>& p, bool& applies) {
+/// slab_span_fast() for a ray and a box, each loaded as two overlapping vectors.
+template <typename T>
+inline bool slab_span_fast(const Ray<T>& ray, const Aabb<T>& box, SlabPassage<T>& p, bool& applies, SlabLanes<T>& lanes) {
     static_assert(sizeof(Ray<T>) == 6 * sizeof(T) && sizeof(Aabb<T>) == 6 * sizeof(T), "x, y, z of both vectors contiguous");
     // Lane 3: direction.x, direction.z, max.x, max.z, all checked in lanes 0..2.
     Lanes4<T> o4, d4, lo4, hi4;
@@ -127,14 +152,15 @@ template <typename T> inline bool slab_passage_fast(const Ray<T>& ray, const Aab
     load_preceded(ray.direction, d4);
     load_followed(box.min, lo4);
     load_preceded(box.max, hi4);
-    return slab_passage_fast(o4, d4, lo4, hi4, p, applies);
+    return slab_span_fast(o4, d4, lo4, hi4, p, applies, lanes);
 }
 
 /// The line's passage through the box, t only (no validation): what cast() computes, bit for bit.
 template <typename T> inline bool passage(const Ray<T>& ray, const Aabb<T>& box, T& t0, T& t1) {
     SlabPassage<T> p;
     bool applies;
-    const bool hit = slab_passage_fast(ray, box, p, applies);
+    SlabLanes<T> lanes;  // t only: no axes
+    const bool hit = slab_span_fast(ray, box, p, applies, lanes);
     if (!(applies ? hit : slab_passage(ray.origin, ray.direction, box.min, box.max, p))) return false;
     t0 = p.t_near;
     t1 = p.t_far;
@@ -163,13 +189,15 @@ std::optional<RayHit<T>> cast(const Ray<T>& ray, const Aabb<T>& box, T t_min = T
     std::optional<RayHit<T>> hit;  // the one value returned, built in place (see emplace_hit)
     detail::SlabPassage<T> p;
     bool applies;
+    detail::SlabLanes<T> lanes;
     // Fast path: finite input, no zero direction component, min <= max, so the ray and box are
     // valid (a non-zero finite direction still needs dot(d, d) in range, checked below).
-    const bool crossed = detail::slab_passage_fast(ray, box, p, applies);
+    const bool crossed = detail::slab_span_fast(ray, box, p, applies, lanes);
     const T dd = glm::dot(ray.direction, ray.direction);
     if (__builtin_expect(applies & (dd > T(0)) & (dd <= std::numeric_limits<T>::max()), 1)) {
         if (!crossed || !detail::valid_range(t_min, t_max) || !detail::accepts(p.t_near, p.t_far, t_min, t_max))
             return hit;
+        detail::slab_axes(lanes, true, p);  // for the hit only
     } else {
         if (!is_valid(ray) || !is_valid(box) || !detail::valid_range(t_min, t_max)) return hit;
         p = detail::SlabPassage<T>{};

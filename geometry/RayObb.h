@@ -74,7 +74,8 @@ inline bool obb_cast_fast(const Ray<T>& ray, const Obb<T>& box, T t_min, T t_max
     const Lanes4<T> ld = (r0 * d4[0] + r1 * d4[1]) + r2 * d4[2];
     SlabPassage<T> p;
     bool applies;
-    const bool hit = slab_passage_fast(lo, ld, -h4, h4, p, applies);  // lane 3 repeats lane 2
+    SlabLanes<T> lanes;
+    const bool hit = slab_span_fast(lo, ld, -h4, h4, p, applies, lanes);  // lane 3 repeats lane 2
     if (!applies) return false;
     // A miss needs no validation: an invalid ray or box is a miss too (the general path would say
     // the same). So the validity test below runs for hits only: on random rays, half the casts
@@ -95,6 +96,7 @@ inline bool obb_cast_fast(const Ray<T>& ray, const Obb<T>& box, T t_min, T t_max
     const bool valid = every(all_xyz<T>(orthonormal & ((o4 * z + d4 * z) + c4 * z == z) & (h4 >= z) & (h4 <= big)),
                              glm::dot(glm::cross(c0, c1), c2) > z, dd > z, dd <= big);
     if (!valid) return true;  // out stays empty: what the general path gives an invalid input
+    slab_axes(lanes, true, p);  // the axes of a hit only (slab_span_fast)
     // normalize_or(sign * c_axis): the squared length is diag[axis] (sign^2 = 1 exactly), in
     // (min, max) for a valid rotation, so its fast path: v * (1 / sqrt(len2)), both at once.
     // The three square roots in one vector instruction (lane 3 repeats lane 2: finite too).
