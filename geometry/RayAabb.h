@@ -64,13 +64,6 @@ template <typename T> inline Vec3<T> unit_axis(int i, T sign) {
     return Vec3<T>(i == 0 ? sign : T(0), i == 1 ? sign : T(0), i == 2 ? sign : T(0));
 }
 
-/// slab_passage() for the common case, with fewer branches and divisions: every input finite, no
-/// direction component 0, min <= max. The inputs are lanes 0..2 (x, y, z) of o4, d4, lo4, hi4;
-/// lane 3 is ignored (it must hold copies of lanes 0..2 of the inputs, so that it is finite and
-/// divides by a non-zero when they are). Returns false when the case does not apply (the caller
-/// then takes slab_passage(), which also handles it) and sets `applies`; when it applies, the
-/// result and p are bit for bit those of slab_passage() (same divisions, same comparisons, ties to
-/// the lowest axis).
 /// The lanes slab_span_fast() decides on, kept for slab_axes(): each axis' entry and exit, and where
 /// the direction is positive.
 template <typename T> struct SlabLanes {
@@ -120,6 +113,13 @@ template <typename T> inline void slab_axes(const SlabLanes<T>& lanes, bool ok, 
     p.far_axis = ok ? fa : -1;
 }
 
+/// slab_passage() for the common case, with fewer branches and divisions: every input finite, no
+/// direction component 0, min <= max. The inputs are lanes 0..2 (x, y, z) of o4, d4, lo4, hi4;
+/// lane 3 is ignored (it must hold copies of lanes 0..2 of the inputs, so that it is finite and
+/// divides by a non-zero when they are). Returns false when the case does not apply (the caller
+/// then takes slab_passage(), which also handles it) and sets `applies`; when it applies, the
+/// result and p are bit for bit those of slab_passage() (same divisions, same comparisons, ties to
+/// the lowest axis): slab_span_fast() then slab_axes().
 template <typename T>
 inline bool slab_passage_fast(const Lanes4<T>& o4, const Lanes4<T>& d4, const Lanes4<T>& lo4, const Lanes4<T>& hi4,
                               SlabPassage<T>& p, bool& applies) {
