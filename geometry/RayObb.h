@@ -45,8 +45,9 @@ void obb_cast_general(const Ray<T>& ray, const Obb<T>& box, T t_min, T t_max, st
 /// general path gives — empty for a miss or invalid input: the same validity predicate (is_valid's
 /// dot products in the same order, tested only once the slabs report a hit), the same frame
 /// change (glm's mat3 * vec3: c_j.x v.x + c_j.y v.y + c_j.z v.z), the slab_passage_fast() that
-/// equals slab_passage(), and normalize_or()'s fast path, whose squared lengths are the diagonal
-/// of R^T R already computed for validation.
+/// equals slab_passage() (in its two steps: the axes are looked up for a hit only), and
+/// normalize_or()'s fast path, whose squared lengths are the diagonal of R^T R already computed
+/// for validation.
 template <typename T>
 inline bool obb_cast_fast(const Ray<T>& ray, const Obb<T>& box, T t_min, T t_max, std::optional<RayHit<T>>& out) {
     // `out` is empty on entry and stays so on a miss.
