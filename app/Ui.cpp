@@ -45,8 +45,10 @@ void text_full(const char* label, double v) { ImGui::Text("%s %s", label, full(v
 void text_full(const char* label, const Vec3d& v) { ImGui::Text("%s %s", label, full(v).c_str()); }
 
 /// Three doubles side by side, as InputScalarN lays them out, each shown as full() shows it (0.15
-/// reads "0.15", not "0.14999999999999999"). Text that is not a whole number ("1e", "") leaves its
-/// value as it was. Returns whether a value changed.
+/// reads "0.15", not "0.14999999999999999"). A value is taken when its text is committed (Enter,
+/// or the field losing focus), not keystroke by keystroke: typing 1e999 no longer set 1e9 and
+/// 1e99 on the way. Text that is not a whole number ("1e", "") leaves the value as it was.
+/// Returns whether a value changed.
 bool input_full3(const char* id, Vec3d& v) {
     bool changed = false;
     ImGui::PushID(id);
@@ -58,7 +60,9 @@ bool input_full3(const char* id, Vec3d& v) {
         ImGui::SetNextItemWidth(width);
         char buf[64];
         std::snprintf(buf, sizeof buf, "%s", full(v[k]).c_str());
-        if (ImGui::InputText("##c", buf, sizeof buf, ImGuiInputTextFlags_CharsScientific)) {
+        const bool entered = ImGui::InputText("##c", buf, sizeof buf,
+                                              ImGuiInputTextFlags_CharsScientific | ImGuiInputTextFlags_EnterReturnsTrue);
+        if (entered || ImGui::IsItemDeactivatedAfterEdit()) {
             char* end = nullptr;
             const double x = std::strtod(buf, &end);
             if (end != buf && *end == '\0' && !(x == v[k])) {

@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -601,10 +602,12 @@ bool wire_like(const Image& img, const Vec3d& p, const Camera& cam) {
 
 /// Starts the app on picture_scene() at kW x kH, screenshots going to `dir` (emptied of old ones
 /// first), and waits for its window. The app's pid, or -1 after recording a test failure.
-pid_t launch_on_picture_scene(FakeInput& input, const fs::path& dir) {
+pid_t launch_on_picture_scene(FakeInput& input, const fs::path& dir, std::vector<std::string> extra = {}) {
     for (const fs::path& p : pngs_in(dir)) fs::remove(p);
     const std::string scene = save(picture_scene(true), "scene.json");
-    const pid_t pid = spawn_app(dir, {"--scene", scene, "--width", std::to_string(kW), "--height", std::to_string(kH)});
+    std::vector<std::string> args{"--scene", scene, "--width", std::to_string(kW), "--height", std::to_string(kH)};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const pid_t pid = spawn_app(dir, args);
     if (pid <= 0) {
         ADD_FAILURE() << "could not start the app";
         return -1;
@@ -710,4 +713,87 @@ TEST(AppWindow, EndToEndInspectorRefusesANegativeRadiusAndKeepsTheLastValidValue
             red_text += c.x > 200 && c.y > 90 && c.y < 140 && c.z > 80 && c.z < 130;
         }
     EXPECT_GT(red_text, 30) << "no refusal message in the Inspector; see " << shots[0];
+}
+
+// The Ray panel's fields are the demo's own text fields (shortest round-trip numbers), taken when
+// committed. Both tests start on the picture scene with a frozen ray, its direction's x field
+// clicked and its text selected, and end with a screenshot of the frame after the edit.
+namespace {
+pid_t launch_editing_direction_x(FakeInput& input, const fs::path& dir) {
+    const pid_t pid = launch_on_picture_scene(input, dir, {"--ray", "-6", "1", "-1", "1", "0", "0.15"});
+    if (pid <= 0) return pid;
+    input.move(kW - 400 + 60, 137);  // fixed layout: right column, the row under "direction"
+    input.mouse(true);
+    input.mouse(false);
+    input.press(XK_a, XK_Control_L);  // select all, then replace
+    return pid;
+}
+
+/// P (screenshot) and Ctrl+Q from the view; the one screenshot.
+std::optional<Image> screenshot_and_quit(FakeInput& input, pid_t pid, const fs::path& dir) {
+    input.move(600, 650);  // back to the view (keys go to the app, not a text field)
+    input.press(XK_p);
+    input.press(XK_q, XK_Control_L);
+    EXPECT_EQ(wait_exit(pid, 10.0), 0);
+    const auto shots = pngs_in(dir);
+    EXPECT_EQ(shots.size(), 1u);
+    if (shots.size() != 1u) return std::nullopt;
+    Image img = load_png(shots[0].string());
+    EXPECT_EQ(img.width, kW);
+    if (img.width != kW) return std::nullopt;
+    return img;
+}
+
+/// Pixels in the direction's x field bright enough to be its text: "1" has a handful, "1e+99" or
+/// "123456" several times as many.
+int direction_x_text_pixels(const Image& img) {
+    int text = 0;
+    for (int y = 129; y < 146; ++y)
+        for (int x = kW - 392; x < kW - 270; ++x) {
+            const glm::ivec3 c = img.at(x, y);
+            text += c.x > 180 && c.y > 180 && c.z > 180;
+        }
+    return text;
+}
+}  // namespace
+
+// What is typed reaches the ray's validation, which refuses an infinite component in red and
+// keeps the ray: the field still reads "1", neither the refused text nor the numbers typed on the
+// way to it (1e9, 1e99) taken, as they were when every keystroke was.
+TEST(AppWindow, EndToEndRayFieldRefusesAnInfiniteDirectionAndKeepsTheRay) {
+    REQUIRE_DISPLAY();
+    FakeInput input;
+    if (!input.ok()) GTEST_SKIP() << "XTest (libXtst.so.6 or the server extension) not available: cannot send input events";
+    const fs::path dir = tmp_dir();
+    const pid_t pid = launch_editing_direction_x(input, dir);
+    if (pid <= 0) return;  // the failure is recorded
+    for (KeySym k : {XK_1, XK_e, XK_9, XK_9, XK_9}) input.press(k);
+    input.press(XK_Return);
+    const auto img = screenshot_and_quit(input, pid, dir);
+    if (!img) return;
+    int red_text = 0;  // the refusal, in the refusal colour, right under the fields
+    for (int y = 145; y < 185; ++y)
+        for (int x = kW - 395; x < kW - 5; ++x) {
+            const glm::ivec3 c = img->at(x, y);
+            red_text += c.x > 200 && c.y > 90 && c.y < 140 && c.z > 80 && c.z < 130;
+        }
+    EXPECT_GT(red_text, 30) << "no refusal message under the ray's fields (see " << dir << ")";
+    EXPECT_LT(direction_x_text_pixels(*img), 25) << "the direction's x field does not read 1 (see " << dir << ")";
+}
+
+// A field's text is also taken when the field loses focus (a click elsewhere), not only on Enter.
+TEST(AppWindow, EndToEndRayFieldTakesItsTextWhenTheFieldLosesFocus) {
+    REQUIRE_DISPLAY();
+    FakeInput input;
+    if (!input.ok()) GTEST_SKIP() << "XTest (libXtst.so.6 or the server extension) not available: cannot send input events";
+    const fs::path dir = tmp_dir();
+    const pid_t pid = launch_editing_direction_x(input, dir);
+    if (pid <= 0) return;  // the failure is recorded
+    for (KeySym k : {XK_1, XK_2, XK_3, XK_4, XK_5, XK_6}) input.press(k);
+    input.move(kW - 400 + 200, 300);  // a click on the panel's empty part: the field loses focus
+    input.mouse(true);
+    input.mouse(false);
+    const auto img = screenshot_and_quit(input, pid, dir);
+    if (!img) return;
+    EXPECT_GT(direction_x_text_pixels(*img), 50) << "the direction's x field does not read 123456 (see " << dir << ")";
 }
