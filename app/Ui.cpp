@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <imgui.h>
+#include <imgui_internal.h>  // ImGuiContext::TempInputId: a drag field in text entry
 
 #include "app/SceneEdit.h"
 #include "app/Wireframe.h"
@@ -399,30 +400,33 @@ void Ui::inspector_panel(AppState& s) {
     if (refusal_for_ && refusal_for_ != i) refusal_.clear();
     ImGui::Text("%s  (%s)", s.scene.shapes[i].name.c_str(), shape_type_name(type_of(s.scene.shapes[i].shape)));
     Shape<double> edit = s.scene.shapes[i].shape;
+    bool touched = false;  // some field reported a value this frame
     std::visit(
         [&](auto& x) {
             using S = std::decay_t<decltype(x)>;
             if constexpr (std::is_same_v<S, Sphere<double>>) {
-                drag3("center", x.center);
-                drag1("radius", x.radius);
+                touched |= drag3("center", x.center);
+                touched |= drag1("radius", x.radius);
             } else if constexpr (std::is_same_v<S, Aabb<double>>) {
-                drag3("min", x.min);
-                drag3("max", x.max);
+                touched |= drag3("min", x.min);
+                touched |= drag3("max", x.max);
                 Vec3d c = (x.min + x.max) * 0.5, size = x.max - x.min;
                 if (drag3("center##aabb", c)) {
+                    touched = true;
                     x.min = c - size * 0.5;
                     x.max = c + size * 0.5;
                 }
                 ImGui::TextDisabled("size (%.6g, %.6g, %.6g)", size.x, size.y, size.z);
             } else if constexpr (std::is_same_v<S, Obb<double>>) {
-                drag3("center", x.center);
-                drag3("half extents", x.half_extents);
+                touched |= drag3("center", x.center);
+                touched |= drag3("half extents", x.half_extents);
                 if (euler_for_ != i || euler_rotation_ != x.rotation) {
                     euler_ = euler_degrees_from_rotation(x.rotation);
                     euler_for_ = i;
                 }
                 Vec3d e = euler_;
                 if (drag3("rotation (deg)", e, 0.5f)) {
+                    touched = true;
                     const bool finite = std::isfinite(e.x) && std::isfinite(e.y) && std::isfinite(e.z);
                     if (finite) {
                         euler_ = e;
@@ -441,14 +445,31 @@ void Ui::inspector_panel(AppState& s) {
                     ImGui::TreePop();
                 }
             } else {
-                drag3("a", x.a);
-                drag3("b", x.b);
-                drag1("radius", x.radius);
+                touched |= drag3("a", x.a);
+                touched |= drag3("b", x.b);
+                touched |= drag1("radius", x.radius);
                 ImGui::TextDisabled("length |b - a| = %.6g", glm::length(x.b - x.a));
             }
         },
         edit);
-    apply_edit(s, i, edit);
+    // A field in text entry: keep what is typed until the entry ends (ImGui's drag fields apply
+    // their text keystroke by keystroke: typing 1e999 into a radius set 1e9 and 1e99 on the way,
+    // and the refusal then kept 1e99). Escape puts the field's first text back, which lands here
+    // too, so the entry then changes nothing.
+    const ImGuiContext& g = *ImGui::GetCurrentContext();
+    const bool typing = g.TempInputId != 0 && g.TempInputId == g.ActiveId;
+    if (typed_for_ && (*typed_for_ != i || typed_.index() != edit.index())) typed_for_.reset();
+    if (typing) {
+        if (touched) {
+            typed_ = edit;
+            typed_for_ = i;
+        }
+    } else if (typed_for_) {  // the entry ended this frame: what was typed (this frame's edit is the old shape)
+        apply_edit(s, i, typed_);
+        typed_for_.reset();
+    } else {
+        apply_edit(s, i, edit);
+    }
     euler_rotation_ = std::holds_alternative<Obb<double>>(s.scene.shapes[i].shape)
                           ? std::get<Obb<double>>(s.scene.shapes[i].shape).rotation
                           : euler_rotation_;

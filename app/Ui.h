@@ -73,6 +73,10 @@ private:
     std::string refusal_;                 ///< last refused edit ("radius must be ...")
     std::optional<std::size_t> refusal_for_;
     std::string ray_refusal_;
+    // An Inspector field in text entry (Ctrl+click on a drag field): the shape as typed so far,
+    // applied when the entry ends (Enter, Escape, focus loss), not keystroke by keystroke.
+    std::optional<std::size_t> typed_for_;
+    Shape<double> typed_{};
     // Euler angles shown for the selected OBB, kept while they still produce its rotation so that
     // dragging an angle does not jump between equivalent triples.
     std::optional<std::size_t> euler_for_;

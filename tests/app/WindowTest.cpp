@@ -665,8 +665,11 @@ TEST(AppWindow, EndToEndDragWithTheMouseThenUndoWithTheKeyboard) {
     EXPECT_FALSE(wire_like(undone, left_of_ball + moved_by, cam));
 }
 
-TEST(AppWindow, EndToEndInspectorRefusesANegativeRadiusAndKeepsTheLastValidValue) {
-    REQUIRE_DISPLAY();
+namespace {
+/// Selects the picture scene's ball, types `keys` into the Inspector's radius field (Ctrl+click,
+/// select all) and Enter, and checks that the radius was refused: the ball keeps radius 1 and the
+/// refusal shows in red under the fields.
+void expect_inspector_radius_refused(const std::vector<KeySym>& keys) {
     FakeInput input;
     if (!input.ok()) GTEST_SKIP() << "XTest (libXtst.so.6 or the server extension) not available: cannot send input events";
     const fs::path dir = tmp_dir();
@@ -679,7 +682,7 @@ TEST(AppWindow, EndToEndInspectorRefusesANegativeRadiusAndKeepsTheLastValidValue
     input.mouse(true);
     input.mouse(false);
     // The Inspector's radius field (fixed layout: left column, second row of the sphere's fields).
-    // Ctrl+click turns the drag field into a text field; type -1 and Enter.
+    // Ctrl+click turns the drag field into a text field; type and Enter.
     const KeyCode ctrl = input.keycode(input.dpy, XK_Control_L);
     input.move(100, 401);
     input.key(input.dpy, ctrl, True, 0);
@@ -691,8 +694,7 @@ TEST(AppWindow, EndToEndInspectorRefusesANegativeRadiusAndKeepsTheLastValidValue
     input.sync(input.dpy, False);
     FakeInput::pause();
     input.press(XK_a, XK_Control_L);  // select all, then replace
-    input.press(XK_minus);
-    input.press(XK_1);
+    for (KeySym k : keys) input.press(k);
     input.press(XK_Return);
     input.move(600, 650);  // back to the view (keys go to the app, not the text field)
     input.press(XK_p);
@@ -704,7 +706,7 @@ TEST(AppWindow, EndToEndInspectorRefusesANegativeRadiusAndKeepsTheLastValidValue
     const Image img = load_png(shots[0].string());
     ASSERT_EQ(img.width, kW);
     // The radius was refused: the ball keeps radius 1 (its outline is where it was) ...
-    EXPECT_TRUE(wire_like(img, Vec3d(-1.5 - std::cos(0.8), std::sin(0.8), 0.0), cam));
+    EXPECT_TRUE(wire_like(img, Vec3d(-1.5 - std::cos(0.8), std::sin(0.8), 0.0), cam)) << "see " << shots[0];
     // ... and the refusal is shown in red under the fields (text in the refusal colour).
     int red_text = 0;
     for (int y = 405; y < 470; ++y)
@@ -713,6 +715,19 @@ TEST(AppWindow, EndToEndInspectorRefusesANegativeRadiusAndKeepsTheLastValidValue
             red_text += c.x > 200 && c.y > 90 && c.y < 140 && c.z > 80 && c.z < 130;
         }
     EXPECT_GT(red_text, 30) << "no refusal message in the Inspector; see " << shots[0];
+}
+}  // namespace
+
+TEST(AppWindow, EndToEndInspectorRefusesANegativeRadiusAndKeepsTheLastValidValue) {
+    REQUIRE_DISPLAY();
+    expect_inspector_radius_refused({XK_minus, XK_1});
+}
+
+// Typed text is taken when the entry ends, not keystroke by keystroke: on the way to 1e999 (an
+// infinite radius, refused) the radius would have been 1e9 and 1e99, and the refusal kept 1e99.
+TEST(AppWindow, EndToEndInspectorTakesTypedTextWhenTheEntryEnds) {
+    REQUIRE_DISPLAY();
+    expect_inspector_radius_refused({XK_1, XK_e, XK_9, XK_9, XK_9});
 }
 
 // The Ray panel's fields are the demo's own text fields (shortest round-trip numbers), taken when
