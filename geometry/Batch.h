@@ -13,6 +13,7 @@
 #include "geometry/Ray.h"
 #include "geometry/Shapes.h"
 #include "geometry/TargetIsa.h"
+#include "geometry/Validate.h"
 
 namespace raypick {
 
@@ -30,6 +31,9 @@ template <typename T> struct AabbView {
 template <typename T> struct ObbView {
     const T *cx, *cy, *cz, *hx, *hy, *hz;
     const T* m[9];  ///< rotation, column-major: m[3*col + row]
+    /// is_valid() of each box, computed when it was stored: 1 valid, 0 not. The kernels read it
+    /// instead of checking each rotation on every cast (see ObbSoA).
+    const T* valid;
     Obb<T> get(std::size_t i) const {
         Obb<T> b{{cx[i], cy[i], cz[i]}, Mat3<T>(T(1)), {hx[i], hy[i], hz[i]}};
         for (int c = 0; c < 3; ++c)
@@ -60,22 +64,39 @@ template <typename T> struct AabbSoA {
     std::size_t size() const { return lx.size(); }
     AabbView<T> view() const { return {lx.data(), ly.data(), lz.data(), hx.data(), hy.data(), hz.data()}; }
 };
-template <typename T> struct ObbSoA {
-    std::vector<T> cx, cy, cz, hx, hy, hz;
-    std::vector<T> m[9];  ///< rotation, column-major: m[3*col + row]
+/// Unlike the other three, ObbSoA keeps its fields private: it stores is_valid() of each box
+/// beside it (checking a rotation, six dot products and a determinant, was about a third of the
+/// OBB kernel's work on every cast), and that flag must follow every change. Change a box with
+/// set().
+template <typename T> class ObbSoA {
+public:
     void push_back(const Obb<T>& b) {
-        cx.push_back(b.center.x); cy.push_back(b.center.y); cz.push_back(b.center.z);
-        hx.push_back(b.half_extents.x); hy.push_back(b.half_extents.y); hz.push_back(b.half_extents.z);
+        cx_.push_back(b.center.x); cy_.push_back(b.center.y); cz_.push_back(b.center.z);
+        hx_.push_back(b.half_extents.x); hy_.push_back(b.half_extents.y); hz_.push_back(b.half_extents.z);
         for (int c = 0; c < 3; ++c)
-            for (int r = 0; r < 3; ++r) m[3 * c + r].push_back(b.rotation[c][r]);
+            for (int r = 0; r < 3; ++r) m_[3 * c + r].push_back(b.rotation[c][r]);
+        valid_.push_back(is_valid(b) ? T(1) : T(0));
+    }
+    /// Replaces box i (i < size()).
+    void set(std::size_t i, const Obb<T>& b) {
+        cx_[i] = b.center.x; cy_[i] = b.center.y; cz_[i] = b.center.z;
+        hx_[i] = b.half_extents.x; hy_[i] = b.half_extents.y; hz_[i] = b.half_extents.z;
+        for (int c = 0; c < 3; ++c)
+            for (int r = 0; r < 3; ++r) m_[3 * c + r][i] = b.rotation[c][r];
+        valid_[i] = is_valid(b) ? T(1) : T(0);
     }
     Obb<T> get(std::size_t i) const { return view().get(i); }
-    std::size_t size() const { return cx.size(); }
+    std::size_t size() const { return cx_.size(); }
     ObbView<T> view() const {
-        ObbView<T> v{cx.data(), cy.data(), cz.data(), hx.data(), hy.data(), hz.data(), {}};
-        for (int k = 0; k < 9; ++k) v.m[k] = m[k].data();
+        ObbView<T> v{cx_.data(), cy_.data(), cz_.data(), hx_.data(), hy_.data(), hz_.data(), {}, valid_.data()};
+        for (int k = 0; k < 9; ++k) v.m[k] = m_[k].data();
         return v;
     }
+
+private:
+    std::vector<T> cx_, cy_, cz_, hx_, hy_, hz_;
+    std::vector<T> m_[9];  // rotation, column-major: m_[3*col + row]
+    std::vector<T> valid_;
 };
 template <typename T> struct CapsuleSoA {
     std::vector<T> ax, ay, az, bx, by, bz, r;

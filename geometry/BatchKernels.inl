@@ -313,9 +313,11 @@ inline MaskT<T> aabb_lanes(const R& ray, VecT<T> lx, VecT<T> ly, VecT<T> lz, Vec
     return slab_accept<T>(ok, tn, tf, t_min, t_max);
 }
 
-/// Rotation columns (box axes u, v, w), centre and half extents of an OBB in vectors.
+/// Rotation columns (box axes u, v, w), centre and half extents of an OBB in vectors, and which
+/// lanes hold a valid box (is_valid(Obb), computed once when the box was stored: ObbView::valid).
 template <typename T> struct ObbLanes {
     VecT<T> ux, uy, uz, vx, vy, vz, wx, wy, wz, hx, hy, hz, cx, cy, cz;
+    MaskT<T> valid;
 };
 
 template <typename T, typename R>
@@ -324,20 +326,8 @@ __attribute__((always_inline)) inline MaskT<T> obb_lanes(const R& ray, const Obb
     const T inf = std::numeric_limits<T>::infinity();
     const VecT<T> ux = b.ux, uy = b.uy, uz = b.uz, vx = b.vx, vy = b.vy, vz = b.vz, wx = b.wx, wy = b.wy, wz = b.wz;
     const VecT<T> hx = b.hx, hy = b.hy, hz = b.hz, cx = b.cx, cy = b.cy, cz = b.cz;
-    // is_valid(Obb), term by term: six deviations of R^T R from the identity each within the
-    // tolerance (a NaN or infinite column fails its own, so no separate finiteness test of the
-    // rotation), a positive determinant, a finite centre, extents in [0, max].
-    const T tol = orthonormality_tolerance<T>();
-    const VecT<T> e0 = vabs<T>(((ux * ux + uy * uy) + uz * uz) - T(1));
-    const VecT<T> e1 = vabs<T>(((vx * vx + vy * vy) + vz * vz) - T(1));
-    const VecT<T> e2 = vabs<T>(((wx * wx + wy * wy) + wz * wz) - T(1));
-    const VecT<T> e3 = vabs<T>((ux * vx + uy * vy) + uz * vz);
-    const VecT<T> e4 = vabs<T>((ux * wx + uy * wy) + uz * wz);
-    const VecT<T> e5 = vabs<T>((vx * wx + vy * wy) + vz * wz);
-    const VecT<T> kx = uy * vz - vy * uz, ky = uz * vx - vz * ux, kz = ux * vy - vx * uy;  // cross(u, v)
-    const VecT<T> det = (kx * wx + ky * wy) + kz * wz;
-    MaskT<T> ok = finite3<T>(cx, cy, cz) & nonneg_finite<T>(hx) & nonneg_finite<T>(hy) & nonneg_finite<T>(hz) &
-                  (e0 <= tol) & (e1 <= tol) & (e2 <= tol) & (e3 <= tol) & (e4 <= tol) & (e5 <= tol) & (det > T(0));
+    // An invalid box's lane may compute anything (NaN, infinities); `ok` drops it at the end.
+    MaskT<T> ok = b.valid;
     // Into the box frame: rotation^T * (origin - centre), rotation^T * direction.
     const VecT<T> px = ray.ox() - cx, py = ray.oy() - cy, pz = ray.oz() - cz;
     const VecT<T> lox = (ux * px + uy * py) + uz * pz, loy = (vx * px + vy * py) + vz * pz, loz = (wx * px + wy * py) + wz * pz;
@@ -444,7 +434,8 @@ __attribute__((always_inline)) inline MaskT<T> group_lanes(const OneRay<T>& rays
                             load(b.m[3], i, cnt), load(b.m[4], i, cnt), load(b.m[5], i, cnt),
                             load(b.m[6], i, cnt), load(b.m[7], i, cnt), load(b.m[8], i, cnt),
                             load(b.hx, i, cnt),   load(b.hy, i, cnt),   load(b.hz, i, cnt),
-                            load(b.cx, i, cnt),   load(b.cy, i, cnt),   load(b.cz, i, cnt)};
+                            load(b.cx, i, cnt),   load(b.cy, i, cnt),   load(b.cz, i, cnt),
+                            load(b.valid, i, cnt) != T(0)};
     return obb_lanes<T>(rays, lanes, t_min, t_max, tn, tf);
 }
 template <typename T, typename Fix>
@@ -518,7 +509,8 @@ inline MaskT<T> cast_rays(const RaySoA<T>& rays, unsigned, const Obb<T>& b, T t_
                             splat(m[1][0]),        splat(m[1][1]),        splat(m[1][2]),
                             splat(m[2][0]),        splat(m[2][1]),        splat(m[2][2]),
                             splat(b.half_extents.x), splat(b.half_extents.y), splat(b.half_extents.z),
-                            splat(b.center.x),     splat(b.center.y),     splat(b.center.z)};
+                            splat(b.center.x),     splat(b.center.y),     splat(b.center.z),
+                            splat(is_valid(b) ? T(1) : T(0)) != T(0)};
     return obb_lanes<T>(rays, lanes, t_min, t_max, tn, tf);
 }
 

@@ -32,7 +32,9 @@ struct alignas(16) Chunk {
 };
 
 /// Fields per shape type, in the SoA views' order (Batch.h).
-constexpr int kFields[kShapeTypeCount] = {4, 6, 15, 7};
+/// An OBB's last field is is_valid() (1 or 0, ObbView::valid): the kernels read it instead of
+/// checking the rotation on every cast.
+constexpr int kFields[kShapeTypeCount] = {4, 6, 16, 7};
 
 /// Shapes per vector.
 template <typename T> constexpr std::size_t lanes() { return 16 / sizeof(T); }
@@ -115,7 +117,8 @@ template <typename T> inline int fields_of(const Shape<T>& s, T* f) {
             f[3] = x.half_extents.x; f[4] = x.half_extents.y; f[5] = x.half_extents.z;
             for (int c = 0; c < 3; ++c)
                 for (int r = 0; r < 3; ++r) f[6 + 3 * c + r] = x.rotation[c][r];
-            return 15;
+            f[15] = is_valid(x) ? T(1) : T(0);
+            return 16;
         }
         default: {
             const auto& x = std::get<3>(s);
@@ -128,7 +131,7 @@ template <typename T> inline int fields_of(const Shape<T>& s, T* f) {
 /// Writes shape `s` into lane `lane` of its type's section. (Padding lanes are filled by the
 /// builder; their results are never used.)
 template <typename T> inline void write_lane(const Section<T, Chunk>& sec, std::size_t lane, const Shape<T>& s) {
-    T f[15];
+    T f[16];
     const int n = fields_of(s, f);
     T* base = sec.fields();
     for (int k = 0; k < n; ++k) base[std::size_t(k) * sec.padded + lane] = f[k];
@@ -139,7 +142,7 @@ template <typename T> inline AabbView<T> aabb_view(const T* f, std::size_t L) {
     return {f, f + L, f + 2 * L, f + 3 * L, f + 4 * L, f + 5 * L};
 }
 template <typename T> inline ObbView<T> obb_view(const T* f, std::size_t L) {
-    ObbView<T> v{f, f + L, f + 2 * L, f + 3 * L, f + 4 * L, f + 5 * L, {}};
+    ObbView<T> v{f, f + L, f + 2 * L, f + 3 * L, f + 4 * L, f + 5 * L, {}, f + 15 * L};
     for (int k = 0; k < 9; ++k) v.m[k] = f + std::size_t(6 + k) * L;
     return v;
 }

@@ -134,6 +134,41 @@ TYPED_TEST(Batch, CapsulesMatchScalarBitForBit) {
         });
 }
 
+// ObbSoA stores whether each box is valid when the box is stored (the kernels read that instead of
+// checking rotations): set() must refresh it, both ways, in every lane position of a vector.
+TYPED_TEST(Batch, ObbSetKeepsValidityInStep) {
+    using T = TypeParam;
+    const Mat3<T> rot(glm::mat3(glm::rotate(glm::mat4(1.f), 0.7f, glm::normalize(glm::vec3(1, 2, 3)))));
+    Mat3<T> reflection = rot;
+    reflection[2] = -reflection[2];
+    ObbSoA<T> soa;
+    constexpr int kBoxes = 19;  // more than one vector of every width, plus a tail
+    for (int i = 0; i < kBoxes; ++i) soa.push_back(Obb<T>{{T(4 * i), 0, 0}, rot, {1, 1, 1}});
+    BatchHits<T> out;
+    auto expect_hits = [&](int invalid) {  // only box `invalid` (or none: -1) misses
+        for (int i = 0; i < kBoxes; ++i) {
+            const Ray<T> ray{{T(4 * i), 0, T(10)}, {0, 0, -1}};
+            for (BatchIsa isa : kIsas) {
+                cast_batch(ray, soa, out, T(0), infinity<T>(), isa);
+                for (int j = 0; j < kBoxes; ++j) {
+                    const bool want = cast(ray, soa.get(std::size_t(j))).has_value();
+                    ASSERT_EQ(want, i == j && j != invalid) << "box " << j << " invalid " << invalid;
+                    EXPECT_EQ(out.hit[std::size_t(j)] != 0, want)
+                        << "ray " << i << " box " << j << " invalid " << invalid << " isa " << int(isa);
+                }
+            }
+        }
+    };
+    expect_hits(-1);
+    for (int k : {0, 5, 18}) {
+        soa.set(std::size_t(k), Obb<T>{{T(4 * k), 0, 0}, reflection, {1, 1, 1}});
+        EXPECT_EQ(soa.get(std::size_t(k)).rotation, reflection);
+        expect_hits(k);
+        soa.set(std::size_t(k), Obb<T>{{T(4 * k), 0, 0}, rot, {1, 1, 1}});
+        expect_hits(-1);
+    }
+}
+
 // A ray from a sphere's centre: f = 0, so b' = -(f.d) is a signed zero whose sign comes from the
 // direction's zero components, and it decides which formula yields which root (the two round
 // differently). The kernels must see -0 as -0 (a splat written as 0 + x made it +0; fuzz_bvh

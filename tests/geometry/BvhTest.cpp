@@ -510,8 +510,8 @@ TYPED_TEST(BvhPick, ShapesReadBackFromTheLeavesBitForBit) {
     const std::uint32_t seed = base_seed() + 150;
     Gen<T> g(seed);
     auto fields = [](const Shape<T>& s) {
-        std::array<T, 16> f{};
-        f[15] = T(s.index());
+        std::array<T, 17> f{};  // up to 16 fields (an OBB's), then the type
+        f[16] = T(s.index());
         bvh_leaf::fields_of(s, f.data());
         return f;
     };
@@ -596,6 +596,61 @@ TYPED_TEST(BvhPick, EmptyInvalidAndCoincidentShapes) {
     ASSERT_TRUE(p);
     EXPECT_EQ(p->shape, 2u);  // ties go to the lowest index; invalid shapes are never picked
     EXPECT_FALSE(bvh.pick(Ray<T>{{0, 0, 0}, {0, 0, 0}}));  // invalid ray
+}
+
+// The leaves keep whether each OBB is valid beside its fields (the kernels read that instead of
+// checking rotations): a box made invalid by update() (a reflection, a column off unit length,
+// two columns off perpendicular, a NaN) stays in its leaf among valid boxes and must never be
+// picked, by pick() or pick_bundle(); made valid again, it is picked again. Each invalid box is
+// the larger twin of a valid one at the same centre, so a ray down the middle meets it first.
+TYPED_TEST(BvhPick, ObbsMadeInvalidInPlaceAreNeverPicked) {
+    using T = TypeParam;
+    constexpr int kPairs = 40;
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    auto rotation = [](int k) {
+        return Mat3<T>(glm::mat3(glm::rotate(glm::mat4(1.f), 0.3f * float(k), glm::normalize(glm::vec3(1, 2, 3)))));
+    };
+    auto twin = [&](int k, int how) {  // how 0: valid; 1..4: invalid in one way each
+        Obb<T> b{{T(3 * k), 0, 0}, rotation(k), {1, 1, 1}};
+        Mat3<T>& m = b.rotation;
+        if (how == 1) m[2] = -m[2];
+        if (how == 2) m[1] *= T(1.01);
+        if (how == 3) m[0] = glm::normalize(m[0] + T(0.01) * m[1]);
+        if (how == 4) m[2][1] = nan;
+        return b;
+    };
+    std::vector<Ray<T>> rays;
+    for (int k = 0; k < kPairs; ++k) rays.push_back(Ray<T>{{T(3 * k), T(0.1), T(10)}, {T(0.01), 0, -1}});
+    for (int leaf : {2, 4, 8, 16}) {
+        std::vector<Shape<T>> shapes;
+        for (int k = 0; k < kPairs; ++k) {
+            shapes.push_back(Obb<T>{{T(3 * k), 0, 0}, rotation(k), {T(0.5), T(0.5), T(0.5)}});  // 2k: valid
+            shapes.push_back(twin(k, 0));                                                      // 2k + 1
+        }
+        BvhOptions options = compact();
+        options.max_leaf_size = leaf;
+        Bvh<T> bvh(shapes, options);
+        auto expect_picks = [&](bool twins_valid, int round) {
+            std::vector<std::optional<NearestHit<T>>> bundle(rays.size());
+            bvh.pick_bundle(rays.data(), rays.size(), bundle.data());
+            for (int k = 0; k < kPairs; ++k) {
+                const auto p = bvh.pick(rays[std::size_t(k)]);
+                ASSERT_TRUE(p) << "leaf " << leaf << " round " << round << " pair " << k;
+                EXPECT_EQ(p->shape, std::uint32_t(2 * k + (twins_valid ? 1 : 0)))
+                    << "leaf " << leaf << " round " << round << " pair " << k;
+                expect_same(p, pick_nearest(shapes, rays[std::size_t(k)]), std::uint32_t(leaf), round * 100 + k);
+                expect_same(bundle[std::size_t(k)], p, std::uint32_t(leaf), round * 100 + k);
+            }
+        };
+        expect_picks(true, 0);
+        for (int how = 1; how <= 4; ++how) {
+            for (int k = 0; k < kPairs; ++k) bvh.update(std::uint32_t(2 * k + 1), shapes[std::size_t(2 * k + 1)] = twin(k, how));
+            expect_picks(false, how);
+            for (int k = 0; k < kPairs; ++k) bvh.update(std::uint32_t(2 * k + 1), shapes[std::size_t(2 * k + 1)] = twin(k, 0));
+            expect_picks(true, 10 + how);
+            if (::testing::Test::HasFailure()) return;
+        }
+    }
 }
 
 // Found by the demo's abuse driver: valid shapes near the largest finite value made the builder
