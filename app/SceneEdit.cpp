@@ -240,7 +240,7 @@ Vec3d euler_degrees_from_rotation(const Mat3<double>& m) {
         x = std::atan2(-m[2][1], m[1][1]);
         z = 0.0;
     }
-    return glm::degrees(Vec3d(x, y, z));
+    return glm::degrees(Vec3d(x, y, z)) + 0.0;  // + 0: an angle of -0 (asin(-0)) reads 0 in the Inspector
 }
 
 }  // namespace raypick::app

@@ -147,6 +147,11 @@ TEST(SceneEdit, EulerAnglesRoundTripAndMatchTheFileConvention) {
     const auto g = rotation_from_euler_degrees(Vec3d(30, 90, 40));
     const auto g2 = rotation_from_euler_degrees(euler_degrees_from_rotation(g));
     for (int i = 0; i < 3; ++i) EXPECT_LT(glm::length(g[i] - g2[i]), 1e-6);
+    // No negative zeros (the Inspector showed "-0" for the y angle of a turn about Z).
+    const double a = glm::radians(30.0);
+    const Vec3d about_z =
+        euler_degrees_from_rotation(Mat3<double>(Vec3d(std::cos(a), std::sin(a), 0), Vec3d(-std::sin(a), std::cos(a), 0), Vec3d(0, 0, 1)));
+    for (int i = 0; i < 3; ++i) EXPECT_FALSE(std::signbit(about_z[i])) << "angle " << i << " is " << about_z[i];
 }
 
 TEST(SceneEdit, TranslatedMovesEveryType) {

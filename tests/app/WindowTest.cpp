@@ -602,9 +602,9 @@ bool wire_like(const Image& img, const Vec3d& p, const Camera& cam) {
 
 /// Starts the app on picture_scene() at kW x kH, screenshots going to `dir` (emptied of old ones
 /// first), and waits for its window. The app's pid, or -1 after recording a test failure.
-pid_t launch_on_picture_scene(FakeInput& input, const fs::path& dir, std::vector<std::string> extra = {}) {
+pid_t launch_on_scene(FakeInput& input, const fs::path& dir, const Scene& scene_data, std::vector<std::string> extra = {}) {
     for (const fs::path& p : pngs_in(dir)) fs::remove(p);
-    const std::string scene = save(picture_scene(true), "scene.json");
+    const std::string scene = save(scene_data, "scene.json");
     std::vector<std::string> args{"--scene", scene, "--width", std::to_string(kW), "--height", std::to_string(kH)};
     args.insert(args.end(), extra.begin(), extra.end());
     const pid_t pid = spawn_app(dir, args);
@@ -618,6 +618,54 @@ pid_t launch_on_picture_scene(FakeInput& input, const fs::path& dir, std::vector
         return -1;
     }
     return pid;
+}
+pid_t launch_on_picture_scene(FakeInput& input, const fs::path& dir, std::vector<std::string> extra = {}) {
+    return launch_on_scene(input, dir, picture_scene(true), std::move(extra));
+}
+
+/// Pixels of img in [x0, x1) x [y0, y1) for which is(colour) holds.
+template <typename Is> int count_pixels(const Image& img, int x0, int x1, int y0, int y1, Is is) {
+    int n = 0;
+    for (int y = y0; y < y1; ++y)
+        for (int x = x0; x < x1; ++x) n += is(img.at(x, y)) ? 1 : 0;
+    return n;
+}
+/// The refusal messages' red, anti-aliased text included.
+bool refusal_red(const glm::ivec3& c) { return c.x > 200 && c.y > 90 && c.y < 140 && c.z > 80 && c.z < 130; }
+/// A field's text (white on the field's dark background).
+bool field_text(const glm::ivec3& c) { return c.x > 180 && c.y > 180 && c.z > 180; }
+
+/// P (screenshot) and Ctrl+Q from the view; the one screenshot.
+std::optional<Image> screenshot_and_quit(FakeInput& input, pid_t pid, const fs::path& dir) {
+    input.move(600, 650);  // back to the view (keys go to the app, not a text field)
+    input.press(XK_p);
+    input.press(XK_q, XK_Control_L);
+    EXPECT_EQ(wait_exit(pid, 10.0), 0);
+    const auto shots = pngs_in(dir);
+    EXPECT_EQ(shots.size(), 1u);
+    if (shots.size() != 1u) return std::nullopt;
+    Image img = load_png(shots[0].string());
+    EXPECT_EQ(img.width, kW);
+    if (img.width != kW) return std::nullopt;
+    return img;
+}
+
+/// Ctrl+click on the drag field at (x, y) (it turns into a text field), select its text, type
+/// `keys` and press Enter.
+void type_into_drag_field(FakeInput& input, int x, int y, const std::vector<KeySym>& keys) {
+    const KeyCode ctrl = input.keycode(input.dpy, XK_Control_L);
+    input.move(x, y);
+    input.key(input.dpy, ctrl, True, 0);
+    input.sync(input.dpy, False);
+    FakeInput::pause();
+    input.mouse(true);
+    input.mouse(false);
+    input.key(input.dpy, ctrl, False, 0);
+    input.sync(input.dpy, False);
+    FakeInput::pause();
+    input.press(XK_a, XK_Control_L);  // select all, then replace
+    for (KeySym k : keys) input.press(k);
+    input.press(XK_Return);
 }
 
 }  // namespace
@@ -682,39 +730,13 @@ void expect_inspector_radius_refused(const std::vector<KeySym>& keys) {
     input.mouse(true);
     input.mouse(false);
     // The Inspector's radius field (fixed layout: left column, second row of the sphere's fields).
-    // Ctrl+click turns the drag field into a text field; type and Enter.
-    const KeyCode ctrl = input.keycode(input.dpy, XK_Control_L);
-    input.move(100, 401);
-    input.key(input.dpy, ctrl, True, 0);
-    input.sync(input.dpy, False);
-    FakeInput::pause();
-    input.mouse(true);
-    input.mouse(false);
-    input.key(input.dpy, ctrl, False, 0);
-    input.sync(input.dpy, False);
-    FakeInput::pause();
-    input.press(XK_a, XK_Control_L);  // select all, then replace
-    for (KeySym k : keys) input.press(k);
-    input.press(XK_Return);
-    input.move(600, 650);  // back to the view (keys go to the app, not the text field)
-    input.press(XK_p);
-    input.press(XK_q, XK_Control_L);
-    const int code = wait_exit(pid, 10.0);
-    ASSERT_EQ(code, 0);
-    const auto shots = pngs_in(dir);
-    ASSERT_EQ(shots.size(), 1u);
-    const Image img = load_png(shots[0].string());
-    ASSERT_EQ(img.width, kW);
+    type_into_drag_field(input, 100, 401, keys);
+    const auto img = screenshot_and_quit(input, pid, dir);
+    if (!img) return;
     // The radius was refused: the ball keeps radius 1 (its outline is where it was) ...
-    EXPECT_TRUE(wire_like(img, Vec3d(-1.5 - std::cos(0.8), std::sin(0.8), 0.0), cam)) << "see " << shots[0];
+    EXPECT_TRUE(wire_like(*img, Vec3d(-1.5 - std::cos(0.8), std::sin(0.8), 0.0), cam)) << "see " << dir;
     // ... and the refusal is shown in red under the fields (text in the refusal colour).
-    int red_text = 0;
-    for (int y = 405; y < 470; ++y)
-        for (int x = 5; x < 295; ++x) {
-            const glm::ivec3 c = img.at(x, y);
-            red_text += c.x > 200 && c.y > 90 && c.y < 140 && c.z > 80 && c.z < 130;
-        }
-    EXPECT_GT(red_text, 30) << "no refusal message in the Inspector; see " << shots[0];
+    EXPECT_GT(count_pixels(*img, 5, 295, 405, 470, refusal_red), 30) << "no refusal message in the Inspector; see " << dir;
 }
 }  // namespace
 
@@ -728,6 +750,40 @@ TEST(AppWindow, EndToEndInspectorRefusesANegativeRadiusAndKeepsTheLastValidValue
 TEST(AppWindow, EndToEndInspectorTakesTypedTextWhenTheEntryEnds) {
     REQUIRE_DISPLAY();
     expect_inspector_radius_refused({XK_1, XK_e, XK_9, XK_9, XK_9});
+}
+
+// An OBB's rotation is edited as Euler angles, which have no rotation when not finite: typing
+// 1e999 into an angle is refused when the entry ends, in red, the box keeps its rotation and the
+// field reads its angle again (it had read the 1e99 typed on the way, with no refusal shown).
+TEST(AppWindow, EndToEndInspectorRefusesAnInfiniteEulerAngleAndShowsTheAngleKept) {
+    REQUIRE_DISPLAY();
+    FakeInput input;
+    if (!input.ok()) GTEST_SKIP() << "XTest (libXtst.so.6 or the server extension) not available: cannot send input events";
+    const fs::path dir = tmp_dir();
+    Scene scene = picture_scene(false);
+    SceneShape box;
+    box.name = "box";
+    const double a = glm::radians(30.0);
+    box.shape = Obb<double>{Vec3d(0.0), Mat3<double>(Vec3d(std::cos(a), std::sin(a), 0), Vec3d(-std::sin(a), std::cos(a), 0), Vec3d(0, 0, 1)),
+                            Vec3d(2.0, 1.0, 1.0)};
+    scene.shapes = {box};
+    const pid_t pid = launch_on_scene(input, dir, scene);
+    if (pid <= 0) return;  // the failure is recorded
+    const Camera cam = picture_camera();
+    const auto middle = project_px(cam, Vec3d(0.0, 0.0, 1.0));
+    input.move(middle->x, middle->y);  // click the box: selected, the Inspector shows it
+    input.mouse(true);
+    input.mouse(false);
+    // The rotation's x angle (fixed layout: left column, third row of the OBB's fields).
+    type_into_drag_field(input, 40, 424, {XK_1, XK_e, XK_9, XK_9, XK_9});
+    const auto img = screenshot_and_quit(input, pid, dir);
+    if (!img) return;
+    // The box keeps its rotation: the middle of its face's top edge (local (0, 1, 1): no handle
+    // there) is where it was.
+    EXPECT_TRUE(wire_like(*img, Vec3d(-std::sin(a), std::cos(a), 1.0), cam)) << "see " << dir;
+    EXPECT_GT(count_pixels(*img, 5, 295, 430, 500, refusal_red), 30) << "no refusal message in the Inspector; see " << dir;
+    // The x angle reads 0 again (a few pixels of text), not 1e+99.
+    EXPECT_LT(count_pixels(*img, 10, 95, 416, 432, field_text), 25) << "the x angle does not read 0; see " << dir;
 }
 
 // The Ray panel's fields are the demo's own text fields (shortest round-trip numbers), taken when
@@ -744,32 +800,9 @@ pid_t launch_editing_direction_x(FakeInput& input, const fs::path& dir) {
     return pid;
 }
 
-/// P (screenshot) and Ctrl+Q from the view; the one screenshot.
-std::optional<Image> screenshot_and_quit(FakeInput& input, pid_t pid, const fs::path& dir) {
-    input.move(600, 650);  // back to the view (keys go to the app, not a text field)
-    input.press(XK_p);
-    input.press(XK_q, XK_Control_L);
-    EXPECT_EQ(wait_exit(pid, 10.0), 0);
-    const auto shots = pngs_in(dir);
-    EXPECT_EQ(shots.size(), 1u);
-    if (shots.size() != 1u) return std::nullopt;
-    Image img = load_png(shots[0].string());
-    EXPECT_EQ(img.width, kW);
-    if (img.width != kW) return std::nullopt;
-    return img;
-}
-
 /// Pixels in the direction's x field bright enough to be its text: "1" has a handful, "1e+99" or
 /// "123456" several times as many.
-int direction_x_text_pixels(const Image& img) {
-    int text = 0;
-    for (int y = 129; y < 146; ++y)
-        for (int x = kW - 392; x < kW - 270; ++x) {
-            const glm::ivec3 c = img.at(x, y);
-            text += c.x > 180 && c.y > 180 && c.z > 180;
-        }
-    return text;
-}
+int direction_x_text_pixels(const Image& img) { return count_pixels(img, kW - 392, kW - 270, 129, 146, field_text); }
 }  // namespace
 
 // What is typed reaches the ray's validation, which refuses an infinite component in red and
@@ -786,13 +819,9 @@ TEST(AppWindow, EndToEndRayFieldRefusesAnInfiniteDirectionAndKeepsTheRay) {
     input.press(XK_Return);
     const auto img = screenshot_and_quit(input, pid, dir);
     if (!img) return;
-    int red_text = 0;  // the refusal, in the refusal colour, right under the fields
-    for (int y = 145; y < 185; ++y)
-        for (int x = kW - 395; x < kW - 5; ++x) {
-            const glm::ivec3 c = img->at(x, y);
-            red_text += c.x > 200 && c.y > 90 && c.y < 140 && c.z > 80 && c.z < 130;
-        }
-    EXPECT_GT(red_text, 30) << "no refusal message under the ray's fields (see " << dir << ")";
+    // The refusal, in the refusal colour, right under the fields.
+    EXPECT_GT(count_pixels(*img, kW - 395, kW - 5, 145, 185, refusal_red), 30)
+        << "no refusal message under the ray's fields (see " << dir << ")";
     EXPECT_LT(direction_x_text_pixels(*img), 25) << "the direction's x field does not read 1 (see " << dir << ")";
 }
 
