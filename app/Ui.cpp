@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -17,6 +18,7 @@
 
 #if RAYPICK_HAVE_CASE_CHECK
 #include "scene/CaseCheck.h"
+#include "scene/NumberText.h"
 #endif
 
 namespace raypick::app {
@@ -29,11 +31,27 @@ const ImVec4 kGreen(0.45f, 0.9f, 0.5f, 1.0f);
 const ImVec4 kMagenta(1.0f, 0.45f, 1.0f, 1.0f);
 const ImVec4 kGrey(0.6f, 0.6f, 0.6f, 1.0f);
 
-bool drag3(const char* label, Vec3d& v, float speed = 0.01f) {
-    return ImGui::DragScalarN(label, ImGuiDataType_Double, &v.x, 3, speed, nullptr, nullptr, "%.9g");
+/// The printf format of a drag field showing `values`: every digit of each (the shortest text that
+/// reads back as it, as in the Ray panel), and at least 9 significant, since ImGui rounds a dragged
+/// value to its format's precision. With a fixed "%.9g" a centre of -1.5000000000000004 read -1.5,
+/// and its Ctrl+click text held 9 digits, so editing one digit dropped the others.
+struct DragFormat {
+    char text[8];
+    explicit DragFormat(std::initializer_list<double> values) {
+        int digits = 9;
+        for (double v : values) digits = std::max(digits, significant_digits(v));
+        std::snprintf(text, sizeof text, "%%.%dg", digits);
+    }
+};
+/// `format`: a fixed printf format instead (for values derived for display, such as Euler angles,
+/// whose last digits are rounding noise: 29.999999999999996 reads 30).
+bool drag3(const char* label, Vec3d& v, float speed = 0.01f, const char* format = nullptr) {
+    const DragFormat f{v.x, v.y, v.z};
+    return ImGui::DragScalarN(label, ImGuiDataType_Double, &v.x, 3, speed, nullptr, nullptr, format ? format : f.text);
 }
 bool drag1(const char* label, double& v, float speed = 0.01f) {
-    return ImGui::DragScalar(label, ImGuiDataType_Double, &v, speed, nullptr, nullptr, "%.9g");
+    const DragFormat f{v};
+    return ImGui::DragScalar(label, ImGuiDataType_Double, &v, speed, nullptr, nullptr, f.text);
 }
 /// A greyed hint that wraps at the panel's edge (TextDisabled cuts a long one off in a narrow column).
 void hint(const char* text) {
@@ -426,7 +444,7 @@ void Ui::inspector_panel(AppState& s) {
                     euler_for_ = i;
                 }
                 Vec3d e = euler_;
-                if (drag3("rotation (deg)", e, 0.5f)) {
+                if (drag3("rotation (deg)", e, 0.5f, "%.9g")) {
                     touched = true;
                     euler_ = e;  // shown until the edit is taken, or refused (then recomputed)
                     euler_finite = std::isfinite(e.x) && std::isfinite(e.y) && std::isfinite(e.z);

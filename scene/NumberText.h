@@ -19,4 +19,16 @@ template <typename T> std::string shortest(T v) {
     return std::string(buf, r.ptr);
 }
 
+/// Significant digits of shortest(v) (1 for zero and for non-finite values): printf's "%.{n}g"
+/// with at least this many digits reads back as exactly `v` too. For widgets that format with
+/// printf (the demo's drag fields).
+template <typename T> int significant_digits(T v) {
+    if (!std::isfinite(v) || v == T(0)) return 1;
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+    int n = 0;  // d.ddde+x: the digits before the exponent
+    for (const char* c = buf; c != r.ptr && *c != 'e'; ++c) n += (*c >= '0' && *c <= '9') ? 1 : 0;
+    return n;
+}
+
 }  // namespace raypick

@@ -752,6 +752,37 @@ TEST(AppWindow, EndToEndInspectorTakesTypedTextWhenTheEntryEnds) {
     expect_inspector_radius_refused({XK_1, XK_e, XK_9, XK_9, XK_9});
 }
 
+// A drag field's text holds every digit of its value (the shortest text that reads back as it):
+// with 9 significant digits, appending a 5 to a radius of 1.2345678901234 by Ctrl+click gave
+// 1.234567895, losing the digits nobody saw, and a centre of -1.5000000000000004 read -1.5. An
+// entry left as it was changes nothing.
+TEST(AppWindow, EndToEndInspectorFieldTextHoldsEveryDigit) {
+    REQUIRE_DISPLAY();
+    FakeInput input;
+    if (!input.ok()) GTEST_SKIP() << "XTest (libXtst.so.6 or the server extension) not available: cannot send input events";
+    const fs::path dir = tmp_dir();
+    const double x = -1.5000000000000004;
+    Scene scene = picture_scene(true);
+    std::get<Sphere<double>>(scene.shapes[0].shape) = Sphere<double>{Vec3d(x, 0.0, 0.0), 1.2345678901234};
+    const pid_t pid = launch_on_scene(input, dir, scene);
+    if (pid <= 0) return;  // the failure is recorded
+    const auto ball = project_px(picture_camera(), Vec3d(-1.5, 0.3, 1.0));
+    input.move(ball->x, ball->y);  // click the ball: selected, the Inspector shows it
+    input.mouse(true);
+    input.mouse(false);
+    type_into_drag_field(input, 40, 378, {});             // the centre's x: Ctrl+click, Enter
+    type_into_drag_field(input, 100, 401, {XK_End, XK_5});  // the radius: a 5 after its last digit
+    input.move(600, 650);                                 // back to the view: Ctrl+S saves the scene file
+    input.press(XK_s, XK_Control_L);
+    input.press(XK_q, XK_Control_L);
+    ASSERT_EQ(wait_exit(pid, 10.0), 0);
+    const auto loaded = load_scene_file((dir / "scene.json").string());
+    ASSERT_TRUE(std::holds_alternative<Scene>(loaded));
+    const Sphere<double> saved = std::get<Sphere<double>>(std::get<Scene>(loaded).shapes[0].shape);
+    EXPECT_EQ(saved.radius, 1.23456789012345) << "see " << dir;
+    EXPECT_EQ(saved.center.x, x) << "see " << dir;
+}
+
 // An OBB's rotation is edited as Euler angles, which have no rotation when not finite: typing
 // 1e999 into an angle is refused when the entry ends, in red, the box keeps its rotation and the
 // field reads its angle again (it had read the 1e99 typed on the way, with no refusal shown).

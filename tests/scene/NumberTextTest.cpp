@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -58,6 +59,35 @@ TEST(NumberText, NonFiniteValuesAreWords) {
     EXPECT_EQ(shortest(std::numeric_limits<double>::quiet_NaN()), "nan");
     EXPECT_EQ(shortest(std::numeric_limits<double>::infinity()), "inf");
     EXPECT_EQ(shortest(-std::numeric_limits<float>::infinity()), "-inf");
+}
+
+// The demo's drag fields format with printf: "%.{n}g" with n = significant_digits(v) must read back
+// as v (and n must be no more than shortest() has).
+TEST(NumberText, SignificantDigitsAreEnoughForPrintf) {
+    EXPECT_EQ(significant_digits(1.0), 1);
+    EXPECT_EQ(significant_digits(1000.0), 1);  // scientific shortest: 1e+03
+    EXPECT_EQ(significant_digits(-0.15), 2);
+    EXPECT_EQ(significant_digits(1.2345678901234), 14);
+    EXPECT_EQ(significant_digits(-1.5000000000000004), 17);
+    EXPECT_EQ(significant_digits(0.0), 1);
+    EXPECT_EQ(significant_digits(std::numeric_limits<double>::infinity()), 1);
+    std::mt19937_64 rng(20261126u);
+    int checked = 0;
+    for (int k = 0; k < 200000; ++k) {
+        const double v = from_bits<double>(std::uint64_t(rng()));
+        if (!std::isfinite(v)) continue;
+        const int n = significant_digits(v);
+        ASSERT_LE(n, 17);
+        char buf[400];  // %g of up to 17 digits: at most 24 characters; the compiler assumes 310
+        std::snprintf(buf, sizeof buf, "%.*g", n, v);
+        ASSERT_EQ(std::strtod(buf, nullptr), v) << buf << " (" << n << " digits)";
+        if (n > 1) {  // and one digit fewer is not enough
+            std::snprintf(buf, sizeof buf, "%.*g", n - 1, v);
+            ASSERT_NE(std::strtod(buf, nullptr), v) << buf << " (" << n - 1 << " digits)";
+        }
+        ++checked;
+    }
+    EXPECT_GT(checked, 150000);
 }
 
 TEST(NumberText, RandomDoublesReadBackExactly) { expect_round_trip<double, std::uint64_t>(20261125u); }
