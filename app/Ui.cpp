@@ -16,9 +16,9 @@
 #include "app/SceneEdit.h"
 #include "app/Wireframe.h"
 
+#include "scene/NumberText.h"  // header-only: with or without the scene library
 #if RAYPICK_HAVE_CASE_CHECK
 #include "scene/CaseCheck.h"
-#include "scene/NumberText.h"
 #endif
 
 namespace raypick::app {
