@@ -36,7 +36,7 @@ const ImVec4 kGrey(0.6f, 0.6f, 0.6f, 1.0f);
 /// value to its format's precision. With a fixed "%.9g" a centre of -1.5000000000000004 read -1.5,
 /// and its Ctrl+click text held 9 digits, so editing one digit dropped the others.
 struct DragFormat {
-    char text[8];
+    char text[16];  // "%.17g" at most; room for any int, so no truncation warning
     explicit DragFormat(std::initializer_list<double> values) {
         int digits = 9;
         for (double v : values) digits = std::max(digits, significant_digits(v));
