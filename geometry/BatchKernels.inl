@@ -240,10 +240,14 @@ template <typename T, typename R, typename Fix>
 inline MaskT<T> sphere_lanes(const R& ray, VecT<T> cx, VecT<T> cy, VecT<T> cz, VecT<T> r, T t_min, T t_max,
                              VecT<T>& t0, VecT<T>& t1, const Fix& fix) {
     const VecT<T> dx = ray.dx(), dy = ray.dy(), dz = ray.dz();
-    const MaskT<T> valid = finite3<T>(cx, cy, cz) & nonneg_finite<T>(r);
     MaskT<T> ok;
     const VecT<T> fx = ray.ox() - cx, fy = ray.oy() - cy, fz = ray.oz() - cz;
     const MaskT<T> bad = unsafe_roots<T>(fx, fy, fz, r, dx, dy, dz);
+    // is_valid(Sphere) for the lanes the vector code keeps: a centre or radius that is not finite
+    // makes |f|^2 + r^2 infinite or NaN, so the lane is `bad` and the scalar code (which validates)
+    // decides it. What is left to test is the sign of the radius (8 % of the AVX2 kernel's time
+    // went on the finiteness tests).
+    const MaskT<T> valid = r >= T(0);
     // The common miss, as in the scalar cast(): no lane's line meets its sphere (and none is
     // left to the scalar code). Then nothing more is computed (a miss's t values mean nothing).
     // Only at four lanes or fewer (the BVH's leaves, SSE2): with 16 some lane nearly always
@@ -371,9 +375,13 @@ inline MaskT<T> capsule_lanes(const R& ray, VecT<T> ax, VecT<T> ay, VecT<T> az, 
         tn = tf = splat(T(0));
         return MaskT<T>{};
     }
-    const MaskT<T> valid = finite3<T>(ax, ay, az) & finite3<T>(bx, by, bz) & nonneg_finite<T>(r);
     bad |= unsafe_roots<T>(fax, fay, faz, r, dx, dy, dz) |
            unsafe_roots<T>(ray.ox() - bx, ray.oy() - by, ray.oz() - bz, r, dx, dy, dz);
+    // is_valid(Capsule) for the lanes the vector code keeps: an end or radius that is not finite
+    // makes |o - a|^2 + r^2 or |o - b|^2 + r^2 infinite or NaN, so the lane is `bad` and the
+    // scalar code, which validates, decides it. (The early miss above can only report such a lane
+    // as a miss, which is right.) Left: the radius' sign.
+    const MaskT<T> valid = r >= T(0);
     roots<T>(fpx, fpy, fpz, dpx, dpy, dpz, rp, ok, t0, t1);
     const MaskT<T> lateral = crosswise & ok;
     // Axial positions times ab.ab; on the segment's stretch where 0 <= x <= ab.ab (L == 1 here: a

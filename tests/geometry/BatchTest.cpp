@@ -134,6 +134,31 @@ TYPED_TEST(Batch, CapsulesMatchScalarBitForBit) {
         });
 }
 
+// The sphere and capsule kernels leave a lane whose centre, end or radius is NaN or infinite to
+// the scalar code (such a lane is outside the safe range) and test only the radius' sign
+// themselves: every field of either shape made NaN, +inf or -inf, among valid shapes, must still
+// give exactly the scalar cast's answer (a miss).
+TYPED_TEST(Batch, NonFiniteSpheresAndCapsulesMatchScalar) {
+    using T = TypeParam;
+    const T bad[3] = {std::numeric_limits<T>::quiet_NaN(), infinity<T>(), -infinity<T>()};
+    for (int field = 0; field < 7; ++field)
+        for (const T v : bad) {
+            check_type<T, SphereSoA<T>>(base_seed() + std::uint32_t(field), [&](Gen<T>& g) {
+                Sphere<T> sp{g.p(), g.size()};
+                if (field < 4 && g.pick(3) == 0) (field < 3 ? sp.center[field] : sp.radius) = v;
+                return sp;
+            });
+            check_type<T, CapsuleSoA<T>>(base_seed() + std::uint32_t(field), [&](Gen<T>& g) {
+                const Vec3<T> a = g.p();
+                Capsule<T> c{a, g.pick(4) == 0 ? a : g.p(), g.size()};
+                if (g.pick(3) == 0) (field < 3 ? c.a[field] : field < 6 ? c.b[field - 3] : c.radius) = v;
+                if (g.pick(8) == 0) c.b = c.a;  // a == b, both non-finite alike
+                return c;
+            });
+            if (::testing::Test::HasFailure()) return;
+        }
+}
+
 // ObbSoA stores whether each box is valid when the box is stored (the kernels read that instead of
 // checking rotations): set() must refresh it, both ways, in every lane position of a vector.
 TYPED_TEST(Batch, ObbSetKeepsValidityInStep) {
