@@ -670,11 +670,20 @@ void type_into_drag_field(FakeInput& input, int x, int y, const std::vector<KeyS
 
 }  // namespace
 
-TEST(AppWindow, EndToEndDragWithTheMouseThenUndoWithTheKeyboard) {
-    REQUIRE_DISPLAY();
+/// The end-to-end tests, which drive the app with real X input events: skipped without a display
+/// or without XTest; each has its own fresh folder (screenshots, the scene file, the app's log).
+class AppWindowEndToEnd : public ::testing::Test {
+protected:
+    void SetUp() override {
+        REQUIRE_DISPLAY();
+        if (!input.ok()) GTEST_SKIP() << "XTest (libXtst.so.6 or the server extension) not available: cannot send input events";
+        dir = tmp_dir();
+    }
     FakeInput input;
-    if (!input.ok()) GTEST_SKIP() << "XTest (libXtst.so.6 or the server extension) not available: cannot send input events";
-    const fs::path dir = tmp_dir();
+    fs::path dir;
+};
+
+TEST_F(AppWindowEndToEnd, DragWithTheMouseThenUndoWithTheKeyboard) {
     const pid_t pid = launch_on_picture_scene(input, dir);
     if (pid <= 0) return;  // the failure is recorded
 
@@ -717,10 +726,7 @@ namespace {
 /// Selects the picture scene's ball, types `keys` into the Inspector's radius field (Ctrl+click,
 /// select all) and Enter, and checks that the radius was refused: the ball keeps radius 1 and the
 /// refusal shows in red under the fields.
-void expect_inspector_radius_refused(const std::vector<KeySym>& keys) {
-    FakeInput input;
-    if (!input.ok()) GTEST_SKIP() << "XTest (libXtst.so.6 or the server extension) not available: cannot send input events";
-    const fs::path dir = tmp_dir();
+void expect_inspector_radius_refused(FakeInput& input, const fs::path& dir, const std::vector<KeySym>& keys) {
     const pid_t pid = launch_on_picture_scene(input, dir);
     if (pid <= 0) return;  // the failure is recorded
 
@@ -740,27 +746,21 @@ void expect_inspector_radius_refused(const std::vector<KeySym>& keys) {
 }
 }  // namespace
 
-TEST(AppWindow, EndToEndInspectorRefusesANegativeRadiusAndKeepsTheLastValidValue) {
-    REQUIRE_DISPLAY();
-    expect_inspector_radius_refused({XK_minus, XK_1});
+TEST_F(AppWindowEndToEnd, InspectorRefusesANegativeRadiusAndKeepsTheLastValidValue) {
+    expect_inspector_radius_refused(input, dir, {XK_minus, XK_1});
 }
 
 // Typed text is taken when the entry ends, not keystroke by keystroke: on the way to 1e999 (an
 // infinite radius, refused) the radius would have been 1e9 and 1e99, and the refusal kept 1e99.
-TEST(AppWindow, EndToEndInspectorTakesTypedTextWhenTheEntryEnds) {
-    REQUIRE_DISPLAY();
-    expect_inspector_radius_refused({XK_1, XK_e, XK_9, XK_9, XK_9});
+TEST_F(AppWindowEndToEnd, InspectorTakesTypedTextWhenTheEntryEnds) {
+    expect_inspector_radius_refused(input, dir, {XK_1, XK_e, XK_9, XK_9, XK_9});
 }
 
 // A drag field's text holds every digit of its value (the shortest text that reads back as it):
 // with 9 significant digits, appending a 5 to a radius of 1.2345678901234 by Ctrl+click gave
 // 1.234567895, losing the digits nobody saw, and a centre of -1.5000000000000004 read -1.5. An
 // entry left as it was changes nothing.
-TEST(AppWindow, EndToEndInspectorFieldTextHoldsEveryDigit) {
-    REQUIRE_DISPLAY();
-    FakeInput input;
-    if (!input.ok()) GTEST_SKIP() << "XTest (libXtst.so.6 or the server extension) not available: cannot send input events";
-    const fs::path dir = tmp_dir();
+TEST_F(AppWindowEndToEnd, InspectorFieldTextHoldsEveryDigit) {
     const double x = -1.5000000000000004;
     Scene scene = picture_scene(true);
     std::get<Sphere<double>>(scene.shapes[0].shape) = Sphere<double>{Vec3d(x, 0.0, 0.0), 1.2345678901234};
@@ -786,11 +786,7 @@ TEST(AppWindow, EndToEndInspectorFieldTextHoldsEveryDigit) {
 // An OBB's rotation is edited as Euler angles, which have no rotation when not finite: typing
 // 1e999 into an angle is refused when the entry ends, in red, the box keeps its rotation and the
 // field reads its angle again (it had read the 1e99 typed on the way, with no refusal shown).
-TEST(AppWindow, EndToEndInspectorRefusesAnInfiniteEulerAngleAndShowsTheAngleKept) {
-    REQUIRE_DISPLAY();
-    FakeInput input;
-    if (!input.ok()) GTEST_SKIP() << "XTest (libXtst.so.6 or the server extension) not available: cannot send input events";
-    const fs::path dir = tmp_dir();
+TEST_F(AppWindowEndToEnd, InspectorRefusesAnInfiniteEulerAngleAndShowsTheAngleKept) {
     Scene scene = picture_scene(false);
     SceneShape box;
     box.name = "box";
@@ -839,11 +835,7 @@ int direction_x_text_pixels(const Image& img) { return count_pixels(img, kW - 39
 // What is typed reaches the ray's validation, which refuses an infinite component in red and
 // keeps the ray: the field still reads "1", neither the refused text nor the numbers typed on the
 // way to it (1e9, 1e99) taken, as they were when every keystroke was.
-TEST(AppWindow, EndToEndRayFieldRefusesAnInfiniteDirectionAndKeepsTheRay) {
-    REQUIRE_DISPLAY();
-    FakeInput input;
-    if (!input.ok()) GTEST_SKIP() << "XTest (libXtst.so.6 or the server extension) not available: cannot send input events";
-    const fs::path dir = tmp_dir();
+TEST_F(AppWindowEndToEnd, RayFieldRefusesAnInfiniteDirectionAndKeepsTheRay) {
     const pid_t pid = launch_editing_direction_x(input, dir);
     if (pid <= 0) return;  // the failure is recorded
     for (KeySym k : {XK_1, XK_e, XK_9, XK_9, XK_9}) input.press(k);
@@ -857,11 +849,7 @@ TEST(AppWindow, EndToEndRayFieldRefusesAnInfiniteDirectionAndKeepsTheRay) {
 }
 
 // A field's text is also taken when the field loses focus (a click elsewhere), not only on Enter.
-TEST(AppWindow, EndToEndRayFieldTakesItsTextWhenTheFieldLosesFocus) {
-    REQUIRE_DISPLAY();
-    FakeInput input;
-    if (!input.ok()) GTEST_SKIP() << "XTest (libXtst.so.6 or the server extension) not available: cannot send input events";
-    const fs::path dir = tmp_dir();
+TEST_F(AppWindowEndToEnd, RayFieldTakesItsTextWhenTheFieldLosesFocus) {
     const pid_t pid = launch_editing_direction_x(input, dir);
     if (pid <= 0) return;  // the failure is recorded
     for (KeySym k : {XK_1, XK_2, XK_3, XK_4, XK_5, XK_6}) input.press(k);
