@@ -160,12 +160,13 @@ template <typename T>
 [[gnu::always_inline]] inline FastPassage sphere_fast_passage(const Vec3<T>& f, const Vec3<T>& d, T r, T t_min, T t_max,
                                                               T& t0, T& t1) {
     const T disc = sphere_discriminant(f, d, r);
-    const bool fast = every(r >= T(0), sphere_roots_in_safe_range(f, d, r));
+    const bool in_range = sphere_roots_in_safe_range(f, d, r);
     // The common miss in one branch: the line misses, and the input is in the fast path's range
     // (so the discriminant's sign is right). One unpredictable branch and nothing before it but
-    // arithmetic: what a miss costs decides this cast's speed on random rays.
-    if (every(fast, !(disc >= T(0)))) return FastPassage::Miss;
-    if (!__builtin_expect(fast, 1)) return FastPassage::General;
+    // arithmetic: what a miss costs decides this cast's speed on random rays. A negative radius
+    // needs no test here (an invalid sphere is missed too), only before a hit.
+    if (every(in_range, !(disc >= T(0)))) return FastPassage::Miss;
+    if (!__builtin_expect(every(in_range, r >= T(0)), 1)) return FastPassage::General;
     // Fast path. The safe range implies a valid ray and sphere: it fails for NaN; |f|^2 + r^2
     // finite means origin, centre and radius are finite; d.d >= 2^-60 (2^-480) means a non-zero
     // direction. In it the roots are ordered and finite (at most 2 sqrt(s / a) <= 2^121 in float,
