@@ -83,6 +83,18 @@ template <typename T> inline bool in_safe_range_sq(T a, T s) {
 template <typename T> inline bool sphere_roots_in_safe_range(const Vec3<T>& f, const Vec3<T>& d, T r) {
     return in_safe_range_sq(glm::dot(d, d), glm::dot(f, f) + r * r);
 }
+/// A miss the unscaled discriminant decides, for a = d.d and s = f.f + r^2: disc < 0 where no
+/// square underflows (a, s >= the safe range's lower bound; there rounding could flip the sign of
+/// a near-tangent discriminant). The upper bound is not needed for a miss: an overflow makes disc
+/// +inf or NaN (not < 0), or -inf only when |f x d|^2 overflows and a r^2 does not, where the line
+/// misses indeed (its squared distance |f x d|^2 / a exceeds r^2). Without an overflow the
+/// unscaled discriminant is the rescaled one times a power of two, or better: rescaling f by its
+/// largest component can make a small one underflow (fuzz_cast found a line 61 units from a point
+/// 1.8e308 away called a tangent by the rescaled roots).
+template <typename T> inline bool sphere_clear_miss(T disc, T a, T s) {
+    const T lo = safe_sq_min<T>();
+    return every(disc < T(0), a >= lo, s >= lo);
+}
 
 /// sphere_roots() outside the safe range: the position terms and the direction are first scaled
 /// by powers of two (exact), so squares neither underflow nor overflow, and t is scaled back.
@@ -115,9 +127,9 @@ template <typename T>
 /// near miss a tangent) nor overflow, and t is scaled back. Requires dot(d, d) > 0.
 template <typename T> inline bool sphere_roots(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0, T& t1) {
     const T disc = sphere_discriminant(f, d, r);
-    const bool safe = sphere_roots_in_safe_range(f, d, r);
-    if (every(safe, !(disc >= T(0)))) return false;  // the common miss in one branch (see cast())
-    if (!__builtin_expect(safe, 1)) return sphere_roots_scaled(f, d, r, t0, t1);
+    const T a = glm::dot(d, d), s = glm::dot(f, f) + r * r;
+    if (sphere_clear_miss(disc, a, s)) return false;  // the common miss in one branch (see cast())
+    if (!__builtin_expect(in_safe_range_sq(a, s), 1)) return sphere_roots_scaled(f, d, r, t0, t1);
     sphere_roots_of(f, d, r, disc, t0, t1);
     return true;
 }
@@ -160,13 +172,14 @@ template <typename T>
 [[gnu::always_inline]] inline FastPassage sphere_fast_passage(const Vec3<T>& f, const Vec3<T>& d, T r, T t_min, T t_max,
                                                               T& t0, T& t1) {
     const T disc = sphere_discriminant(f, d, r);
-    const bool in_range = sphere_roots_in_safe_range(f, d, r);
-    // The common miss in one branch: the line misses, and the input is in the fast path's range
-    // (so the discriminant's sign is right). One unpredictable branch and nothing before it but
-    // arithmetic: what a miss costs decides this cast's speed on random rays. A negative radius
-    // needs no test here (an invalid sphere is missed too), only before a hit.
-    if (every(in_range, !(disc >= T(0)))) return FastPassage::Miss;
-    if (!__builtin_expect(every(in_range, r >= T(0)), 1)) return FastPassage::General;
+    const T a = glm::dot(d, d), s = glm::dot(f, f) + r * r;
+    // The common miss in one branch: the line misses, and the discriminant's sign is right. One
+    // unpredictable branch and nothing before it but arithmetic: what a miss costs decides this
+    // cast's speed on random rays. So it tests only what a miss needs (sphere_clear_miss()): not
+    // the safe range's upper bound, and not the radius' sign (an invalid sphere is missed too).
+    // A hit is taken only inside the whole safe range with r >= 0; anything else, the general path.
+    if (sphere_clear_miss(disc, a, s)) return FastPassage::Miss;
+    if (!__builtin_expect(every(r >= T(0), in_safe_range_sq(a, s)), 1)) return FastPassage::General;
     // Fast path. The safe range implies a valid ray and sphere: it fails for NaN; |f|^2 + r^2
     // finite means origin, centre and radius are finite; d.d >= 2^-60 (2^-480) means a non-zero
     // direction. In it the roots are ordered and finite (at most 2 sqrt(s / a) <= 2^121 in float,

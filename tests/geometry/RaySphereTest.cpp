@@ -170,6 +170,28 @@ TYPED_TEST(RaySphere, NearTangentWithTheFootAtTheOriginHasNoFarAwayRoot) {
     }
 }
 
+// A sphere near the largest finite value along the line but well off it (61 units, radius 0 or
+// 1): a miss. The roots rescaled f by its largest component (1.8e308), which made the 61 underflow
+// when squared, and called the line a tangent at t ~ 6e307; a miss whose discriminant is negative
+// without an underflow is now taken as it is, whatever the upper bound (detail::sphere_clear_miss).
+// Found by fuzzing (fuzz_cast_double; fuzz/regressions/ has it and two capsules with a == b).
+TYPED_TEST(RaySphere, FarAlongTheLineButWellOffItIsAMiss) {
+    using T = TypeParam;
+    const T big = std::numeric_limits<T>::max();
+    for (const T r : {T(0), T(1)}) {
+        const Sphere<T> s{{8, -big, 0}, r};
+        const Ray<T> ray{{69, 69, 0}, {0, -3, 0}};
+        EXPECT_FALSE(cast(ray, s)) << "r " << r;
+        EXPECT_FALSE(pick(ray, s)) << "r " << r;
+        T t0, t1;
+        EXPECT_FALSE(detail::passage(ray, s, t0, t1)) << "r " << r;
+        // The same centre on the line is hit, near t = big / 3 (the rescaled path).
+        const auto on = cast(ray, Sphere<T>{{69, -big, 0}, r});
+        ASSERT_TRUE(on) << "r " << r;
+        EXPECT_NEAR(on->t_near / (big / T(3)), T(1), T(1e-3)) << "r " << r;
+    }
+}
+
 // The corners of the roots' fast range (detail::in_safe_range_sq: d.d and |f|^2 + r^2 each at
 // least 2^-2k, their product at most 2^4k) and just beyond them, where the scaled path takes
 // over: a ray aimed through the centre of a sphere whose radius is a tenth of its distance, with
