@@ -399,6 +399,7 @@ void Ui::apply_edit(AppState& s, std::size_t index, const Shape<double>& candida
     if (auto err = apply_shape_edit(s.scene, index, candidate)) {
         refusal_ = "refused: " + *err + "; kept the last valid value";
         refusal_for_ = index;
+        euler_for_.reset();  // an OBB's angles are shown again from the rotation kept
     } else if (refusal_for_ == index) {
         refusal_.clear();
     }
@@ -418,8 +419,7 @@ void Ui::inspector_panel(AppState& s) {
     if (refusal_for_ && refusal_for_ != i) refusal_.clear();
     ImGui::Text("%s  (%s)", s.scene.shapes[i].name.c_str(), shape_type_name(type_of(s.scene.shapes[i].shape)));
     Shape<double> edit = s.scene.shapes[i].shape;
-    bool touched = false;       // some field reported a value this frame
-    bool euler_finite = true;   // an OBB's Euler angles, if reported, were finite
+    bool touched = false;  // some field reported a value this frame
     std::visit(
         [&](auto& x) {
             using S = std::decay_t<decltype(x)>;
@@ -446,9 +446,10 @@ void Ui::inspector_panel(AppState& s) {
                 Vec3d e = euler_;
                 if (drag3("rotation (deg)", e, 0.5f, "%.9g")) {
                     touched = true;
-                    euler_ = e;  // shown until the edit is taken, or refused (then recomputed)
-                    euler_finite = std::isfinite(e.x) && std::isfinite(e.y) && std::isfinite(e.z);
-                    if (euler_finite) x.rotation = rotation_from_euler_degrees(e);
+                    // Shown until the edit is taken, or refused (then recomputed): non-finite
+                    // angles give a NaN rotation, which validation refuses as any other field's.
+                    euler_ = e;
+                    x.rotation = rotation_from_euler_degrees(e);
                     euler_rotation_ = x.rotation;
                 }
                 ImGui::TextDisabled("R = Rz * Ry * Rx (about world X, then Y, then Z)");
@@ -470,28 +471,19 @@ void Ui::inspector_panel(AppState& s) {
     // their text keystroke by keystroke: typing 1e999 into a radius set 1e9 and 1e99 on the way,
     // and the refusal then kept 1e99). Escape puts the field's first text back, which lands here
     // too, so the entry then changes nothing.
-    // Non-finite Euler angles have no rotation: the edit is refused and the angles are recomputed
-    // from the rotation kept (typing 1e999 had left the field reading the 1e99 typed on the way).
     const ImGuiContext& g = *ImGui::GetCurrentContext();
     const bool typing = g.TempInputId != 0 && g.TempInputId == g.ActiveId;
-    auto take = [&](const Shape<double>& candidate, bool angles_finite) {
-        if (angles_finite) return apply_edit(s, i, candidate);
-        refusal_ = "refused: Euler angles must be finite; kept the last valid value";
-        refusal_for_ = i;
-        euler_for_.reset();
-    };
     if (typed_for_ && (*typed_for_ != i || typed_.index() != edit.index())) typed_for_.reset();
     if (typing) {
         if (touched) {
             typed_ = edit;
             typed_for_ = i;
-            typed_euler_finite_ = euler_finite;
         }
     } else if (typed_for_) {  // the entry ended this frame: what was typed (this frame's edit is the old shape)
-        take(typed_, typed_euler_finite_);
+        apply_edit(s, i, typed_);
         typed_for_.reset();
     } else {
-        take(edit, euler_finite);
+        apply_edit(s, i, edit);
     }
     euler_rotation_ = std::holds_alternative<Obb<double>>(s.scene.shapes[i].shape)
                           ? std::get<Obb<double>>(s.scene.shapes[i].shape).rotation

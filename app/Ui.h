@@ -77,7 +77,6 @@ private:
     // applied when the entry ends (Enter, Escape, focus loss), not keystroke by keystroke.
     std::optional<std::size_t> typed_for_;
     Shape<double> typed_{};
-    bool typed_euler_finite_ = true;  ///< false: an OBB's Euler angles typed as a non-finite number
     // Euler angles shown for the selected OBB, kept while they still produce its rotation so that
     // dragging an angle does not jump between equivalent triples.
     std::optional<std::size_t> euler_for_;
