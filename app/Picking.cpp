@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <type_traits>
 
+#include "app/History.h"  // same_shape()
 #include "geometry/textbook/TextbookAabb.h"
 #include "geometry/textbook/TextbookCapsule.h"
 #include "geometry/textbook/TextbookObb.h"
@@ -222,23 +223,6 @@ std::optional<std::size_t> pick_nearest(const Scene& scene, const Ray<double>& r
     }
     return nearest;
 }
-
-namespace {
-bool same_shape(const Shape<double>& a, const Shape<double>& b) {
-    if (a.index() != b.index()) return false;
-    return std::visit(
-        [&](const auto& x) {
-            using S = std::decay_t<decltype(x)>;
-            const S& y = std::get<S>(b);
-            if constexpr (std::is_same_v<S, Sphere<double>>) return x.center == y.center && x.radius == y.radius;
-            else if constexpr (std::is_same_v<S, Aabb<double>>) return x.min == y.min && x.max == y.max;
-            else if constexpr (std::is_same_v<S, Obb<double>>)
-                return x.center == y.center && x.rotation == y.rotation && x.half_extents == y.half_extents;
-            else return x.a == y.a && x.b == y.b && x.radius == y.radius;
-        },
-        a);
-}
-}  // namespace
 
 void ScenePicker::sync(const Scene& scene) {
     const std::size_t n = scene.shapes.size();
