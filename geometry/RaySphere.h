@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <type_traits>
 
 #include "geometry/Math.h"
 #include "geometry/Ray.h"
@@ -87,29 +88,40 @@ template <typename T> inline bool sphere_roots_in_safe_range(const Vec3<T>& f, c
 /// square underflows (a, s >= the safe range's lower bound; there rounding could flip the sign of
 /// a near-tangent discriminant). The upper bound is not needed for a miss: an overflow makes disc
 /// +inf or NaN (not < 0), or -inf only when |f x d|^2 overflows and a r^2 does not, where the line
-/// misses indeed (its squared distance |f x d|^2 / a exceeds r^2). Without an overflow the
-/// unscaled discriminant is the rescaled one times a power of two, or better: rescaling f by its
-/// largest component can make a small one underflow (fuzz_cast found a line 61 units from a point
-/// 1.8e308 away called a tangent by the rescaled roots).
+/// misses indeed (its squared distance |f x d|^2 / a exceeds r^2). Without an overflow or an
+/// underflowing square, this is the discriminant sphere_roots_wide() would compute, rounded the
+/// same way.
 template <typename T> inline bool sphere_clear_miss(T disc, T a, T s) {
     const T lo = safe_sq_min<T>();
     return every(disc < T(0), a >= lo, s >= lo);
 }
 
-/// sphere_roots() outside the safe range: the position terms and the direction are first scaled
-/// by powers of two (exact), so squares neither underflow nor overflow, and t is scaled back.
-/// Rare (tiny or huge shapes or directions), so kept out of line and off the hot path.
+/// The type sphere_roots_wide() computes in: one whose exponent range holds every product the
+/// roots form (degree 4 in the inputs) of any finite T, subnormals included, as a normal number.
+/// float: double (2^-149 ^ 4 = 2^-596 and 2^128 ^ 4 = 2^512 are normal doubles); double: the
+/// x87 80-bit long double (15-bit exponent, 64-bit significand: 2^-4296 .. 2^4096).
+template <typename T> using WideT = std::conditional_t<sizeof(T) == 4, double, long double>;
+static_assert(std::numeric_limits<WideT<float>>::min_exponent < 4 * (std::numeric_limits<float>::min_exponent - 24) &&
+                  std::numeric_limits<WideT<float>>::max_exponent > 4 * std::numeric_limits<float>::max_exponent + 4,
+              "double must hold degree-4 products of floats");
+static_assert(std::numeric_limits<WideT<double>>::min_exponent < 4 * (std::numeric_limits<double>::min_exponent - 53) &&
+                  std::numeric_limits<WideT<double>>::max_exponent > 4 * std::numeric_limits<double>::max_exponent + 4,
+              "long double must hold degree-4 products of doubles (x86-64's 80-bit long double does)");
+
+/// sphere_roots() outside the safe range (tiny or huge shapes or directions): the same arithmetic
+/// in WideT<T>, where no product underflows or overflows, and the roots rounded back to T (a
+/// root beyond T's range becomes +-inf, which no cast accepts). Rare, so kept out of line and off
+/// the hot path. It replaced scaling f, r and d by powers of two, which kept the squares of the
+/// largest components in range but not those of the smallest: a line 1.1e145 from the centre of
+/// a sphere of radius 1e145, seen from 1.7e308 away with a direction of length 1e10 (a d^2 r^2
+/// that overflows), had both sides of its discriminant underflow to 0 and was called a tangent.
 template <typename T>
-[[gnu::noinline, gnu::cold]] bool sphere_roots_scaled(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0, T& t1) {
-    const T mf = glm::max(max_abs(f), r), md = max_abs(d);
-    const int ef = (mf > T(0) && mf <= std::numeric_limits<T>::max()) ? std::ilogb(mf) : 0;
-    const int ed = (md > T(0) && md <= std::numeric_limits<T>::max()) ? std::ilogb(md) : 0;
-    const Vec3<T> fs(std::ldexp(f.x, -ef), std::ldexp(f.y, -ef), std::ldexp(f.z, -ef));
-    const Vec3<T> ds(std::ldexp(d.x, -ed), std::ldexp(d.y, -ed), std::ldexp(d.z, -ed));
-    if (!sphere_roots_unscaled(fs, ds, std::ldexp(r, -ef), t0, t1)) return false;
-    // |f + t d| = r with f = fs 2^ef, d = ds 2^ed: the scaled root is t' = t 2^(ed - ef).
-    t0 = std::ldexp(t0, ef - ed);
-    t1 = std::ldexp(t1, ef - ed);
+[[gnu::noinline, gnu::cold]] bool sphere_roots_wide(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0, T& t1) {
+    using W = WideT<T>;
+    W w0, w1;
+    if (!sphere_roots_unscaled(Vec3<W>(f), Vec3<W>(d), W(r), w0, w1)) return false;
+    t0 = T(w0);
+    t1 = T(w1);
     return true;
 }
 
@@ -122,14 +134,14 @@ template <typename T>
 /// near-tangent line whose foot is near the origin (q tiny) the second root is taken directly,
 /// (b' - sign(b') sqrt(disc))/a, whichever has the smaller error bound. Exact for small integer
 /// inputs, e.g. a tangent ray gives a discriminant of exactly zero.
-/// Scale: outside the safe range (tiny or huge shapes or directions) the position terms and the
-/// direction are first scaled by powers of two (exact), so squares neither underflow (which made a
-/// near miss a tangent) nor overflow, and t is scaled back. Requires dot(d, d) > 0.
+/// Scale: outside the safe range (tiny or huge shapes or directions) the same arithmetic runs in a
+/// wider type (sphere_roots_wide()), so squares neither underflow (which made a near miss a
+/// tangent) nor overflow, and t is rounded back. Requires dot(d, d) > 0.
 template <typename T> inline bool sphere_roots(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0, T& t1) {
     const T disc = sphere_discriminant(f, d, r);
     const T a = glm::dot(d, d), s = glm::dot(f, f) + r * r;
     if (sphere_clear_miss(disc, a, s)) return false;  // the common miss in one branch (see cast())
-    if (!__builtin_expect(in_safe_range_sq(a, s), 1)) return sphere_roots_scaled(f, d, r, t0, t1);
+    if (!__builtin_expect(in_safe_range_sq(a, s), 1)) return sphere_roots_wide(f, d, r, t0, t1);
     sphere_roots_of(f, d, r, disc, t0, t1);
     return true;
 }
@@ -143,7 +155,7 @@ template <typename T>
 }
 
 /// cast() outside its fast path (input outside the safe range, invalid input, a negative radius):
-/// validation, then the scaled roots. Out of line, so that the cast inlined at every call site
+/// validation, then the roots (wide outside the safe range). Out of line, so that the cast inlined at every call site
 /// is only its fast path. `out` is empty on entry and stays so on a miss.
 template <typename T>
 [[gnu::noinline, gnu::cold]] void sphere_cast_general(const Ray<T>& ray, const Sphere<T>& sphere, T t_min, T t_max,

@@ -171,9 +171,10 @@ TYPED_TEST(RaySphere, NearTangentWithTheFootAtTheOriginHasNoFarAwayRoot) {
 }
 
 // A sphere near the largest finite value along the line but well off it (61 units, radius 0 or
-// 1): a miss. The roots rescaled f by its largest component (1.8e308), which made the 61 underflow
-// when squared, and called the line a tangent at t ~ 6e307; a miss whose discriminant is negative
-// without an underflow is now taken as it is, whatever the upper bound (detail::sphere_clear_miss).
+// 1): a miss. The roots then rescaled f by its largest component (1.8e308), which made the 61
+// underflow when squared, and called the line a tangent at t ~ 6e307; a miss whose discriminant is
+// negative without an underflow is now taken as it is, whatever the upper bound
+// (detail::sphere_clear_miss), and the roots outside the fast range no longer rescale.
 // Found by fuzzing (fuzz_cast_double; fuzz/regressions/ has it and two capsules with a == b).
 TYPED_TEST(RaySphere, FarAlongTheLineButWellOffItIsAMiss) {
     using T = TypeParam;
@@ -185,10 +186,44 @@ TYPED_TEST(RaySphere, FarAlongTheLineButWellOffItIsAMiss) {
         EXPECT_FALSE(pick(ray, s)) << "r " << r;
         T t0, t1;
         EXPECT_FALSE(detail::passage(ray, s, t0, t1)) << "r " << r;
-        // The same centre on the line is hit, near t = big / 3 (the rescaled path).
+        // The same centre on the line is hit, near t = big / 3 (the wide path).
         const auto on = cast(ray, Sphere<T>{{69, -big, 0}, r});
         ASSERT_TRUE(on) << "r " << r;
         EXPECT_NEAR(on->t_near / (big / T(3)), T(1), T(1e-3)) << "r " << r;
+    }
+}
+
+// Outside the fast range both sides of the discriminant can be tiny next to the inputs: a sphere
+// of radius R = m * 2^-540 (double; 2^-80 in float) seen from m = max / 8 (f.f overflows),
+// the direction (-2^e, 0, 0) long enough that d.d R^2 overflows too, so the fast path cannot
+// decide; the line passes the centre at 1.1 R (a miss) or 0.9 R (a hit). The roots used to
+// rescale f and R by m, which pushed R^2 and the line's squared distance below the smallest
+// subnormal: both 0, a tangent, so the miss was a hit (both types fail that way). Now
+// detail::sphere_roots_wide() computes in a wider type. The capsule (a == b, and a short axis),
+// whose ball and lateral problems go through the same roots, and pick() agree.
+TYPED_TEST(RaySphere, HugeSphereFarAwayOutsideTheFastRangeIsNotATangent) {
+    using T = TypeParam;
+    const bool dbl = sizeof(T) == 8;
+    const T m = std::numeric_limits<T>::max() / T(8);
+    const T big_r = std::ldexp(m, dbl ? -540 : -80);
+    const T len = std::ldexp(T(1), dbl ? 500 : 60);  // d.d = 2^1000 (2^120) is finite: a valid ray
+    for (const T off : {T(1.1), T(0.9)}) {
+        const Ray<T> ray{{m, off * big_r, 0}, {-len, 0, 0}};
+        ASSERT_TRUE(is_valid(ray));
+        const Sphere<T> s{{0, 0, 0}, big_r};
+        ASSERT_FALSE(detail::sphere_roots_in_safe_range(ray.origin - s.center, ray.direction, s.radius));
+        const bool want = off < T(1);
+        const auto h = cast(ray, s);
+        ASSERT_EQ(bool(h), want) << "offset " << off << " R";
+        EXPECT_EQ(bool(pick(ray, s)), want) << "offset " << off << " R";
+        EXPECT_EQ(bool(cast(ray, Capsule<T>{s.center, s.center, big_r})), want) << "offset " << off << " R";
+        EXPECT_EQ(bool(cast(ray, Capsule<T>{s.center, s.center + Vec3<T>(0, 0, big_r), big_r})), want)
+            << "offset " << off << " R";
+        if (!want) continue;
+        // The entry: (m - R cos(asin(0.9))) / len, to float precision at least.
+        const long double t = (static_cast<long double>(m) - static_cast<long double>(big_r) * std::sqrt(1.0L - 0.81L)) / len;
+        EXPECT_NEAR(static_cast<long double>(h->t_near) / t, 1.0L, 4 * std::numeric_limits<T>::epsilon());
+        EXPECT_NEAR(glm::length(h->n_near), T(1), tol<T>());
     }
 }
 
