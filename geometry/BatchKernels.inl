@@ -149,7 +149,7 @@ inline void store(const HitsOut<T>& out, std::size_t k, std::size_t count, VecT<
     }
 }
 
-/// Lanes where detail::sphere_roots() leaves its safe range for (f, d, r), i.e. where
+/// Lanes where detail::sphere_roots_at() leaves its safe range for (f, d, r), i.e. where
 /// detail::in_safe_range_sq(d.d, f.f + r^2) fails, the sums formed as the scalar code forms them:
 /// the scalar code rescales them, so they are recomputed by the scalar passage itself.
 template <typename T>

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <type_traits>
 
 #include "geometry/Lanes.h"
 #include "geometry/Math.h"
@@ -52,6 +53,8 @@ template <typename T> struct CapsuleAxis {
 /// crosses the lateral surface on that stretch, or else where it enters the ball of the end it
 /// crossed beyond, and leaves likewise; a line that misses the infinite cylinder misses the
 /// capsule, and only a line parallel to the axis needs both balls.
+template <typename T> bool capsule_passage_wide(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& t_far);
+
 template <typename T>
 inline bool passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& t_far) {
     if (capsule.a == capsule.b) return passage(ray, Sphere<T>{capsule.a, capsule.radius}, t_near, t_far);
@@ -73,7 +76,14 @@ inline bool passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& 
     const Vec3<T> f_perp = abab * fa - fa_ab * ab;
     const Vec3<T> d_perp = abab * d - d_ab * ab;
     if (glm::dot(d_perp, d_perp) > T(0)) {
-        if (!sphere_roots(f_perp, d_perp, abab * r, t_near, t_far)) return false;
+        // Outside the roots' fast range (huge or tiny inputs: F, D or the terms above may have
+        // overflowed T), the whole passage again in the wide type.
+        const FastRoots lateral = sphere_roots_fast(f_perp, d_perp, abab * r, t_near, t_far);
+        if (lateral == FastRoots::Miss) return false;
+        if (!__builtin_expect(lateral == FastRoots::Found, 1)) {
+            if constexpr (!std::is_same_v<WideT<T>, T>) return capsule_passage_wide(ray, capsule, t_near, t_far);
+            else if (!sphere_roots_unscaled(f_perp, d_perp, abab * r, t_near, t_far)) return false;  // the widest type
+        }
         // x(t) = fa.ab + t d.ab. L ab.ab is exact (L a power of two) and finite when L == 1; a
         // scaled axis (L != 1) compares x / ab.ab with L instead, so nothing overflows.
         const T x0 = fa_ab + t_near * d_ab, x1 = fa_ab + t_far * d_ab;
@@ -83,7 +93,7 @@ inline bool passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& 
         if (in0 & in1) return true;  // both crossings on the segment's stretch
         T u0, u1;
         if (!in0) {  // entry through the ball of the end beyond which x0 lies
-            if (!sphere_roots(x0 < T(0) ? fa : ray.origin - capsule.b, d, r, u0, u1)) return false;
+            if (!sphere_roots_at(ray.origin, x0 < T(0) ? capsule.a : capsule.b, d, r, u0, u1)) return false;
             t_near = u0;
             if (!in1 && (x0 < T(0)) == (x1 < T(0))) {  // in and out through the same ball
                 t_far = u1;
@@ -91,24 +101,46 @@ inline bool passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& 
             }
         }
         if (!in1) {
-            if (!sphere_roots(x1 < T(0) ? fa : ray.origin - capsule.b, d, r, u0, u1)) return false;
+            if (!sphere_roots_at(ray.origin, x1 < T(0) ? capsule.a : capsule.b, d, r, u0, u1)) return false;
             t_far = u1;
         }
         return t_near <= t_far;
     }
-    // Parallel to the axis: in through one ball, out through the other (or a miss).
+    // Parallel to the axis: in through one ball, out through the other (or a miss). Or D
+    // underflowed to 0 for a tiny direction that is not parallel: then the wide type decides.
+    if constexpr (!std::is_same_v<WideT<T>, T>)
+        if (!__builtin_expect(glm::dot(d, d) >= safe_sq_min<T>(), 1)) return capsule_passage_wide(ray, capsule, t_near, t_far);
     t_near = infinity<T>();
     t_far = -infinity<T>();
     T t0, t1;
-    if (sphere_roots(fa, d, r, t0, t1)) {
+    if (sphere_roots_at(ray.origin, capsule.a, d, r, t0, t1)) {
         t_near = t0;
         t_far = t1;
     }
-    if (sphere_roots(ray.origin - capsule.b, d, r, t0, t1)) {
+    if (sphere_roots_at(ray.origin, capsule.b, d, r, t0, t1)) {
         if (t0 < t_near) t_near = t0;
         if (t1 > t_far) t_far = t1;
     }
     return t_near <= t_far;
+}
+
+/// passage() for a capsule whose lateral problem leaves the roots' fast range: the same passage
+/// computed in WideT<T> (where the differences, the axis terms and their products neither overflow
+/// nor underflow) and rounded back to T. Before, F = (ab.ab) fa - (fa.ab) ab overflowed for an
+/// origin far enough away (a capsule 1e60 long seen from 1e250), and a line through the middle of
+/// the capsule was a miss. (In the widest type itself, long double, passage() solves the lateral
+/// problem as it is.)
+template <typename T>
+[[gnu::noinline, gnu::cold]] bool capsule_passage_wide(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near,
+                                                      T& t_far) {
+    using W = WideT<T>;
+    W n, f;
+    if (!passage(Ray<W>{Vec3<W>(ray.origin), Vec3<W>(ray.direction)},
+                 Capsule<W>{Vec3<W>(capsule.a), Vec3<W>(capsule.b), W(capsule.radius)}, n, f))
+        return false;
+    t_near = T(n);
+    t_far = T(f);
+    return true;
 }
 
 /// Outward normal at t, from the point itself whichever part gave t: unit(p - closest point of
@@ -139,9 +171,23 @@ template <typename T> struct CapsuleNormals {
         s1 = glm::clamp(s1, T(0), length);
         normalize_pair_or_dir(fa + t0 * d - s0 * ab, -d, fa + t1 * d - s1 * ab, d, n0, n1);
     }
+    /// Whether the shared terms are finite. Not for a valid capsule seen from beyond T's range
+    /// (origin - a overflowed, or fa.ab): then at() would give the fallback normal, so cast() and
+    /// pick() use capsule_normal_wide().
+    bool finite() const { return every(is_finite(fa), std::abs(fa_ab) <= std::numeric_limits<T>::max()); }
     Vec3<T> d, ab, fa;
     T abab, fa_ab, d_ab, r, length;
 };
+
+/// CapsuleNormals::at() computed in WideT<T> and rounded back (still unit to T's precision), for
+/// inputs whose shared terms overflow T (see CapsuleNormals::finite()).
+template <typename T>
+[[gnu::noinline, gnu::cold]] Vec3<T> capsule_normal_wide(const Ray<T>& ray, const Capsule<T>& capsule, T t, bool exit) {
+    using W = WideT<T>;
+    const Ray<W> rw{Vec3<W>(ray.origin), Vec3<W>(ray.direction)};
+    const Capsule<W> cw{Vec3<W>(capsule.a), Vec3<W>(capsule.b), W(capsule.radius)};
+    return Vec3<T>(CapsuleNormals<W>(rw, cw, CapsuleAxis<W>(cw)).at(W(t), exit));
+}
 
 /// cast()'s decision and passage for a capsule with a != b, shared with pick(). Validation only for
 /// a passage that would be a hit: a miss is the answer for invalid input too, and passage()
@@ -184,7 +230,12 @@ template <typename T>
     const detail::CapsuleNormals<T> normals(ray, capsule, detail::CapsuleAxis<T>(capsule));
     // accepts() held above and at() never returns a non-finite vector.
     Vec3<T> n_near, n_far;
-    normals.pair(t_near, t_far, n_near, n_far);
+    if (__builtin_expect(normals.finite(), 1)) {
+        normals.pair(t_near, t_far, n_near, n_far);
+    } else {
+        n_near = detail::capsule_normal_wide(ray, capsule, t_near, false);
+        n_far = detail::capsule_normal_wide(ray, capsule, t_far, true);
+    }
     detail::emplace_hit(hit, t_near, t_far, n_near, n_far);
     return hit;
 }
@@ -201,7 +252,9 @@ template <typename T>
     T t_near, t_far;
     if (!detail::capsule_accepted(ray, capsule, t_min, t_max, t_near, t_far)) return out;
     const detail::CapsuleNormals<T> normals(ray, capsule, detail::CapsuleAxis<T>(capsule));
-    detail::emplace_surface(out, ray, t_near, t_far, t_min, t_max, [&](T t, bool exit) { return normals.at(t, exit); });
+    detail::emplace_surface(out, ray, t_near, t_far, t_min, t_max, [&](T t, bool exit) {
+        return __builtin_expect(normals.finite(), 1) ? normals.at(t, exit) : detail::capsule_normal_wide(ray, capsule, t, exit);
+    });
     return out;
 }
 

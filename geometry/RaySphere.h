@@ -15,7 +15,7 @@
 namespace raypick {
 namespace detail {
 
-/// The discriminant of |f + t*d|^2 = r^2 over 4: a*r^2 - |f x d|^2 (see sphere_roots()).
+/// The discriminant of |f + t*d|^2 = r^2 over 4: a*r^2 - |f x d|^2 (see sphere_roots_at()).
 template <typename T> inline T sphere_discriminant(const Vec3<T>& f, const Vec3<T>& d, T r) {
     const Vec3<T> fxd = glm::cross(f, d);
     return glm::dot(d, d) * (r * r) - glm::dot(fxd, fxd);
@@ -46,7 +46,7 @@ inline void sphere_roots_of(const Vec3<T>& f, const Vec3<T>& d, T r, T disc, T& 
     t1 = glm::max(ta, tb);
 }
 
-/// sphere_roots() for inputs in the safe range (see sphere_roots_in_safe_range()).
+/// sphere_roots_at() for inputs in the safe range (see sphere_roots_in_safe_range()).
 template <typename T>
 inline bool sphere_roots_unscaled(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0, T& t1) {
     const T disc = sphere_discriminant(f, d, r);
@@ -86,14 +86,15 @@ template <typename T> inline bool sphere_roots_in_safe_range(const Vec3<T>& f, c
 }
 /// A miss the unscaled discriminant decides, for a = d.d and s = f.f + r^2: disc < 0 where no
 /// square underflows (a, s >= the safe range's lower bound; there rounding could flip the sign of
-/// a near-tangent discriminant). The upper bound is not needed for a miss: an overflow makes disc
-/// +inf or NaN (not < 0), or -inf only when |f x d|^2 overflows and a r^2 does not, where the line
-/// misses indeed (its squared distance |f x d|^2 / a exceeds r^2). Without an overflow or an
-/// underflowing square, this is the discriminant sphere_roots_wide() would compute, rounded the
-/// same way.
+/// a near-tangent discriminant), and disc > -inf. The upper bound is not needed otherwise: an
+/// overflow makes disc +inf or NaN (not < 0), or -inf, which is left to the wide roots. (-inf
+/// means |f x d|^2 overflowed and a r^2 did not: a miss when f is exact, but an f = origin - centre
+/// that overflowed T makes some component of f x d infinite too, and that line may pass through
+/// the sphere.) Without an overflow or an underflowing square, this is the discriminant
+/// sphere_roots_wide() would compute, rounded the same way.
 template <typename T> inline bool sphere_clear_miss(T disc, T a, T s) {
     const T lo = safe_sq_min<T>();
-    return every(disc < T(0), a >= lo, s >= lo);
+    return every(disc < T(0), disc > -infinity<T>(), a >= lo, s >= lo);
 }
 
 /// The type sphere_roots_wide() computes in: one whose exponent range holds every product the
@@ -108,24 +109,43 @@ static_assert(std::numeric_limits<WideT<double>>::min_exponent < 4 * (std::numer
                   std::numeric_limits<WideT<double>>::max_exponent > 4 * std::numeric_limits<double>::max_exponent + 4,
               "long double must hold degree-4 products of doubles (x86-64's 80-bit long double does)");
 
-/// sphere_roots() outside the safe range (tiny or huge shapes or directions): the same arithmetic
-/// in WideT<T>, where no product underflows or overflows, and the roots rounded back to T (a
-/// root beyond T's range becomes +-inf, which no cast accepts). Rare, so kept out of line and off
-/// the hot path. It replaced scaling f, r and d by powers of two, which kept the squares of the
-/// largest components in range but not those of the smallest: a line 1.1e145 from the centre of
-/// a sphere of radius 1e145, seen from 1.7e308 away with a direction of length 1e10 (a d^2 r^2
-/// that overflows), had both sides of its discriminant underflow to 0 and was called a tangent.
+/// sphere_roots_at() outside the safe range (tiny or huge shapes or directions): the same
+/// arithmetic in WideT<T>, where no product underflows or overflows and origin - centre is formed
+/// without overflow, and the roots rounded back to T (a root beyond T's range becomes +-inf, which
+/// no cast accepts). Rare, so kept out of line and off the hot path. It replaced scaling f, r and
+/// d by powers of two, which kept the squares of the largest components in range but not those of
+/// the smallest: a line 1.1e145 from the centre of a sphere of radius 1e145, seen from 1.7e308
+/// away with a direction of length 1e10 (a d^2 r^2 that overflows), had both sides of its
+/// discriminant underflow to 0 and was called a tangent.
 template <typename T>
-[[gnu::noinline, gnu::cold]] bool sphere_roots_wide(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0, T& t1) {
+[[gnu::noinline, gnu::cold]] bool sphere_roots_wide(const Vec3<T>& origin, const Vec3<T>& center, const Vec3<T>& d,
+                                                   T r, T& t0, T& t1) {
     using W = WideT<T>;
     W w0, w1;
-    if (!sphere_roots_unscaled(Vec3<W>(f), Vec3<W>(d), W(r), w0, w1)) return false;
+    if (!sphere_roots_unscaled(Vec3<W>(origin) - Vec3<W>(center), Vec3<W>(d), W(r), w0, w1)) return false;
     t0 = T(w0);
     t1 = T(w1);
     return true;
 }
 
-/// Real roots t0 <= t1 of |f + t*d|^2 = r^2 (f = origin - centre), or false when there are none.
+/// What sphere_roots_fast() found: no roots (a clear miss), the roots, or an input outside the fast
+/// range, for the caller to compute another way (sphere_roots_wide(), or for the capsule's lateral
+/// problem, the whole capsule in the wide type).
+enum class FastRoots { Miss, Found, Unsafe };
+
+/// sphere_roots_at()'s fast part, for any f: the common miss in one branch (see cast()), then the
+/// range test, then the roots in T.
+template <typename T>
+[[gnu::always_inline]] inline FastRoots sphere_roots_fast(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0, T& t1) {
+    const T disc = sphere_discriminant(f, d, r);
+    const T a = glm::dot(d, d), s = glm::dot(f, f) + r * r;
+    if (sphere_clear_miss(disc, a, s)) return FastRoots::Miss;
+    if (!__builtin_expect(in_safe_range_sq(a, s), 1)) return FastRoots::Unsafe;
+    sphere_roots_of(f, d, r, disc, t0, t1);
+    return FastRoots::Found;
+}
+
+/// Real roots t0 <= t1 of |f + t*d|^2 = r^2 with f = origin - centre, or false when there are none.
 ///
 /// Numerics (Ray Tracing Gems ch. 7): the discriminant is a*r^2 - |f x d|^2, which equals
 /// a*(r^2 - distance(line, centre)^2) without first forming |f|^2*a and (f.d)^2, so nothing large
@@ -134,15 +154,15 @@ template <typename T>
 /// near-tangent line whose foot is near the origin (q tiny) the second root is taken directly,
 /// (b' - sign(b') sqrt(disc))/a, whichever has the smaller error bound. Exact for small integer
 /// inputs, e.g. a tangent ray gives a discriminant of exactly zero.
-/// Scale: outside the safe range (tiny or huge shapes or directions) the same arithmetic runs in a
-/// wider type (sphere_roots_wide()), so squares neither underflow (which made a near miss a
-/// tangent) nor overflow, and t is rounded back. Requires dot(d, d) > 0.
-template <typename T> inline bool sphere_roots(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0, T& t1) {
-    const T disc = sphere_discriminant(f, d, r);
-    const T a = glm::dot(d, d), s = glm::dot(f, f) + r * r;
-    if (sphere_clear_miss(disc, a, s)) return false;  // the common miss in one branch (see cast())
-    if (!__builtin_expect(in_safe_range_sq(a, s), 1)) return sphere_roots_wide(f, d, r, t0, t1);
-    sphere_roots_of(f, d, r, disc, t0, t1);
+/// Scale: outside the safe range (tiny or huge shapes or directions, or an origin - centre that
+/// overflows T) the same arithmetic runs in a wider type (sphere_roots_wide()), so squares neither
+/// underflow (which made a near miss a tangent) nor overflow, and t is rounded back. Any finite
+/// input gets its roots to T's precision. Requires dot(d, d) > 0.
+template <typename T>
+inline bool sphere_roots_at(const Vec3<T>& origin, const Vec3<T>& center, const Vec3<T>& d, T r, T& t0, T& t1) {
+    const FastRoots found = sphere_roots_fast(origin - center, d, r, t0, t1);
+    if (found == FastRoots::Miss) return false;
+    if (!__builtin_expect(found == FastRoots::Found, 1)) return sphere_roots_wide(origin, center, d, r, t0, t1);
     return true;
 }
 
@@ -155,8 +175,10 @@ template <typename T>
 }
 
 /// cast() outside its fast path (input outside the safe range, invalid input, a negative radius):
-/// validation, then the roots (wide outside the safe range). Out of line, so that the cast inlined at every call site
-/// is only its fast path. `out` is empty on entry and stays so on a miss.
+/// validation, then the roots (wide outside the safe range) and the normals, in WideT<T> where
+/// origin - centre overflows T (f + t d would be inf - inf: only the fallback normal). Out of
+/// line, so that the cast inlined at every call site is only its fast path. `out` is empty on
+/// entry and stays so on a miss.
 template <typename T>
 [[gnu::noinline, gnu::cold]] void sphere_cast_general(const Ray<T>& ray, const Sphere<T>& sphere, T t_min, T t_max,
                                                      std::optional<RayHit<T>>& out) {
@@ -164,17 +186,24 @@ template <typename T>
     const Vec3<T>& d = ray.direction;
     const T r = sphere.radius;
     T t0, t1;
-    if (!is_valid(ray) || !is_valid(sphere) || !valid_range(t_min, t_max) || !sphere_roots(f, d, r, t0, t1) ||
-        !accepts(t0, t1, t_min, t_max))
+    if (!is_valid(ray) || !is_valid(sphere) || !valid_range(t_min, t_max) ||
+        !sphere_roots_at(ray.origin, sphere.center, d, r, t0, t1) || !accepts(t0, t1, t_min, t_max))
         return;
-    emplace_hit(out, t0, t1, sphere_normal(f, d, r, t0, false), sphere_normal(f, d, r, t1, true));
+    if (is_finite(f)) {
+        emplace_hit(out, t0, t1, sphere_normal(f, d, r, t0, false), sphere_normal(f, d, r, t1, true));
+        return;
+    }
+    using W = WideT<T>;
+    const Vec3<W> fw = Vec3<W>(ray.origin) - Vec3<W>(sphere.center), dw(d);
+    emplace_hit(out, t0, t1, Vec3<T>(sphere_normal(fw, dw, W(r), W(t0), false)),
+                Vec3<T>(sphere_normal(fw, dw, W(r), W(t1), true)));
 }
 
 /// The line's passage through the sphere, t only (no normals, no validation): what cast() computes
 /// before its normals, bit for bit. For callers that validated once and want normals only for the
 /// hit they keep (the hierarchy).
 template <typename T> inline bool passage(const Ray<T>& ray, const Sphere<T>& sphere, T& t0, T& t1) {
-    return sphere_roots(ray.origin - sphere.center, ray.direction, sphere.radius, t0, t1);
+    return sphere_roots_at(ray.origin, sphere.center, ray.direction, sphere.radius, t0, t1);
 }
 
 /// cast()'s fast path up to its normals, shared with pick(): Miss (the line misses, or its passage

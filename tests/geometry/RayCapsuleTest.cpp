@@ -187,5 +187,46 @@ TYPED_TEST(RayCapsule, PairedNormalsEqualTheNormalsComputedOneAtATime) {
     EXPECT_GT(hits, 1500);
 }
 
+// Inputs at the ends of T's range, where the capsule's own terms leave it. Far away: a capsule
+// 2^200 long and as thick (float: 2^24) seen from 2^1000 (2^120) away along -x, through the middle
+// of its axis. F = (ab.ab) fa - (fa.ab) ab overflowed, and every such line was a miss; the
+// passage now runs again in the wide type (detail::capsule_passage_wide). A line 1.5 r off the
+// axis still misses. (In double, t rounds to 2^1000, whose ulp is far larger than the capsule.)
+TYPED_TEST(RayCapsule, FarFromAHugeCapsuleTheLateralProblemDoesNotOverflow) {
+    using T = TypeParam;
+    const bool dbl = sizeof(T) == 8;
+    const T len = std::ldexp(T(1), dbl ? 200 : 24), far = std::ldexp(T(1), dbl ? 1000 : 120);
+    const Capsule<T> c{{0, 0, 0}, {0, 0, len}, len};
+    const Ray<T> ray{{far, 0, len / 2}, {-1, 0, 0}};
+    const auto h = cast(ray, c);
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->t_near, far - len);
+    EXPECT_EQ(h->t_far, far + len);
+    EXPECT_VEC_NEAR(h->n_near, Vec3<T>(1, 0, 0), tol<T>());
+    EXPECT_VEC_NEAR(h->n_far, Vec3<T>(-1, 0, 0), tol<T>());
+    const auto p = pick(ray, c);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->t, h->t_near);
+    EXPECT_EQ(p->normal, h->n_near);
+    EXPECT_FALSE(cast(Ray<T>{{far, len * T(1.5), len / 2}, {-1, 0, 0}}, c));
+}
+
+// A direction so short (2^-72 in float, 2^-536 in double: d.d is still > 0, a valid ray) that
+// the perpendicular part D = (ab.ab) d - (d.ab) ab of a capsule 1/8 long squares to 0: the line
+// crossing the middle of the cylinder was taken as parallel to the axis, tested against the
+// end balls only, and missed. Now the wide type decides, and it is hit on the cylinder.
+TYPED_TEST(RayCapsule, ATinyDirectionAcrossTheAxisIsNotTakenAsParallel) {
+    using T = TypeParam;
+    const T tiny = std::ldexp(T(1), sizeof(T) == 8 ? -536 : -72);
+    const Capsule<T> c{{0, 0, 0}, {0, 0, T(0.125)}, T(0.01)};
+    const Ray<T> ray{{5, 0, T(0.0625)}, {-tiny, 0, 0}};
+    ASSERT_TRUE(is_valid(ray));
+    const auto h = cast(ray, c);
+    ASSERT_TRUE(h);
+    EXPECT_NEAR(h->t_near * tiny, T(4.99), tol<T>());
+    EXPECT_NEAR(h->t_far * tiny, T(5.01), tol<T>());
+    EXPECT_VEC_NEAR(h->n_near, Vec3<T>(1, 0, 0), tol<T>());
+}
+
 }  // namespace
 }  // namespace raypick

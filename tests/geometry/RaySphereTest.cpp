@@ -227,6 +227,45 @@ TYPED_TEST(RaySphere, HugeSphereFarAwayOutsideTheFastRangeIsNotATangent) {
     }
 }
 
+// Origin and centre of opposite signs beyond max / 2: origin - centre overflows T although both
+// are finite, and so does |f|^2. The wide roots form f without overflow. Along (-4, 0, 0) from
+// y = 0.5 (hit) or 1.5 (miss): f x d has a NaN component (0 * inf), and the roots used to miss
+// both. Along (-4, e, e) with e = 0.25 / (1.8 max) (a subnormal): f x d has an infinite component
+// and no NaN, the discriminant was -inf, taken as a clear miss, although the line passes the
+// centre at 0.79 r. (t is found to T's precision, whose ulp here dwarfs the sphere, so the point
+// at t, and its normal, say little: the normal is only checked to be unit, computed in the wide
+// type where origin - centre + t d would have been inf - inf.)
+TYPED_TEST(RaySphere, OriginMinusCentreOverflowingIsComputedWide) {
+    using T = TypeParam;
+    const T big = std::numeric_limits<T>::max() * T(0.9);
+    const Sphere<T> s{{-big, 0, 0}, 1};
+    for (const T y : {T(0.5), T(1.5)}) {
+        const Ray<T> ray{{big, y, 0}, {-4, 0, 0}};
+        const auto h = cast(ray, s);
+        ASSERT_EQ(bool(h), y < T(1)) << "y " << y;
+        if (!h) continue;
+        const long double t = (2.0L * big - std::sqrt(1.0L - 0.25L)) / 4;
+        EXPECT_NEAR(static_cast<long double>(h->t_near) / t, 1.0L, 2 * std::numeric_limits<T>::epsilon());
+        EXPECT_NEAR(glm::length(h->n_near), T(1), tol<T>());
+        EXPECT_EQ(pick(ray, s)->normal, h->n_near);
+        // A capsule around the centre along z: origin - a overflows in its normals too.
+        const auto hc = cast(ray, Capsule<T>{s.center - Vec3<T>(0, 0, 1), s.center + Vec3<T>(0, 0, 1), 1});
+        ASSERT_TRUE(hc) << "y " << y;
+        EXPECT_NEAR(glm::length(hc->n_near), T(1), tol<T>());
+        EXPECT_NEAR(glm::length(hc->n_far), T(1), tol<T>());
+    }
+    const T e = T(0.25) / (T(1.8) * big);
+    const Ray<T> slanted{{big, T(0.5), 0}, {-4, e, e}};
+    ASSERT_TRUE(is_valid(slanted));
+    const auto h = cast(slanted, s);
+    ASSERT_TRUE(h);
+    EXPECT_NEAR(glm::length(h->n_near), T(1), tol<T>());
+    EXPECT_TRUE(pick(slanted, s));
+    T t0, t1;
+    EXPECT_TRUE(detail::passage(slanted, s, t0, t1));
+    EXPECT_TRUE(cast(slanted, Capsule<T>{s.center, s.center, s.radius}));
+}
+
 // The corners of the roots' fast range (detail::in_safe_range_sq: d.d and |f|^2 + r^2 each at
 // least 2^-2k, their product at most 2^4k) and just beyond them, where the scaled path takes
 // over: a ray aimed through the centre of a sphere whose radius is a tenth of its distance, with
