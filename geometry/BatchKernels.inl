@@ -369,9 +369,11 @@ inline MaskT<T> capsule_lanes(const R& ray, VecT<T> ax, VecT<T> ay, VecT<T> az, 
                               unsafe_axis<T>(abab));  // the scalar code rescales such an axis
     // The common miss, as in the scalar code: no lane's line meets its infinite cylinder, and no
     // lateral problem is left to the scalar code (the balls matter only to lines that meet it).
-    // a == b makes F = D = 0 and the discriminant 0: never skipped; a line parallel to the axis
-    // is always `bad`. Validation and the balls' ranges come after it, for a hit's sake only.
-    if (!any<T>((discriminant<T>(fpx, fpy, fpz, dpx, dpy, dpz, rp) >= T(0)) | bad)) {
+    // a == b lanes are never skipped (F = D = 0 and the discriminant 0, but 0 * inf is NaN when
+    // origin - a overflows, and the scalar code then finds the sphere in its wide type: found by
+    // fuzz_cast_float); a line parallel to the axis is always `bad`. Validation and the balls'
+    // ranges come after it, for a hit's sake only.
+    if (!any<T>((discriminant<T>(fpx, fpy, fpz, dpx, dpy, dpz, rp) >= T(0)) | bad | ~segment)) {
         tn = tf = splat(T(0));
         return MaskT<T>{};
     }

@@ -159,6 +159,33 @@ TYPED_TEST(Batch, NonFiniteSpheresAndCapsulesMatchScalar) {
         }
 }
 
+// Capsules with a == b (spheres) whose origin - a overflows T, among ordinary ones: the scalar cast
+// finds them in its wide type; the capsule kernel's common-miss test must not skip their group
+// (0 * inf made its lateral discriminant NaN for a == b; found by fuzz_cast_float).
+TYPED_TEST(Batch, CapsulesWithAEqualsBBeyondTheRangeAreNotSkipped) {
+    using T = TypeParam;
+    const T big = std::numeric_limits<T>::max() * T(0.9);
+    CapsuleSoA<T> soa;
+    constexpr int kCapsules = 19;
+    for (int i = 0; i < kCapsules; ++i) {
+        const Vec3<T> far(-big, 0, 0), near(T(i), T(50), 0);
+        soa.push_back(i % 3 == 0 ? Capsule<T>{far, far, 1} : Capsule<T>{near, near + Vec3<T>(0, 0, 1), 1});
+    }
+    const Ray<T> ray{{big, T(0.5), 0}, {-4, 0, 0}};
+    BatchHits<T> out;
+    for (BatchIsa isa : kIsas) {
+        cast_batch(ray, soa, out, T(0), infinity<T>(), isa);
+        for (int j = 0; j < kCapsules; ++j) {
+            const auto h = cast(ray, soa.get(std::size_t(j)));
+            ASSERT_EQ(h.has_value(), j % 3 == 0) << "capsule " << j;
+            ASSERT_EQ(out.hit[std::size_t(j)] != 0, h.has_value()) << "capsule " << j << " isa " << int(isa);
+            if (h) {
+                EXPECT_TRUE(same_bits(out.t_near[std::size_t(j)], h->t_near)) << "capsule " << j;
+            }
+        }
+    }
+}
+
 // ObbSoA stores whether each box is valid when the box is stored (the kernels read that instead of
 // checking rotations): set() must refresh it, both ways, in every lane position of a vector.
 TYPED_TEST(Batch, ObbSetKeepsValidityInStep) {
