@@ -156,8 +156,8 @@ template <typename T>
 /// inputs, e.g. a tangent ray gives a discriminant of exactly zero.
 /// Scale: outside the safe range (tiny or huge shapes or directions, or an origin - centre that
 /// overflows T) the same arithmetic runs in a wider type (sphere_roots_wide()), so squares neither
-/// underflow (which made a near miss a tangent) nor overflow, and t is rounded back. Any finite
-/// input gets its roots to T's precision. Requires dot(d, d) > 0.
+/// underflow (which made a near miss a tangent) nor overflow, and t is rounded back: any finite
+/// input is decided and solved as accurately as inputs inside the range. Requires dot(d, d) > 0.
 template <typename T>
 inline bool sphere_roots_at(const Vec3<T>& origin, const Vec3<T>& center, const Vec3<T>& d, T r, T& t0, T& t1) {
     const FastRoots found = sphere_roots_fast(origin - center, d, r, t0, t1);
