@@ -124,6 +124,14 @@ inline bool passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& 
     return t_near <= t_far;
 }
 
+/// A ray and a capsule in WideT<T>, exactly (every T is a WideT<T>).
+template <typename T> Ray<WideT<T>> widen(const Ray<T>& r) {
+    return {Vec3<WideT<T>>(r.origin), Vec3<WideT<T>>(r.direction)};
+}
+template <typename T> Capsule<WideT<T>> widen(const Capsule<T>& c) {
+    return {Vec3<WideT<T>>(c.a), Vec3<WideT<T>>(c.b), WideT<T>(c.radius)};
+}
+
 /// passage() for a capsule whose lateral problem leaves the roots' fast range: the same passage
 /// computed in WideT<T> (where the differences, the axis terms and their products neither overflow
 /// nor underflow) and rounded back to T. Before, F = (ab.ab) fa - (fa.ab) ab overflowed for an
@@ -133,11 +141,8 @@ inline bool passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& 
 template <typename T>
 [[gnu::noinline, gnu::cold]] bool capsule_passage_wide(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near,
                                                       T& t_far) {
-    using W = WideT<T>;
-    W n, f;
-    if (!passage(Ray<W>{Vec3<W>(ray.origin), Vec3<W>(ray.direction)},
-                 Capsule<W>{Vec3<W>(capsule.a), Vec3<W>(capsule.b), W(capsule.radius)}, n, f))
-        return false;
+    WideT<T> n, f;
+    if (!passage(widen(ray), widen(capsule), n, f)) return false;
     t_near = T(n);
     t_far = T(f);
     return true;
@@ -183,10 +188,9 @@ template <typename T> struct CapsuleNormals {
 /// inputs whose shared terms overflow T (see CapsuleNormals::finite()).
 template <typename T>
 [[gnu::noinline, gnu::cold]] Vec3<T> capsule_normal_wide(const Ray<T>& ray, const Capsule<T>& capsule, T t, bool exit) {
-    using W = WideT<T>;
-    const Ray<W> rw{Vec3<W>(ray.origin), Vec3<W>(ray.direction)};
-    const Capsule<W> cw{Vec3<W>(capsule.a), Vec3<W>(capsule.b), W(capsule.radius)};
-    return Vec3<T>(CapsuleNormals<W>(rw, cw, CapsuleAxis<W>(cw)).at(W(t), exit));
+    const Ray<WideT<T>> rw = widen(ray);
+    const Capsule<WideT<T>> cw = widen(capsule);
+    return Vec3<T>(CapsuleNormals<WideT<T>>(rw, cw, CapsuleAxis<WideT<T>>(cw)).at(WideT<T>(t), exit));
 }
 
 /// cast()'s decision and passage for a capsule with a != b, shared with pick(). Validation only for

@@ -240,7 +240,8 @@ template <typename T>
 /// - Origin inside: t_near < 0 < t_far, origin_inside = true; first_surface() gives the exit.
 /// - Origin on the surface: one of t_near, t_far is 0 (up to rounding).
 /// - Tangent ray: t_near == t_far, both normals the tangent point's normal.
-/// - Radius 0 (a point): hit only if the line passes exactly through it; normals are -/+unit(dir).
+/// - Radius 0 (a point): hit only if the line passes through it, up to rounding (a squared
+///   distance times d.d that underflows to 0 counts as through); normals are -/+unit(dir).
 /// - Accurate far from the origin: a unit sphere 10^4 units away keeps ~1e-7 relative error in t
 ///   in float (the textbook quadratic loses the discriminant entirely there).
 /// - Invalid input (see is_valid) or t_min > t_max: no hit. Never returns NaN.
