@@ -151,7 +151,7 @@ inline void store(const HitsOut<T>& out, std::size_t k, std::size_t count, VecT<
 
 /// Lanes where detail::sphere_roots_at() leaves its safe range for (f, d, r), i.e. where
 /// detail::in_safe_range_sq(d.d, f.f + r^2) fails, the sums formed as the scalar code forms them:
-/// the scalar code rescales them, so they are recomputed by the scalar passage itself.
+/// the scalar code computes them in a wider type, so they are recomputed by the scalar passage.
 template <typename T>
 inline MaskT<T> unsafe_roots(VecT<T> fx, VecT<T> fy, VecT<T> fz, VecT<T> r, VecT<T> dx, VecT<T> dy, VecT<T> dz) {
     const VecT<T> a = (dx * dx + dy * dy) + dz * dz, s = ((fx * fx + fy * fy) + fz * fz) + r * r;
