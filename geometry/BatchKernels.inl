@@ -511,17 +511,30 @@ inline MaskT<T> cast_rays(const RaySoA<T>& rays, unsigned, const Aabb<T>& b, T t
                          splat(b.max.z), t_min, t_max, tn, tf);
 }
 
+/// An OBB with its validity known (is_valid(), or the flag stored with it in a BVH leaf), so that
+/// the ray-bundle kernel does not check the rotation again for every group of rays.
+template <typename T> struct CheckedObb {
+    Obb<T> box;
+    bool valid;
+};
+
 template <typename T>
-inline MaskT<T> cast_rays(const RaySoA<T>& rays, unsigned, const Obb<T>& b, T t_min, T t_max, VecT<T>& tn,
-                          VecT<T>& tf) {
+inline MaskT<T> cast_rays(const RaySoA<T>& rays, unsigned, const CheckedObb<T>& checked, T t_min, T t_max,
+                          VecT<T>& tn, VecT<T>& tf) {
+    const Obb<T>& b = checked.box;
     const Mat3<T>& m = b.rotation;
     const ObbLanes<T> lanes{splat(m[0][0]),        splat(m[0][1]),        splat(m[0][2]),
                             splat(m[1][0]),        splat(m[1][1]),        splat(m[1][2]),
                             splat(m[2][0]),        splat(m[2][1]),        splat(m[2][2]),
                             splat(b.half_extents.x), splat(b.half_extents.y), splat(b.half_extents.z),
                             splat(b.center.x),     splat(b.center.y),     splat(b.center.z),
-                            splat(is_valid(b) ? T(1) : T(0)) != T(0)};
+                            splat(checked.valid ? T(1) : T(0)) != T(0)};
     return obb_lanes<T>(rays, lanes, t_min, t_max, tn, tf);
+}
+template <typename T>
+inline MaskT<T> cast_rays(const RaySoA<T>& rays, unsigned lanes, const Obb<T>& b, T t_min, T t_max, VecT<T>& tn,
+                          VecT<T>& tf) {
+    return cast_rays(rays, lanes, CheckedObb<T>{b, is_valid(b)}, t_min, t_max, tn, tf);
 }
 
 template <typename T>

@@ -289,7 +289,15 @@ inline void test_section_rays(const LeafSection<T>& sec, std::uint64_t rays, std
     constexpr unsigned kLaneBits = (1u << L) - 1;
     for (std::size_t s = 0; s < sec.count; ++s) {
         const bvh_leaf::Candidate<T> c{T(0), sec.ids[s], sec.f, std::uint32_t(sec.padded), std::uint32_t(s), sec.type};
-        c.visit([&](const auto& shape) {
+        c.visit([&](const auto& leaf_shape) {
+            // An OBB goes with the validity stored in the leaf (not checked again per group).
+            using S = std::decay_t<decltype(leaf_shape)>;
+            const auto shape = [&] {
+                if constexpr (std::is_same_v<S, Obb<T>>)
+                    return leaf_kernels::CheckedObb<T>{leaf_shape, bvh_leaf::obb_view(sec.f, sec.padded).valid[s] != T(0)};
+                else
+                    return leaf_shape;
+            }();
             for (std::uint64_t gm = groups; gm; gm &= gm - 1) {
                 const std::size_t i0 = std::size_t(__builtin_ctzll(gm)) * L;
                 const unsigned want = unsigned(rays >> i0) & kLaneBits;

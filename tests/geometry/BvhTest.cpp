@@ -603,6 +603,10 @@ TYPED_TEST(BvhPick, EmptyInvalidAndCoincidentShapes) {
 // two columns off perpendicular, a NaN) stays in its leaf among valid boxes and must never be
 // picked, by pick() or pick_bundle(); made valid again, it is picked again. Each invalid box is
 // the larger twin of a valid one at the same centre, so a ray down the middle meets it first.
+// Eight rays a pair, side by side and with no zero direction component, so that pick_bundle()
+// tests small leaves shape by shape against vectors of rays (test_section_rays, which takes the
+// leaf's flag) as well as ray by ray. (With direction (0.01, 0, -1) it took only the second way,
+// and a flag forced to "valid" there went unnoticed.)
 TYPED_TEST(BvhPick, ObbsMadeInvalidInPlaceAreNeverPicked) {
     using T = TypeParam;
     constexpr int kPairs = 40;
@@ -619,8 +623,11 @@ TYPED_TEST(BvhPick, ObbsMadeInvalidInPlaceAreNeverPicked) {
         if (how == 4) m[2][1] = nan;
         return b;
     };
+    constexpr int kRaysPerPair = 8;
     std::vector<Ray<T>> rays;
-    for (int k = 0; k < kPairs; ++k) rays.push_back(Ray<T>{{T(3 * k), T(0.1), T(10)}, {T(0.01), 0, -1}});
+    for (int k = 0; k < kPairs; ++k)
+        for (int j = 0; j < kRaysPerPair; ++j)
+            rays.push_back(Ray<T>{{T(3 * k) + T(0.01) * T(j), T(0.1), T(10)}, {T(0.01), T(0.001), -1}});
     for (int leaf : {2, 4, 8, 16}) {
         std::vector<Shape<T>> shapes;
         for (int k = 0; k < kPairs; ++k) {
@@ -633,13 +640,14 @@ TYPED_TEST(BvhPick, ObbsMadeInvalidInPlaceAreNeverPicked) {
         auto expect_picks = [&](bool twins_valid, int round) {
             std::vector<std::optional<NearestHit<T>>> bundle(rays.size());
             bvh.pick_bundle(rays.data(), rays.size(), bundle.data());
-            for (int k = 0; k < kPairs; ++k) {
-                const auto p = bvh.pick(rays[std::size_t(k)]);
-                ASSERT_TRUE(p) << "leaf " << leaf << " round " << round << " pair " << k;
+            for (std::size_t i = 0; i < rays.size(); ++i) {
+                const int k = int(i) / kRaysPerPair;
+                const auto p = bvh.pick(rays[i]);
+                ASSERT_TRUE(p) << "leaf " << leaf << " round " << round << " ray " << i;
                 EXPECT_EQ(p->shape, std::uint32_t(2 * k + (twins_valid ? 1 : 0)))
-                    << "leaf " << leaf << " round " << round << " pair " << k;
-                expect_same(p, pick_nearest(shapes, rays[std::size_t(k)]), std::uint32_t(leaf), round * 100 + k);
-                expect_same(bundle[std::size_t(k)], p, std::uint32_t(leaf), round * 100 + k);
+                    << "leaf " << leaf << " round " << round << " ray " << i;
+                expect_same(p, pick_nearest(shapes, rays[i]), std::uint32_t(leaf), round * 1000 + int(i));
+                expect_same(bundle[i], p, std::uint32_t(leaf), round * 1000 + int(i));
             }
         };
         expect_picks(true, 0);
