@@ -106,10 +106,12 @@ inline bool passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& 
         }
         return t_near <= t_far;
     }
-    // Parallel to the axis: in through one ball, out through the other (or a miss). Or D
-    // underflowed to 0 for a tiny direction that is not parallel: then the wide type decides.
+    // Parallel to the axis: in through one ball, out through the other (or a miss). Or D, whose
+    // square is about (ab.ab)^2 d.d sin^2, underflowed to 0 for a short direction or a short axis
+    // that is not parallel: where (ab.ab)^2 d.d is that small, the wide type decides.
     if constexpr (!std::is_same_v<WideT<T>, T>)
-        if (!__builtin_expect(glm::dot(d, d) >= safe_sq_min<T>(), 1)) return capsule_passage_wide(ray, capsule, t_near, t_far);
+        if (!__builtin_expect((abab * glm::dot(d, d)) * abab >= safe_sq_min<T>(), 1))
+            return capsule_passage_wide(ray, capsule, t_near, t_far);
     t_near = infinity<T>();
     t_far = -infinity<T>();
     T t0, t1;
@@ -176,16 +178,23 @@ template <typename T> struct CapsuleNormals {
         s1 = glm::clamp(s1, T(0), length);
         normalize_pair_or_dir(fa + t0 * d - s0 * ab, -d, fa + t1 * d - s1 * ab, d, n0, n1);
     }
-    /// Whether the shared terms are finite. Not for a valid capsule seen from beyond T's range
-    /// (origin - a overflowed, or fa.ab): then at() would give the fallback normal, so cast() and
-    /// pick() use capsule_normal_wide().
-    bool finite() const { return every(is_finite(fa), std::abs(fa_ab) <= std::numeric_limits<T>::max()); }
+    /// Whether at() is accurate in T for a point on the capsule: fa, the axis and the radius below
+    /// max / 8 (then t d, which is the point minus the origin, and fa + t d - s ab do not overflow),
+    /// fa.ab finite, and the radius (the size of the vector at() normalises) not so small that the
+    /// vector is formed from subnormals. Otherwise (coordinates near T's largest value, or origin -
+    /// a overflowed, where at() gave a wrong or the fallback normal; a capsule of subnormal size,
+    /// off by 1e-3) cast() and pick() use capsule_normal_wide().
+    bool in_range() const {
+        const T big = std::numeric_limits<T>::max() / T(8);
+        return every(max_abs(fa) <= big, max_abs(ab) * length <= big, r <= big,
+                     std::abs(fa_ab) <= std::numeric_limits<T>::max(), r >= safe_min<T>() || r == T(0));
+    }
     Vec3<T> d, ab, fa;
     T abab, fa_ab, d_ab, r, length;
 };
 
 /// CapsuleNormals::at() computed in WideT<T> and rounded back (still unit to T's precision), for
-/// inputs whose shared terms overflow T (see CapsuleNormals::finite()).
+/// inputs outside CapsuleNormals::in_range().
 template <typename T>
 [[gnu::noinline, gnu::cold]] Vec3<T> capsule_normal_wide(const Ray<T>& ray, const Capsule<T>& capsule, T t, bool exit) {
     const Ray<WideT<T>> rw = widen(ray);
@@ -234,7 +243,7 @@ template <typename T>
     const detail::CapsuleNormals<T> normals(ray, capsule, detail::CapsuleAxis<T>(capsule));
     // accepts() held above and at() never returns a non-finite vector.
     Vec3<T> n_near, n_far;
-    if (__builtin_expect(normals.finite(), 1)) {
+    if (__builtin_expect(normals.in_range(), 1)) {
         normals.pair(t_near, t_far, n_near, n_far);
     } else {
         n_near = detail::capsule_normal_wide(ray, capsule, t_near, false);
@@ -257,7 +266,7 @@ template <typename T>
     if (!detail::capsule_accepted(ray, capsule, t_min, t_max, t_near, t_far)) return out;
     const detail::CapsuleNormals<T> normals(ray, capsule, detail::CapsuleAxis<T>(capsule));
     detail::emplace_surface(out, ray, t_near, t_far, t_min, t_max, [&](T t, bool exit) {
-        return __builtin_expect(normals.finite(), 1) ? normals.at(t, exit) : detail::capsule_normal_wide(ray, capsule, t, exit);
+        return __builtin_expect(normals.in_range(), 1) ? normals.at(t, exit) : detail::capsule_normal_wide(ray, capsule, t, exit);
     });
     return out;
 }

@@ -175,28 +175,23 @@ template <typename T>
 }
 
 /// cast() outside its fast path (input outside the safe range, invalid input, a negative radius):
-/// validation, then the roots (wide outside the safe range) and the normals, in WideT<T> where
-/// origin - centre overflows T (f + t d would be inf - inf: only the fallback normal). Out of
-/// line, so that the cast inlined at every call site is only its fast path. `out` is empty on
-/// entry and stays so on a miss.
+/// validation, then the roots (wide outside the safe range) and the normals, in WideT<T> too: a
+/// valid input gets here only outside the safe range, where origin - centre or f + t d may
+/// overflow T (inf - inf: only the fallback normal) or be subnormal (a normal off by 1e-3).
+/// Out of line, so that the cast inlined at every call site is only its fast path. `out` is empty
+/// on entry and stays so on a miss.
 template <typename T>
 [[gnu::noinline, gnu::cold]] void sphere_cast_general(const Ray<T>& ray, const Sphere<T>& sphere, T t_min, T t_max,
                                                      std::optional<RayHit<T>>& out) {
-    const Vec3<T> f = ray.origin - sphere.center;
-    const Vec3<T>& d = ray.direction;
-    const T r = sphere.radius;
     T t0, t1;
     if (!is_valid(ray) || !is_valid(sphere) || !valid_range(t_min, t_max) ||
-        !sphere_roots_at(ray.origin, sphere.center, d, r, t0, t1) || !accepts(t0, t1, t_min, t_max))
+        !sphere_roots_at(ray.origin, sphere.center, ray.direction, sphere.radius, t0, t1) ||
+        !accepts(t0, t1, t_min, t_max))
         return;
-    if (is_finite(f)) {
-        emplace_hit(out, t0, t1, sphere_normal(f, d, r, t0, false), sphere_normal(f, d, r, t1, true));
-        return;
-    }
     using W = WideT<T>;
-    const Vec3<W> fw = Vec3<W>(ray.origin) - Vec3<W>(sphere.center), dw(d);
-    emplace_hit(out, t0, t1, Vec3<T>(sphere_normal(fw, dw, W(r), W(t0), false)),
-                Vec3<T>(sphere_normal(fw, dw, W(r), W(t1), true)));
+    const Vec3<W> f = Vec3<W>(ray.origin) - Vec3<W>(sphere.center), d(ray.direction);
+    const W r = sphere.radius;
+    emplace_hit(out, t0, t1, Vec3<T>(sphere_normal(f, d, r, W(t0), false)), Vec3<T>(sphere_normal(f, d, r, W(t1), true)));
 }
 
 /// The line's passage through the sphere, t only (no normals, no validation): what cast() computes

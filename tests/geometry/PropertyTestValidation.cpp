@@ -19,6 +19,7 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <string>
 #include <typeinfo>
 #include <utility>
@@ -436,6 +437,118 @@ TYPED_TEST(PropertyTestValidation, RandomCorruptionValidateAgreesAndNeverHits) {
     corrupt_shape_type<T, Aabb<T>>("aabb", 22);
     corrupt_shape_type<T, Obb<T>>("obb", 23);
     corrupt_shape_type<T, Capsule<T>>("capsule", 24);
+}
+
+// ---- scale invariance over the whole range --------------------------------------------------------
+// A sphere or capsule and a ray on a coarse grid (multiples of 1/64 below 16), and the same scene
+// with every position and radius multiplied by 2^e and the direction by 2^ed: exact, and with e
+// and ed spanning T's whole range (subnormal positions up to coordinates near max, where
+// origin - centre and the capsule's lateral terms overflow T, and directions from the shortest
+// whose square does not underflow to the longest whose square is finite). The scaled cast must
+// be the unscaled one: the same hit or miss (unless the hit is a near tangent, chord < 1 % of the
+// scene), t times 2^(e - ed) and the same normals, to a few thousand ulps (float) or 1e-9
+// relative (double) of the scene's size. Before the roots outside the fast range ran in a wider
+// type, scaled scenes near the top of the range were misses.
+
+template <typename T> struct ScaleRange {
+    int e_lo, e_hi, ed_lo, ed_hi, net;  // position exponents, direction exponents, |e - ed| bound
+};
+template <typename T> ScaleRange<T> scale_range() {
+    if constexpr (sizeof(T) == 4) return {-143, 124, -68, 57, 110};
+    else return {-1068, 1019, -531, 505, 1000};
+}
+
+template <typename T> T grid(Fuzz<T>& z, int lo, int hi) { return T(lo + z.below(hi - lo + 1)) / T(64); }
+template <typename T> Vec3<T> grid3(Fuzz<T>& z, int lo, int hi) { return {grid(z, lo, hi), grid(z, lo, hi), grid(z, lo, hi)}; }
+template <typename T> Vec3<T> scaled(const Vec3<T>& v, int e) {
+    return {std::ldexp(v.x, e), std::ldexp(v.y, e), std::ldexp(v.z, e)};
+}
+template <typename T> Sphere<T> scaled(const Sphere<T>& s, int e) { return {scaled(s.center, e), std::ldexp(s.radius, e)}; }
+template <typename T> Capsule<T> scaled(const Capsule<T>& c, int e) {
+    return {scaled(c.a, e), scaled(c.b, e), std::ldexp(c.radius, e)};
+}
+template <typename T> Sphere<T> grid_shape(Fuzz<T>& z, Sphere<T>*) { return {grid3(z, -1023, 1023), grid(z, 16, 256)}; }
+template <typename T> Capsule<T> grid_shape(Fuzz<T>& z, Capsule<T>*) {
+    const Vec3<T> a = grid3(z, -800, 800);  // both ends below 16 (scaled by 2^124: below max)
+    return {a, z.chance(0.1) ? a : a + grid3(z, -200, 200), grid(z, 16, 160)};
+}
+template <typename T> std::string describe_shape(const Sphere<T>& s) {
+    std::ostringstream o;
+    o << std::hexfloat << "centre " << s.center.x << " " << s.center.y << " " << s.center.z << " radius " << s.radius;
+    return o.str();
+}
+template <typename T> std::string describe_shape(const Capsule<T>& c) {
+    std::ostringstream o;
+    o << std::hexfloat << "a " << c.a.x << " " << c.a.y << " " << c.a.z << " b " << c.b.x << " " << c.b.y << " "
+      << c.b.z << " radius " << c.radius;
+    return o.str();
+}
+template <typename T> Vec3<T> middle(const Sphere<T>& s) { return s.center; }
+template <typename T> Vec3<T> middle(const Capsule<T>& c) { return (c.a + c.b) * T(0.5); }
+/// A grid point near the shape: its centre (a point of its axis) plus up to 1.5 radii.
+template <typename T> Vec3<T> shape_point(const Sphere<T>& s, Fuzz<T>& z) {
+    return s.center + grid3(z, -96, 96) * (s.radius / T(64));
+}
+template <typename T> Vec3<T> shape_point(const Capsule<T>& c, Fuzz<T>& z) {
+    const T u = grid(z, 0, 64);  // 0 .. 1
+    return c.a + (c.b - c.a) * u + grid3(z, -96, 96) * (c.radius / T(64));
+}
+
+template <typename T, typename S> void scale_invariance(const char* name, uint64_t stream) {
+    const uint64_t sd = seed();
+    Fuzz<T> z(sd ^ (stream * 0x9E3779B97F4A7C15ull));
+    const ScaleRange<T> range = scale_range<T>();
+    const T tol = sizeof(T) == 4 ? T(2e-4) : T(1e-9);
+    int hits = 0, wide = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const S shape = grid_shape(z, static_cast<S*>(nullptr));
+        const Vec3<T> origin = grid3(z, -1023, 1023);
+        // Aimed near the shape (a point of its bounding box, give or take a radius): hits and misses.
+        const Vec3<T> target = (z.chance(0.5) ? shape_point(shape, z) : origin + grid3(z, -512, 512));
+        const Vec3<T> dir = target - origin;
+        if (dir == Vec3<T>(0)) continue;
+        int e = range.e_lo + z.below(range.e_hi - range.e_lo + 1);
+        int ed = range.ed_lo + z.below(range.ed_hi - range.ed_lo + 1);
+        if (e - ed > range.net) ed = e - range.net;
+        if (ed - e > range.net) ed = e + range.net;
+        if (ed < range.ed_lo || ed > range.ed_hi) continue;
+        const Ray<T> unit{origin, dir}, big{scaled(origin, e), scaled(dir, ed)};
+        const S shape_big = scaled(shape, e);
+        std::ostringstream unscaled;  // the inputs before scaling, exactly
+        unscaled << std::hexfloat << "origin " << origin.x << " " << origin.y << " " << origin.z << " direction "
+                 << dir.x << " " << dir.y << " " << dir.z << " " << describe_shape(shape);
+        const std::string where = std::string(name) + " case " + std::to_string(i) + " e " + std::to_string(e) +
+                                  " ed " + std::to_string(ed) + ", seed " + std::to_string(sd) + "\n" + unscaled.str();
+        ASSERT_TRUE(is_valid(big)) << where;
+        ASSERT_TRUE(is_valid(shape_big)) << where;
+        const auto a = cast(unit, shape), b = cast(big, shape_big);
+        const T k = std::ldexp(T(1), e - ed);  // t_big = t_unit * k
+        const T size = T(16) / glm::length(dir);  // the scene's size in t units (unscaled)
+        if (!detail::sphere_roots_in_safe_range(big.origin - middle(shape_big), big.direction, T(0))) ++wide;
+        if (bool(a) != bool(b)) {
+            const T chord = a ? a->t_far - a->t_near : (b->t_far - b->t_near) / k;
+            EXPECT_LT(chord, T(0.01) * size) << where << ": hit only " << (a ? "unscaled" : "scaled");
+            continue;
+        }
+        if (!a) continue;
+        ++hits;
+        EXPECT_NEAR(b->t_near / k, a->t_near, tol * size) << where;
+        EXPECT_NEAR(b->t_far / k, a->t_far, tol * size) << where;
+        const T ntol = sizeof(T) == 4 ? T(2e-3) : T(1e-8);
+        if (a->t_far - a->t_near > T(0.01) * size) {  // normals of near tangents are ill-conditioned
+            EXPECT_LT(glm::length(b->n_near - a->n_near), ntol) << where;
+            EXPECT_LT(glm::length(b->n_far - a->n_far), ntol) << where;
+        }
+        if (::testing::Test::HasFailure()) return;
+    }
+    EXPECT_GT(hits, 3000) << name;
+    EXPECT_GT(wide, 2000) << name << ": cases outside the fast range";
+}
+
+TYPED_TEST(PropertyTestValidation, SpheresAndCapsulesAreScaleInvariantOverTheWholeRange) {
+    using T = TypeParam;
+    scale_invariance<T, Sphere<T>>("sphere", 31);
+    scale_invariance<T, Capsule<T>>("capsule", 32);
 }
 
 }  // namespace

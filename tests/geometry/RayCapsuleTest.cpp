@@ -156,6 +156,8 @@ TYPED_TEST(RayCapsule, InvalidInputIsAMiss) {
 // instructions); each must be bit for bit the normal at that t computed alone, on the cylinder,
 // on either cap, for a segment (radius 0), for tiny and huge axes (the rescaled CapsuleAxis) and,
 // at 1e-20, for normals whose squared lengths are subnormal in float (the one-at-a-time fallback).
+// cast() returns those, except for a == b (the sphere's) and radii below CapsuleNormals'
+// range (at() computed in the wide type).
 TYPED_TEST(RayCapsule, PairedNormalsEqualTheNormalsComputedOneAtATime) {
     using T = TypeParam;
     const std::uint32_t seed = test::seed_from_env(20261125);
@@ -163,7 +165,7 @@ TYPED_TEST(RayCapsule, PairedNormalsEqualTheNormalsComputedOneAtATime) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<T> u(T(-1), T(1));
     const T scales[] = {T(1), T(1e-12), T(1e12), T(1e-20)};
-    int hits = 0;
+    int hits = 0, paired = 0, wide = 0;
     for (int i = 0; i < 4000; ++i) {
         const T s = scales[i % 4];
         const Vec3<T> a(u(rng), u(rng), u(rng)), b(u(rng), u(rng), u(rng));
@@ -179,12 +181,29 @@ TYPED_TEST(RayCapsule, PairedNormalsEqualTheNormalsComputedOneAtATime) {
         ++hits;
         const detail::CapsuleNormals<T> one(ray, c, detail::CapsuleAxis<T>(c));
         const Vec3<T> n0 = one.at(h->t_near, false), n1 = one.at(h->t_far, true);
+        Vec3<T> p0, p1;
+        one.pair(h->t_near, h->t_far, p0, p1);
         for (int k = 0; k < 3; ++k) {
-            ASSERT_TRUE(test::same_bits(h->n_near[k], n0[k])) << "case " << i << " axis " << k;
-            ASSERT_TRUE(test::same_bits(h->n_far[k], n1[k])) << "case " << i << " axis " << k;
+            ASSERT_TRUE(test::same_bits(p0[k], n0[k])) << "case " << i << " axis " << k;
+            ASSERT_TRUE(test::same_bits(p1[k], n1[k])) << "case " << i << " axis " << k;
+        }
+        // cast() uses pair() unless the capsule is a sphere (a == b) or outside at()'s range (a
+        // radius below 2^-30 in float: its normals are computed in the wide type).
+        if (c.a == c.b) continue;
+        ++paired;
+        const Vec3<T> w0 = one.in_range() ? n0 : detail::capsule_normal_wide(ray, c, h->t_near, false);
+        const Vec3<T> w1 = one.in_range() ? n1 : detail::capsule_normal_wide(ray, c, h->t_far, true);
+        if (!one.in_range()) ++wide;
+        for (int k = 0; k < 3; ++k) {
+            ASSERT_TRUE(test::same_bits(h->n_near[k], w0[k])) << "case " << i << " axis " << k;
+            ASSERT_TRUE(test::same_bits(h->n_far[k], w1[k])) << "case " << i << " axis " << k;
         }
     }
     EXPECT_GT(hits, 1500);
+    EXPECT_GT(paired, 1000);
+    if (sizeof(T) == 4) {
+        EXPECT_GT(wide, 100);  // the 1e-20 capsules
+    }
 }
 
 // Inputs at the ends of T's range, where the capsule's own terms leave it. Far away: a capsule
