@@ -97,6 +97,14 @@ template <typename T> inline bool sphere_clear_miss(T disc, T a, T s) {
     return every(disc < T(0), disc > -infinity<T>(), a >= lo, s >= lo);
 }
 
+/// sphere_clear_miss(disc, a, s) decided, where it can be, before f.f is computed: with r^2 in
+/// place of s (s = f.f + r^2 >= r^2, so r^2 >= lo implies s >= lo, NaN aside, and f.f is NaN only
+/// where disc is NaN or -inf too). What a miss computes is then the discriminant and d.d only:
+/// f.f, its sum and the range test are left to lines that may hit. Where r^2 < lo (a point, or a
+/// sphere of tiny radius) the caller tests sphere_clear_miss() itself once s is known; together
+/// the two decide every input exactly as sphere_clear_miss(disc, a, s) alone.
+template <typename T> inline bool sphere_clear_miss_early(T disc, T a, T rr) { return sphere_clear_miss(disc, a, rr); }
+
 /// The type sphere_roots_wide() computes in: one whose exponent range holds every product the
 /// roots form (degree 4 in the inputs) of any finite T, subnormals included, as a normal number.
 /// float: double (2^-149 ^ 4 = 2^-596 and 2^128 ^ 4 = 2^512 are normal doubles); double: the
@@ -138,7 +146,9 @@ enum class FastRoots { Miss, Found, Unsafe };
 template <typename T>
 [[gnu::always_inline]] inline FastRoots sphere_roots_fast(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0, T& t1) {
     const T disc = sphere_discriminant(f, d, r);
-    const T a = glm::dot(d, d), s = glm::dot(f, f) + r * r;
+    const T a = glm::dot(d, d), rr = r * r;
+    if (sphere_clear_miss_early(disc, a, rr)) return FastRoots::Miss;
+    const T s = glm::dot(f, f) + rr;
     if (sphere_clear_miss(disc, a, s)) return FastRoots::Miss;
     if (!__builtin_expect(in_safe_range_sq(a, s), 1)) return FastRoots::Unsafe;
     sphere_roots_of(f, d, r, disc, t0, t1);
@@ -208,12 +218,14 @@ template <typename T>
 [[gnu::always_inline]] inline FastPassage sphere_fast_passage(const Vec3<T>& f, const Vec3<T>& d, T r, T t_min, T t_max,
                                                               T& t0, T& t1) {
     const T disc = sphere_discriminant(f, d, r);
-    const T a = glm::dot(d, d), s = glm::dot(f, f) + r * r;
+    const T a = glm::dot(d, d), rr = r * r;
     // The common miss in one branch: the line misses, and the discriminant's sign is right. One
     // unpredictable branch and nothing before it but arithmetic: what a miss costs decides this
     // cast's speed on random rays. So it tests only what a miss needs (sphere_clear_miss()): not
     // the safe range's upper bound, and not the radius' sign (an invalid sphere is missed too).
     // A hit is taken only inside the whole safe range with r >= 0; anything else, the general path.
+    if (sphere_clear_miss_early(disc, a, rr)) return FastPassage::Miss;
+    const T s = glm::dot(f, f) + rr;
     if (sphere_clear_miss(disc, a, s)) return FastPassage::Miss;
     if (!__builtin_expect(every(r >= T(0), in_safe_range_sq(a, s)), 1)) return FastPassage::General;
     // Fast path. The safe range implies a valid ray and sphere: it fails for NaN; |f|^2 + r^2
