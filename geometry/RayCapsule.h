@@ -45,18 +45,52 @@ template <typename T> struct CapsuleAxis {
     }
 };
 
-/// The line's passage through the capsule, t only (no validation): what cast() computes, bit for
-/// bit. With x the axial coordinate scaled by ab.ab (x = 0 at a, x = L ab.ab at b), the capsule
-/// is ball a where x < 0, the finite cylinder where 0 <= x <= L ab.ab, and ball b beyond: ball b's
-/// part below x = 0 lies inside ball a (a point there is nearer a than b) and vice versa, and each
-/// ball's part within the segment's stretch lies inside the cylinder. So the line enters where it
-/// crosses the lateral surface on that stretch, or else where it enters the ball of the end it
-/// crossed beyond, and leaves likewise; a line that misses the infinite cylinder misses the
-/// capsule, and only a line parallel to the axis needs both balls.
 template <typename T> bool capsule_passage_wide(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& t_far);
 
+/// Relative margin of capsule_clear_miss(): 256 eps (float 2^-15), far above the ~110 u its
+/// rounding and that of passage()'s lateral discriminant can reach together.
+template <typename T> constexpr T capsule_miss_margin() { return T(256) * std::numeric_limits<T>::epsilon(); }
+
+/// Whether the line misses the capsule's infinite cylinder by more than any rounding of
+/// capsule_passage() can blur: a miss it would find too, decided for two thirds of its arithmetic
+/// (most lines in a scene miss most capsules). With n = d x ab (ab = b - a as computed; E below is
+/// homogeneous in ab, so CapsuleAxis's power-of-two rescaling changes nothing), the line's distance
+/// from the axis line is |fa.n| / |n|, so it misses where E = (fa.n)^2 - r^2 n.n > 0. Computed in
+/// T, E is within 14 u (a s) of its exact value (a = d.d ab.ab, s = fa.fa + r^2, u = eps / 2: n's
+/// rounding is at most 3 u |d| |ab|, fa.n's 6 u |fa| |d| |ab|), and capsule_passage()'s lateral
+/// discriminant, which is -(ab.ab)^3 E exactly, within about 90 u (ab.ab)^3 a s of its own (F and D
+/// each carry 12 u of their cancellation). So E > capsule_miss_margin() a s means the exact E is
+/// positive by more than capsule_passage()'s error: its discriminant is negative too, or it leaves
+/// the fast range and the wide type's exact geometry (fa and ab unrounded; the margin is at least
+/// 2^-16 |fa| in distance, against their rounding of u |fa|) misses as well; a line taken as
+/// parallel misses both balls, which lie inside the cylinder. Only in the range a, s >= 2^-2k and
+/// a s <= 2^4k (k = safe_exponent()), where no square underflows by more than 2^-30 of the margin and
+/// nothing overflows; NaN anywhere fails it. A parallel line (n = 0) or a == b (ab = 0) never
+/// passes it. The batch kernels do not use it: it changes no answer, only how soon a miss is known.
 template <typename T>
-inline bool passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& t_far) {
+[[gnu::always_inline]] inline bool capsule_clear_miss(const Ray<T>& ray, const Capsule<T>& capsule) {
+    const Vec3<T> fa = ray.origin - capsule.a, ab = capsule.b - capsule.a;
+    const Vec3<T>& d = ray.direction;
+    const T r = capsule.radius;
+    const Vec3<T> n = glm::cross(d, ab);
+    const T g = glm::dot(fa, n), rr = r * r;
+    const T a = glm::dot(d, d) * glm::dot(ab, ab), s = glm::dot(fa, fa) + rr;
+    const T as = a * s;
+    return every(g * g - rr * glm::dot(n, n) > capsule_miss_margin<T>() * as, a >= safe_sq_min<T>(),
+                 s >= safe_sq_min<T>(), as <= safe_sq_max<T>());
+}
+
+/// The line's passage through the capsule, t only (no validation): what cast() computes, bit for
+/// bit, with or without capsule_clear_miss() first (passage() takes it first). With x the axial
+/// coordinate scaled by ab.ab (x = 0 at a, x = L ab.ab at b), the capsule is ball a where x < 0,
+/// the finite cylinder where 0 <= x <= L ab.ab, and ball b beyond: ball b's part below x = 0 lies
+/// inside ball a (a point there is nearer a than b) and vice versa, and each ball's part within the
+/// segment's stretch lies inside the cylinder. So the line enters where it crosses the lateral
+/// surface on that stretch, or else where it enters the ball of the end it crossed beyond, and
+/// leaves likewise; a line that misses the infinite cylinder misses the capsule, and only a line
+/// parallel to the axis needs both balls.
+template <typename T>
+inline bool capsule_passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& t_far) {
     if (capsule.a == capsule.b) return passage(ray, Sphere<T>{capsule.a, capsule.radius}, t_near, t_far);
     const CapsuleAxis<T> axis(capsule);
     const Vec3<T>& ab = axis.u;
@@ -124,6 +158,13 @@ inline bool passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& 
         if (t1 > t_far) t_far = t1;
     }
     return t_near <= t_far;
+}
+
+/// The line's passage through the capsule (see capsule_passage()): the common miss in line, the
+/// rest out of line.
+template <typename T>
+[[gnu::always_inline]] inline bool passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& t_far) {
+    return !capsule_clear_miss(ray, capsule) && capsule_passage(ray, capsule, t_near, t_far);
 }
 
 /// A ray and a capsule in WideT<T>, exactly (every T is a WideT<T>).

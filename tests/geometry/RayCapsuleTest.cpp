@@ -247,5 +247,66 @@ TYPED_TEST(RayCapsule, ATinyDirectionAcrossTheAxisIsNotTakenAsParallel) {
     EXPECT_VEC_NEAR(h->n_near, Vec3<T>(1, 0, 0), tol<T>());
 }
 
+
+// detail::capsule_clear_miss() decides most misses before passage()'s lateral problem is formed.
+// It must never reject a line that the passage itself meets: the answer would change, and the
+// batch kernels, which do not use it, would disagree with cast(). Lines near the tangent on both
+// sides, at distance r (1 + delta) from the axis line with |delta| from 1e-9 to 1e-1, directions
+// from across the axis to within 1e-7 rad of parallel, origins far along the axis or far away,
+// capsules far from the world origin: wherever the filter says "miss", capsule_passage() (the same
+// passage without the filter) and the passage in the wide type miss too. And the filter is not
+// idle: among random rays aimed at a cloud of capsules (the kernel benchmark's set-up), most
+// misses are decided by it.
+TYPED_TEST(RayCapsule, ClearMissFilterNeverRejectsALineThePassageMeets) {
+    using T = TypeParam;
+    using W = detail::WideT<T>;
+    const std::uint32_t seed = test::seed_from_env(20261126);
+    SCOPED_TRACE("seed " + std::to_string(seed) + " (rerun with RAYPICK_SEED)");
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u01(0, 1);
+    auto unit = [&] {
+        std::normal_distribution<double> g;
+        glm::dvec3 v(g(rng), g(rng), g(rng));
+        return v / glm::length(v);
+    };
+    for (int i = 0; i < 20000; ++i) {
+        const glm::dvec3 centre = unit() * std::pow(10.0, 4 * u01(rng) - 1);  // 0.1 .. 1000 from the world origin
+        const glm::dvec3 axis = unit();
+        const double len = std::pow(10.0, 3 * u01(rng) - 1), r = std::pow(10.0, 3 * u01(rng) - 2);
+        // A direction at angle theta to the axis, and the line's closest approach to the axis line
+        // at distance r (1 + delta), at axial position `along` from the middle.
+        glm::dvec3 side = glm::normalize(glm::cross(axis, unit()));
+        const glm::dvec3 other = glm::cross(axis, side);
+        const double theta = std::pow(10.0, -7 * u01(rng)) * 1.5707963;
+        const glm::dvec3 dir = std::cos(theta) * axis + std::sin(theta) * other;
+        const double delta = (u01(rng) < 0.5 ? -1 : 1) * std::pow(10.0, -9 + 8 * u01(rng));
+        const double along = (u01(rng) - 0.5) * len * std::pow(10.0, 3 * u01(rng));
+        const glm::dvec3 closest = centre + along * axis + r * (1 + delta) * side;
+        const double back = std::pow(10.0, 4 * u01(rng) - 1) * (u01(rng) < 0.5 ? 1 : -1);
+        const Ray<T> ray{Vec3<T>(closest - back * dir), Vec3<T>(dir * std::pow(10.0, 2 * u01(rng) - 1))};
+        const Capsule<T> c{Vec3<T>(centre - 0.5 * len * axis), Vec3<T>(centre + 0.5 * len * axis), T(r)};
+        T t0, t1;
+        const bool exact_hit = detail::capsule_passage(ray, c, t0, t1);
+        W w0, w1;
+        const bool wide_hit = detail::capsule_passage(detail::widen(ray), detail::widen(c), w0, w1);
+        if (!detail::capsule_clear_miss(ray, c)) continue;
+        ASSERT_FALSE(exact_hit) << "case " << i << ": delta " << delta << ", theta " << theta << ", along " << along;
+        ASSERT_FALSE(wide_hit) << "case " << i << ": delta " << delta << ", theta " << theta << ", along " << along;
+    }
+    int filtered = 0, misses = 0;
+    std::uniform_real_distribution<T> pos(-10, 10), size(T(0.2), 2);
+    auto v3 = [&] { return Vec3<T>(pos(rng), pos(rng), pos(rng)); };
+    for (int i = 0; i < 4000; ++i) {
+        const Vec3<T> o = glm::normalize(v3()) * T(30), h(size(rng), size(rng), size(rng)), c = v3() * T(0.3);
+        const Ray<T> ray{o, v3() * T(0.3) - o};
+        const Capsule<T> cap{c - h, c + Vec3<T>(h.z, h.x, h.y), size(rng) * T(0.5)};
+        T t0, t1;
+        if (detail::capsule_passage(ray, cap, t0, t1)) continue;
+        ++misses;
+        filtered += detail::capsule_clear_miss(ray, cap);
+    }
+    EXPECT_GT(filtered, misses * 3 / 4) << filtered << " of " << misses << " misses filtered";
+}
+
 }  // namespace
 }  // namespace raypick
