@@ -72,13 +72,13 @@ template <typename T> class Batch : public ::testing::Test {};
 TYPED_TEST_SUITE(Batch, test::Scalars);
 
 template <typename T, typename SoA, typename MakeShape>
-void check_type(std::uint32_t seed, MakeShape make) {
+void check_type(std::uint32_t seed, MakeShape make, int max_shapes = 37, int rays = 400) {
     Gen<T> g(seed);
     SoA soa;
-    const int n = 1 + g.pick(37);  // exercises partial tails of both vector widths
+    const int n = 1 + g.pick(max_shapes);  // the default exercises partial tails of every vector width
     for (int i = 0; i < n; ++i) soa.push_back(make(g));
     BatchHits<T> out;
-    for (int k = 0; k < 400; ++k) {
+    for (int k = 0; k < rays; ++k) {
         const Ray<T> ray = g.ray();
         const T t_min = g.pick(4) == 0 ? g.uni(-3, 3) : T(0);
         const T t_max = g.pick(4) == 0 ? t_min + g.uni(0, 10) : std::numeric_limits<T>::infinity();
@@ -132,6 +132,26 @@ TYPED_TEST(Batch, CapsulesMatchScalarBitForBit) {
             const Vec3<T> b = kind == 0 ? a : kind == 1 ? a + Vec3<T>(0, g.coord(), 0) : g.p();
             return Capsule<T>{a, b, g.size()};
         });
+}
+
+// The capsule kernel (and the sphere kernel at SSE2's width) works in blocks of 256 shapes, in two
+// passes: the clear misses first, then the whole kernel on the rest, gathered W at a time. Up to
+// 1 200 shapes in sub-ranges that start anywhere, some scenes sparse (most shapes clear misses) and
+// some dense (most needing the whole kernel, so that blocks hand many full groups and a partial
+// one to the second pass).
+TYPED_TEST(Batch, ShapesAcrossBlocksMatchScalarBitForBit) {
+    using T = TypeParam;
+    for (std::uint32_t s = 0; s < 6; ++s) {
+        const T spread = s % 2 ? T(1) : T(40);
+        check_type<T, CapsuleSoA<T>>(base_seed() + s, [spread](Gen<T>& g) {
+            const Vec3<T> a = g.p() * (spread / 5);
+            const Vec3<T> b = g.pick(8) == 0 ? a : a + g.p() * T(0.2);
+            return Capsule<T>{a, b, g.size()};
+        }, 1200, 40);
+        check_type<T, SphereSoA<T>>(base_seed() + s, [spread](Gen<T>& g) {
+            return Sphere<T>{g.p() * (spread / 5), g.size()};
+        }, 1200, 40);
+    }
 }
 
 // The sphere and capsule kernels leave a lane whose centre, end or radius is NaN or infinite to
