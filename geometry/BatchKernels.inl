@@ -259,7 +259,9 @@ inline MaskT<T> sphere_lanes(const R& ray, VecT<T> cx, VecT<T> cy, VecT<T> cz, V
         }
     }
     roots<T>(fx, fy, fz, dx, dy, dz, r, ok, t0, t1);
-    MaskT<T> hit = valid & ok & accept<T>(t0, t1, t_min, t_max);
+    // detail::accepts_finite(), as the scalar fast path: a lane inside the safe range has finite,
+    // ordered roots; any other is `bad`, and the scalar code decides it.
+    MaskT<T> hit = valid & ok & ~(t1 < t_min) & ~(t0 > t_max) & (splat(t_min) <= t_max);
     apply_fix<T>(fix, bad, t0, t1, hit);
     return hit;
 }
