@@ -43,11 +43,88 @@ struct DragFormat {
         std::snprintf(text, sizeof text, "%%.%dg", digits);
     }
 };
+/// The layout of a value's three fields (x, y, z): side by side in the item width, as ImGui's
+/// DragScalarN and InputScalarN lay them out, while the widest text fits a third of it; otherwise
+/// one field a line at the whole width, each followed by its axis name, under the value's label.
+/// Side by side, a long value was cut at the field's edge (a centre of -1.5000000000000004 read
+/// "-1.500000", a direction "0.011511835396618(") and nothing showed the rest. The fields' ids are
+/// the same either way, and the layout is kept while one of them is active, so a drag or a text
+/// entry that makes the text longer or shorter carries on in place. Pushes the label's id for the
+/// fields (field(k) around each); the destructor writes the label and pops it.
+class Fields3 {
+public:
+    Fields3(const char* label, const char* const text[3]) : label_(label) {
+        ImGui::PushID(label);
+        const ImGuiStyle& st = ImGui::GetStyle();
+        spacing_ = st.ItemInnerSpacing.x;
+        whole_ = ImGui::CalcItemWidth();
+        third_ = std::max(1.0f, (whole_ - 2.0f * spacing_) / 3.0f);
+        float widest = 0.0f;
+        for (int k = 0; k < 3; ++k) widest = std::max(widest, ImGui::CalcTextSize(text[k]).x + 2.0f * st.FramePadding.x);
+        const ImGuiID key = ImGui::GetID("##layout");
+        ImGuiStorage* kept = ImGui::GetStateStorage();
+        bool active = false;
+        for (int k = 0; k < 3; ++k) {
+            ImGui::PushID(k);
+            active |= ImGui::GetActiveID() == ImGui::GetID("##v");
+            ImGui::PopID();
+        }
+        stacked_ = active ? kept->GetBool(key, false) : widest > third_;
+        kept->SetBool(key, stacked_);
+        // Stacked, each field leaves room for its axis name.
+        if (stacked_) whole_ = std::max(1.0f, whole_ - spacing_ - ImGui::CalcTextSize("x").x);
+        if (stacked_ && visible_end(label) != label) ImGui::TextUnformatted(label, visible_end(label));
+    }
+    ~Fields3() {
+        if (!stacked_ && visible_end(label_) != label_) {
+            ImGui::SameLine(0.0f, spacing_);
+            ImGui::TextUnformatted(label_, visible_end(label_));
+        }
+        ImGui::PopID();
+    }
+    Fields3(const Fields3&) = delete;
+    Fields3& operator=(const Fields3&) = delete;
+    /// Lays out field k (0, 1, 2) and calls draw(), which draws it with the id "##v" and returns
+    /// whether it changed the value; returns that.
+    template <typename Draw> bool field(int k, const Draw& draw) {
+        ImGui::PushID(k);
+        if (k > 0 && !stacked_) ImGui::SameLine(0.0f, spacing_);
+        ImGui::SetNextItemWidth(stacked_ ? whole_ : third_);
+        const bool changed = draw();
+        if (stacked_) {
+            ImGui::SameLine(0.0f, spacing_);
+            ImGui::TextUnformatted(k == 0 ? "x" : k == 1 ? "y" : "z");
+        }
+        ImGui::PopID();
+        return changed;
+    }
+    bool stacked() const { return stacked_; }
+
+private:
+    static const char* visible_end(const char* label) {
+        const char* hidden = std::strstr(label, "##");
+        return hidden ? hidden : label + std::strlen(label);
+    }
+    const char* label_;
+    float spacing_ = 0.0f, whole_ = 0.0f, third_ = 0.0f;
+    bool stacked_ = false;
+};
+
 /// `format`: a fixed printf format instead (for values derived for display, such as Euler angles,
 /// whose last digits are rounding noise: 29.999999999999996 reads 30).
 bool drag3(const char* label, Vec3d& v, float speed = 0.01f, const char* format = nullptr) {
     const DragFormat f{v.x, v.y, v.z};
-    return ImGui::DragScalarN(label, ImGuiDataType_Double, &v.x, 3, speed, nullptr, nullptr, format ? format : f.text);
+    const char* fmt = format ? format : f.text;
+    char text[3][64];
+    for (int k = 0; k < 3; ++k) std::snprintf(text[k], sizeof text[k], fmt, v[k]);
+    const char* const texts[3] = {text[0], text[1], text[2]};
+    Fields3 fields(label, texts);
+    bool changed = false;
+    for (int k = 0; k < 3; ++k)
+        changed |= fields.field(k, [&] {
+            return ImGui::DragScalar("##v", ImGuiDataType_Double, &v[k], speed, nullptr, nullptr, fmt);
+        });
+    return changed;
 }
 bool drag1(const char* label, double& v, float speed = 0.01f) {
     const DragFormat f{v};
@@ -69,29 +146,23 @@ void text_full(const char* label, const Vec3d& v) { ImGui::Text("%s %s", label, 
 /// 1e99 on the way. Text that is not a whole number ("1e", "") leaves the value as it was.
 /// Returns whether a value changed.
 bool input_full3(const char* id, Vec3d& v) {
+    char text[3][64];
+    for (int k = 0; k < 3; ++k) std::snprintf(text[k], sizeof text[k], "%s", full(v[k]).c_str());
+    const char* const texts[3] = {text[0], text[1], text[2]};
+    Fields3 fields(id, texts);
     bool changed = false;
-    ImGui::PushID(id);
-    const float spacing = ImGui::GetStyle().ItemInnerSpacing.x;
-    const float width = std::max(1.0f, (ImGui::CalcItemWidth() - 2.0f * spacing) / 3.0f);
-    for (int k = 0; k < 3; ++k) {
-        ImGui::PushID(k);
-        if (k > 0) ImGui::SameLine(0.0f, spacing);
-        ImGui::SetNextItemWidth(width);
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%s", full(v[k]).c_str());
-        const bool entered = ImGui::InputText("##c", buf, sizeof buf,
-                                              ImGuiInputTextFlags_CharsScientific | ImGuiInputTextFlags_EnterReturnsTrue);
-        if (entered || ImGui::IsItemDeactivatedAfterEdit()) {
+    for (int k = 0; k < 3; ++k)
+        changed |= fields.field(k, [&] {
+            char* buf = text[k];
+            const bool entered = ImGui::InputText("##v", buf, sizeof text[k],
+                                                  ImGuiInputTextFlags_CharsScientific | ImGuiInputTextFlags_EnterReturnsTrue);
+            if (!entered && !ImGui::IsItemDeactivatedAfterEdit()) return false;
             char* end = nullptr;
             const double x = std::strtod(buf, &end);
-            if (end != buf && *end == '\0' && !(x == v[k])) {
-                v[k] = x;
-                changed = true;
-            }
-        }
-        ImGui::PopID();
-    }
-    ImGui::PopID();
+            if (end == buf || *end != '\0' || x == v[k]) return false;
+            v[k] = x;
+            return true;
+        });
     return changed;
 }
 
@@ -499,7 +570,7 @@ void Ui::inspector_panel(AppState& s) {
     if (notes.empty()) ImGui::TextColored(kGreen, "valid, not degenerate");
 
     ImGui::Separator();
-    ImGui::TextDisabled("Handles (drag the white squares in the view):");
+    hint("Handles (drag the white squares in the view):");
     for (const Handle& h : handles(s.scene.shapes[i].shape))
         ImGui::TextDisabled("  %s (%.4g, %.4g, %.4g)", h.label, h.position.x, h.position.y, h.position.z);
     ImGui::End();

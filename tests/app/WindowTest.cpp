@@ -770,8 +770,10 @@ TEST_F(AppWindowEndToEnd, InspectorFieldTextHoldsEveryDigit) {
     input.move(ball->x, ball->y);  // click the ball: selected, the Inspector shows it
     input.mouse(true);
     input.mouse(false);
-    type_into_drag_field(input, 40, 378, {});             // the centre's x: Ctrl+click, Enter
-    type_into_drag_field(input, 100, 401, {XK_End, XK_5});  // the radius: a 5 after its last digit
+    // The centre's digits do not fit a third of the column: its fields are one a line under the
+    // label "center" (see InspectorShowsALongValueWholeOneFieldALine).
+    type_into_drag_field(input, 40, 395, {});             // the centre's x: Ctrl+click, Enter
+    type_into_drag_field(input, 100, 464, {XK_End, XK_5});  // the radius: a 5 after its last digit
     input.move(600, 650);                                 // back to the view: Ctrl+S saves the scene file
     input.press(XK_s, XK_Control_L);
     input.press(XK_q, XK_Control_L);
@@ -781,6 +783,34 @@ TEST_F(AppWindowEndToEnd, InspectorFieldTextHoldsEveryDigit) {
     const Sphere<double> saved = std::get<Sphere<double>>(std::get<Scene>(loaded).shapes[0].shape);
     EXPECT_EQ(saved.radius, 1.23456789012345) << "see " << dir;
     EXPECT_EQ(saved.center.x, x) << "see " << dir;
+}
+
+// A value whose digits do not fit a third of the column is shown one field a line, each at the
+// whole width with its axis name: side by side, a centre of 1.0000000000000002 read "1.0000000"
+// and a direction component "0.011511835396618(", the rest cut off at the field's edge. The
+// sphere's centre z (third line under "center") and the frozen ray's direction z (third line
+// under "direction") read in full, in the field text's white where the side-by-side layout had
+// only grey hint text.
+TEST_F(AppWindowEndToEnd, InspectorShowsALongValueWholeOneFieldALine) {
+    Scene scene = picture_scene(true);
+    std::get<Sphere<double>>(scene.shapes[0].shape) =
+        Sphere<double>{Vec3d(-1.5000000000000004, 0.30000000000000004, 1.0000000000000002), 1.0};
+    const pid_t pid = launch_on_scene(input, dir, scene,
+                                      {"--ray", "0", "0", "10", "0.011511835396618693", "-0.33499441004160324",
+                                       "-0.9421497879247649"});
+    if (pid <= 0) return;  // the failure is recorded
+    const auto ball = project_px(picture_camera(), Vec3d(-1.5, 0.3, 1.0));
+    input.move(ball->x, ball->y);  // click the ball: selected, the Inspector shows it
+    input.mouse(true);
+    input.mouse(false);
+    const auto img = screenshot_and_quit(input, pid, dir);
+    if (!img) return;
+    EXPECT_GT(count_pixels(*img, 25, 180, 434, 449, field_text), 60) << "the centre's z does not read whole; see " << dir;
+    EXPECT_GT(count_pixels(*img, 192, 206, 434, 449, field_text), 5) << "no axis name after the centre's z; see " << dir;
+    EXPECT_GT(count_pixels(*img, kW - 392, kW - 130, 176, 190, field_text), 60)
+        << "the direction's z does not read whole; see " << dir;
+    EXPECT_GT(count_pixels(*img, kW - 20, kW - 6, 176, 190, field_text), 5)
+        << "no axis name after the direction's z; see " << dir;
 }
 
 // An OBB's rotation is edited as Euler angles, which have no rotation when not finite: typing
