@@ -32,7 +32,8 @@ struct Data {
         std::uniform_real_distribution<float> pos(-10.f, 10.f), size(0.2f, 2.f), ang(0.f, 6.2831853f);
         auto v3 = [&] { return Vec3<float>(pos(rng), pos(rng), pos(rng)); };
         for (int i = 0; i < kCount; ++i) {
-            // Rays from a shell towards the middle region, so roughly half of the tests hit.
+            // Rays from a shell towards the middle region: spheres 10 % hit, boxes 15-16 %, capsules
+            // 9 % (80 % are clear misses, detail::capsule_clear_miss).
             const Vec3<float> o = glm::normalize(v3()) * 30.f;
             rays.push_back({o, Vec3<float>(pos(rng), pos(rng), pos(rng)) * 0.3f - o});
             const Vec3<float> c = v3() * 0.3f;
