@@ -98,7 +98,6 @@ public:
         ImGui::PopID();
         return changed;
     }
-    bool stacked() const { return stacked_; }
 
 private:
     static const char* visible_end(const char* label) {

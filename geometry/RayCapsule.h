@@ -48,7 +48,7 @@ template <typename T> struct CapsuleAxis {
 template <typename T> bool capsule_passage_wide(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& t_far);
 
 /// Relative margin of capsule_clear_miss(): 256 eps (float 2^-15), far above the ~110 u its
-/// rounding and that of passage()'s lateral discriminant can reach together.
+/// rounding and that of capsule_passage()'s lateral discriminant can reach together.
 template <typename T> constexpr T capsule_miss_margin() { return T(256) * std::numeric_limits<T>::epsilon(); }
 
 /// Whether the line misses the capsule's infinite cylinder by more than any rounding of
@@ -64,8 +64,8 @@ template <typename T> constexpr T capsule_miss_margin() { return T(256) * std::n
 /// the fast range and the wide type's exact geometry (fa and ab unrounded; the margin is at least
 /// 2^-16 |fa| in distance, against their rounding of u |fa|) misses as well; a line taken as
 /// parallel misses both balls, which lie inside the cylinder. Only in the range a, s >= 2^-2k and
-/// a s <= 2^4k (k = safe_exponent()), where no square underflows by more than 2^-30 of the margin and
-/// nothing overflows; NaN anywhere fails it. A parallel line (n = 0) or a == b (ab = 0) never
+/// a s <= 2^4k (k = safe_exponent()), where no square underflows by more than 2^-30 of the margin
+/// and nothing overflows; NaN anywhere fails it. A parallel line (n = 0) or a == b (ab = 0) never
 /// passes it. The batch kernels do not use it: it changes no answer, only how soon a miss is known.
 template <typename T>
 [[gnu::always_inline]] inline bool capsule_clear_miss(const Ray<T>& ray, const Capsule<T>& capsule) {

@@ -221,8 +221,9 @@ template <typename T>
     const T a = glm::dot(d, d), rr = r * r;
     // The common miss in one branch: the line misses, and the discriminant's sign is right. One
     // unpredictable branch and nothing before it but arithmetic: what a miss costs decides this
-    // cast's speed on random rays. So it tests only what a miss needs (sphere_clear_miss()): not
-    // the safe range's upper bound, and not the radius' sign (an invalid sphere is missed too).
+    // cast's speed on random rays. So it tests only what a miss needs (sphere_clear_miss_early()):
+    // not f.f, not the safe range's upper bound, and not the radius' sign (an invalid sphere is
+    // missed too). The full test follows for a point or a tiny radius.
     // A hit is taken only inside the whole safe range with r >= 0; anything else, the general path.
     if (sphere_clear_miss_early(disc, a, rr)) return FastPassage::Miss;
     const T s = glm::dot(f, f) + rr;
