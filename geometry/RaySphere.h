@@ -141,8 +141,12 @@ template <typename T>
 /// problem, the whole capsule in the wide type).
 enum class FastRoots { Miss, Found, Unsafe };
 
-/// sphere_roots_at()'s fast part, for any f: the common miss in one branch (see cast()), then the
-/// range test, then the roots in T.
+/// sphere_roots_at()'s fast part, for any f: the common miss, then the range test, then the roots
+/// in T. The common miss in one branch: the line misses, and the discriminant's sign is right. One
+/// unpredictable branch and nothing before it but arithmetic: what a miss costs decides a cast's
+/// speed on random rays. So it tests only what a miss needs (sphere_clear_miss_early()): not f.f,
+/// not the safe range's upper bound, and not the radius' sign (an invalid sphere is missed too).
+/// The full test follows for a point or a tiny radius.
 template <typename T>
 [[gnu::always_inline]] inline FastRoots sphere_roots_fast(const Vec3<T>& f, const Vec3<T>& d, T r, T& t0, T& t1) {
     const T disc = sphere_discriminant(f, d, r);
@@ -217,23 +221,15 @@ template <typename T> inline bool passage(const Ray<T>& ray, const Sphere<T>& sp
 template <typename T>
 [[gnu::always_inline]] inline FastPassage sphere_fast_passage(const Vec3<T>& f, const Vec3<T>& d, T r, T t_min, T t_max,
                                                               T& t0, T& t1) {
-    const T disc = sphere_discriminant(f, d, r);
-    const T a = glm::dot(d, d), rr = r * r;
-    // The common miss in one branch: the line misses, and the discriminant's sign is right. One
-    // unpredictable branch and nothing before it but arithmetic: what a miss costs decides this
-    // cast's speed on random rays. So it tests only what a miss needs (sphere_clear_miss_early()):
-    // not f.f, not the safe range's upper bound, and not the radius' sign (an invalid sphere is
-    // missed too). The full test follows for a point or a tiny radius.
-    // A hit is taken only inside the whole safe range with r >= 0; anything else, the general path.
-    if (sphere_clear_miss_early(disc, a, rr)) return FastPassage::Miss;
-    const T s = glm::dot(f, f) + rr;
-    if (sphere_clear_miss(disc, a, s)) return FastPassage::Miss;
-    if (!__builtin_expect(every(r >= T(0), in_safe_range_sq(a, s)), 1)) return FastPassage::General;
-    // Fast path. The safe range implies a valid ray and sphere: it fails for NaN; |f|^2 + r^2
-    // finite means origin, centre and radius are finite; d.d >= 2^-60 (2^-480) means a non-zero
+    // A hit is taken only inside the whole safe range with r >= 0; anything else, the general
+    // path. The safe range implies a valid ray and sphere: it fails for NaN; |f|^2 + r^2 finite
+    // means origin, centre and radius are finite; d.d >= 2^-60 (2^-480) means a non-zero
     // direction. In it the roots are ordered and finite (at most 2 sqrt(s / a) <= 2^121 in float,
-    // see safe_exponent()), so accepts() needs no finiteness test.
-    sphere_roots_of(f, d, r, disc, t0, t1);
+    // see safe_exponent()), so accepts() needs no finiteness test. (A negative radius is missed
+    // or solved as its absolute value before it is sent to the general path, which rejects it.)
+    const FastRoots found = sphere_roots_fast(f, d, r, t0, t1);
+    if (found == FastRoots::Miss) return FastPassage::Miss;
+    if (!__builtin_expect(every(found == FastRoots::Found, r >= T(0)), 1)) return FastPassage::General;
     return accepts_finite(t0, t1, t_min, t_max) ? FastPassage::Hit : FastPassage::Miss;
 }
 
