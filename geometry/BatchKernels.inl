@@ -103,11 +103,12 @@ inline void roots(VecT<T> fx, VecT<T> fy, VecT<T> fz, VecT<T> dx, VecT<T> dy, Ve
     const VecT<T> c = ff - rr;
     // The better-conditioned form of the second root, as the scalar code chooses it.
     // Choose numerator and denominator first: one division, the same quotient as the scalar code.
-    const MaskT<T> by_c = q * q >= a * (ff + rr);
+    // q == 0 needs no case of its own, as in the scalar code: q^2 = 0 is not > a s, and both roots
+    // are then (b' -/+ sqrt(disc)) / a = +0.
+    const MaskT<T> by_c = q * q > a * (ff + rr);
     const VecT<T> ta = sel<T>(by_c, c, bp - vcopysign<T>(sq, bp)) / sel<T>(by_c, q, a), tb = q / a;
-    const MaskT<T> qz = q == T(0);
-    t0 = sel<T>(qz, splat(T(0)), sel<T>(tb < ta, tb, ta));
-    t1 = sel<T>(qz, splat(T(0)), sel<T>(ta < tb, tb, ta));
+    t0 = sel<T>(tb < ta, tb, ta);
+    t1 = sel<T>(ta < tb, tb, ta);
 }
 
 /// detail::finish's acceptance test (the scalar normals are always finite).

@@ -93,12 +93,16 @@ inline void emplace_hit(std::optional<RayHit<T>>& out, T t_near, T t_far, const 
 /// bit for bit, written straight into `out`; normal_at(t, is_exit) is the normal cast() gives at t
 /// (n_near for the entry, n_far for the exit). The other normal is never computed: for a sphere or
 /// a capsule that is a square root and a division saved per pick.
+/// The passage need not have been accepted if it is ordered and finite (t0 <= t1, neither inf nor
+/// NaN): then t_min <= t <= t_max, for t the surface first_surface() would take, holds exactly when
+/// accepts_finite() and first_surface()'s own range test both do (t_min <= t0 <= t_max for the
+/// entry; t0 < t_min and t_min <= t1 <= t_max for the exit; NaN t_min or t_max fails either way).
 template <typename T, typename NormalAt>
 inline void emplace_surface(std::optional<SurfaceHit<T>>& out, const Ray<T>& ray, T t0, T t1, T t_min, T t_max,
                             const NormalAt& normal_at) {
     const bool exit = !(t0 >= t_min);  // first_surface(): the entry when it lies in the range
     const T t = exit ? t1 : t0;
-    if (t < t_min || t > t_max) return;
+    if (!every(t >= t_min, t <= t_max)) return;
     SurfaceHit<T>& s = out.emplace();
     s.t = t;
     s.point = ray.at(t);

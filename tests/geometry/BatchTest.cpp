@@ -275,6 +275,30 @@ TYPED_TEST(Batch, SignedZeroComponentsMatchScalarBitForBit) {
         }
 }
 
+// q = b' + sign(b') sqrt(disc) == 0: a line tangent at the origin, the foot of the perpendicular
+// from the centre, and a point sphere at the origin (where c/q is 0/0). The kernels have no case of
+// their own for it either: the choice of the second root's formula must give +0 as the scalar does.
+TYPED_TEST(Batch, ZeroQMatchesScalarBitForBit) {
+    using T = TypeParam;
+    SphereSoA<T> spheres;
+    for (int i = 0; i < 17; ++i) spheres.push_back(i % 2 ? Sphere<T>{{0, 0, 0}, 2} : Sphere<T>{{0, 2, 0}, 0});
+    for (const Vec3<T>& d : {Vec3<T>(1, 0, 0), Vec3<T>(-1, 0, -T(0)), Vec3<T>(0, 0, T(0.5))}) {
+        const Ray<T> ray{{0, 2, 0}, d};
+        BatchHits<T> out;
+        for (BatchIsa isa : kIsas) {
+            cast_batch(ray, spheres, out, -infinity<T>(), infinity<T>(), isa);
+            for (std::size_t i = 0; i < spheres.size(); ++i) {
+                const auto want = cast(ray, spheres.get(i), -infinity<T>(), infinity<T>());
+                ASSERT_TRUE(want) << "sphere " << i;
+                ASSERT_NE(out.hit[i], 0) << "sphere " << i << " isa " << int(isa);
+                EXPECT_TRUE(same_bits(out.t_near[i], want->t_near) && same_bits(out.t_far[i], want->t_far))
+                    << "sphere " << i << " direction " << detail::str(d) << " isa " << int(isa) << ": "
+                    << out.t_near[i] << ", " << out.t_far[i] << " vs " << want->t_near << ", " << want->t_far;
+            }
+        }
+    }
+}
+
 // Tiny and huge scenes: the scalar code rescales such magnitudes (so squares neither underflow nor
 // overflow); the batch kernels hand those lanes to it, and must still agree bit for bit.
 TYPED_TEST(Batch, TinyAndHugeScalesMatchScalarBitForBit) {

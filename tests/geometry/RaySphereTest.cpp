@@ -104,6 +104,48 @@ TYPED_TEST(RaySphere, ZeroRadiusIsAPoint) {
     EXPECT_FALSE(cast(Ray<T>{{1, T(2.001), -5}, {0, 0, 1}}, Sphere<T>{{1, 2, 3}, 0}));
 }
 
+// A point met at an inexact t (15/29, 29/27): origin + t d lands a rounding error past the point
+// or short of it (in float and in double), so unit(f + t d) would give one of the two normals the
+// wrong way round; a point's normals are the direction's.
+TYPED_TEST(RaySphere, PointMetAtAnInexactTHasTheDirectionsNormals) {
+    using T = TypeParam;
+    const Sphere<T> point{{1, 2, 3}, 0};
+    for (const Ray<T>& ray : {Ray<T>{{1, 2, -12}, {0, 0, 29}}, Ray<T>{{1, 2, -26}, {0, 0, 27}}}) {
+        const auto h = cast(ray, point);
+        ASSERT_TRUE(h) << detail::str(ray.direction);
+        EXPECT_EQ(h->t_near, h->t_far);
+        EXPECT_NEAR(h->t_near, (point.center.z - ray.origin.z) / ray.direction.z, tol<T>());
+        ASSERT_NE(((ray.origin - point.center) + h->t_near * ray.direction).z, T(0));  // the premise
+        const Vec3<T> u = glm::normalize(ray.direction);
+        EXPECT_VEC_NEAR(h->n_near, -u, tol<T>());
+        EXPECT_VEC_NEAR(h->n_far, u, tol<T>());
+        const auto s = pick(ray, point);
+        ASSERT_TRUE(s);
+        EXPECT_EQ(s->normal, h->n_near);
+    }
+}
+
+// q = b' + sign(b') sqrt(disc) is 0 when the line is tangent at the foot of the perpendicular from
+// the centre and that foot is the origin (b' = 0, disc = 0), or for a point at the origin (f = 0,
+// r = 0), where c/q is 0/0. Both roots are +0, whatever the sign of the zero b' (here -0: f.d = +0).
+TYPED_TEST(RaySphere, TangentAtTheOriginAndPointAtTheOriginAreAtZero) {
+    using T = TypeParam;
+    const Ray<T> ray{{0, 2, 0}, {1, 0, 0}};
+    for (const Sphere<T>& s : {Sphere<T>{{0, 0, 0}, 2}, Sphere<T>{{0, 2, 0}, 0}}) {
+        const auto h = cast(ray, s, -infinity<T>(), infinity<T>());
+        ASSERT_TRUE(h) << "radius " << s.radius;
+        EXPECT_EQ(h->t_near, T(0));
+        EXPECT_EQ(h->t_far, T(0));
+        EXPECT_FALSE(std::signbit(h->t_near) || std::signbit(h->t_far)) << "radius " << s.radius;
+        T t0 = T(-1), t1 = T(-1);
+        ASSERT_TRUE(detail::passage(ray, s, t0, t1));
+        EXPECT_FALSE(std::signbit(t0) || std::signbit(t1) || t0 != T(0) || t1 != T(0)) << t0 << ", " << t1;
+    }
+    const auto h = cast(ray, Sphere<T>{{0, 0, 0}, 2});
+    ASSERT_TRUE(h);
+    EXPECT_VEC_NEAR(h->n_near, Vec3<T>(0, 1, 0), tol<T>());
+}
+
 TYPED_TEST(RaySphere, RangeClipsButKeepsThePassage) {
     using T = TypeParam;
     const Ray<T> ray{{0, 0, -5}, {0, 0, 1}};
