@@ -47,6 +47,11 @@ template <typename T> struct CapsuleAxis {
 
 template <typename T> bool capsule_passage_wide(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& t_far);
 
+/// What capsule_passage() found: no passage, a passage, or a passage found with the lateral
+/// problem inside the roots' fast range (Fast), which shows most of the input valid (see
+/// capsule_accepted()).
+enum class CapsuleFound { Miss, Passage, Fast };
+
 /// Relative margin of capsule_clear_miss(): 256 eps (float 2^-15), far above the ~110 u its
 /// rounding and that of capsule_passage()'s lateral discriminant can reach together.
 template <typename T> constexpr T capsule_miss_margin() { return T(256) * std::numeric_limits<T>::epsilon(); }
@@ -89,9 +94,13 @@ template <typename T>
 /// surface on that stretch, or else where it enters the ball of the end it crossed beyond, and
 /// leaves likewise; a line that misses the infinite cylinder misses the capsule, and only a line
 /// parallel to the axis needs both balls.
+/// Returns Miss, Passage, or Fast: a passage found with the lateral problem inside the roots' fast
+/// range, which certifies most of the input's validity (see capsule_accepted()).
 template <typename T>
-inline bool capsule_passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& t_far) {
-    if (capsule.a == capsule.b) return passage(ray, Sphere<T>{capsule.a, capsule.radius}, t_near, t_far);
+inline CapsuleFound capsule_passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& t_far) {
+    constexpr CapsuleFound kMiss = CapsuleFound::Miss, kPassage = CapsuleFound::Passage;
+    if (capsule.a == capsule.b)
+        return passage(ray, Sphere<T>{capsule.a, capsule.radius}, t_near, t_far) ? kPassage : kMiss;
     const CapsuleAxis<T> axis(capsule);
     const Vec3<T>& ab = axis.u;
     const T abab = glm::dot(ab, ab);
@@ -113,39 +122,42 @@ inline bool capsule_passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_n
         // Outside the roots' fast range (huge or tiny inputs: F, D or the terms above may have
         // overflowed T), the whole passage again in the wide type.
         const FastRoots lateral = sphere_roots_fast(f_perp, d_perp, abab * r, t_near, t_far);
-        if (lateral == FastRoots::Miss) return false;
-        if (!__builtin_expect(lateral == FastRoots::Found, 1)) {
-            if constexpr (!std::is_same_v<WideT<T>, T>) return capsule_passage_wide(ray, capsule, t_near, t_far);
-            else if (!sphere_roots_unscaled(f_perp, d_perp, abab * r, t_near, t_far)) return false;  // the widest type
+        if (lateral == FastRoots::Miss) return kMiss;
+        const bool fast = lateral == FastRoots::Found;
+        if (!__builtin_expect(fast, 1)) {
+            if constexpr (!std::is_same_v<WideT<T>, T>)
+                return capsule_passage_wide(ray, capsule, t_near, t_far) ? kPassage : kMiss;
+            else if (!sphere_roots_unscaled(f_perp, d_perp, abab * r, t_near, t_far)) return kMiss;  // the widest type
         }
+        const CapsuleFound found = fast ? CapsuleFound::Fast : kPassage;
         // x(t) = fa.ab + t d.ab. L ab.ab is exact (L a power of two) and finite when L == 1; a
         // scaled axis (L != 1) compares x / ab.ab with L instead, so nothing overflows.
         const T x0 = fa_ab + t_near * d_ab, x1 = fa_ab + t_far * d_ab;
         const bool unit = axis.length == T(1);
         const bool in0 = (x0 >= T(0)) & (unit ? x0 <= abab : x0 / abab <= axis.length);
         const bool in1 = (x1 >= T(0)) & (unit ? x1 <= abab : x1 / abab <= axis.length);
-        if (in0 & in1) return true;  // both crossings on the segment's stretch
+        if (in0 & in1) return found;  // both crossings on the segment's stretch
         T u0, u1;
         if (!in0) {  // entry through the ball of the end beyond which x0 lies
-            if (!sphere_roots_at(ray.origin, x0 < T(0) ? capsule.a : capsule.b, d, r, u0, u1)) return false;
+            if (!sphere_roots_at(ray.origin, x0 < T(0) ? capsule.a : capsule.b, d, r, u0, u1)) return kMiss;
             t_near = u0;
             if (!in1 && (x0 < T(0)) == (x1 < T(0))) {  // in and out through the same ball
                 t_far = u1;
-                return true;
+                return found;
             }
         }
         if (!in1) {
-            if (!sphere_roots_at(ray.origin, x1 < T(0) ? capsule.a : capsule.b, d, r, u0, u1)) return false;
+            if (!sphere_roots_at(ray.origin, x1 < T(0) ? capsule.a : capsule.b, d, r, u0, u1)) return kMiss;
             t_far = u1;
         }
-        return t_near <= t_far;
+        return t_near <= t_far ? found : kMiss;
     }
     // Parallel to the axis: in through one ball, out through the other (or a miss). Or D, whose
     // square is about (ab.ab)^2 d.d sin^2, underflowed to 0 for a short direction or a short axis
     // that is not parallel: where (ab.ab)^2 d.d is that small, the wide type decides.
     if constexpr (!std::is_same_v<WideT<T>, T>)
         if (!__builtin_expect((abab * glm::dot(d, d)) * abab >= safe_sq_min<T>(), 1))
-            return capsule_passage_wide(ray, capsule, t_near, t_far);
+            return capsule_passage_wide(ray, capsule, t_near, t_far) ? kPassage : kMiss;
     t_near = infinity<T>();
     t_far = -infinity<T>();
     T t0, t1;
@@ -157,14 +169,14 @@ inline bool capsule_passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_n
         if (t0 < t_near) t_near = t0;
         if (t1 > t_far) t_far = t1;
     }
-    return t_near <= t_far;
+    return t_near <= t_far ? kPassage : kMiss;
 }
 
 /// The line's passage through the capsule (see capsule_passage()): the common miss in line, the
 /// rest out of line.
 template <typename T>
 [[gnu::always_inline]] inline bool passage(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near, T& t_far) {
-    return !capsule_clear_miss(ray, capsule) && capsule_passage(ray, capsule, t_near, t_far);
+    return !capsule_clear_miss(ray, capsule) && capsule_passage(ray, capsule, t_near, t_far) != CapsuleFound::Miss;
 }
 
 /// A ray and a capsule in WideT<T>, exactly (every T is a WideT<T>).
@@ -247,11 +259,25 @@ template <typename T>
 /// a passage that would be a hit: a miss is the answer for invalid input too, and passage()
 /// computes without fault on any input (non-finite values only make it miss or return garbage
 /// that the validation then rejects).
+/// A Fast passage needs three comparisons of the validation's thirty-odd instructions (they were
+/// a tenth of a hit's cost): the radius' sign, d.d <= max and t_min <= t_max. The rest is implied
+/// by the lateral problem's fast range: D.D and F.F + (ab.ab r)^2 finite and D.D >= lo, with
+/// D = (ab.ab) d - (d.ab) ab, F = (ab.ab) fa - (fa.ab) ab, ab = CapsuleAxis::u non-zero (a != b,
+/// and x - y is 0 only for x == y). A non-finite component of fa (origin or a not finite) makes
+/// fa.ab non-finite, hence F (at a component where ab is non-zero); one of ab (a or b not
+/// finite) makes ab.ab infinite or NaN, hence D (d is non-zero or D is NaN); one of d makes d.ab
+/// and D non-finite; a non-finite radius makes the sum non-finite; and D.D >= lo means d != 0. (A
+/// finite origin - a or b - a that overflowed is a valid input outside the fast range: Passage.)
+/// The caller has already tested capsule_clear_miss().
 template <typename T>
 [[gnu::always_inline]] inline bool capsule_accepted(const Ray<T>& ray, const Capsule<T>& capsule, T t_min, T t_max,
                                                     T& t_near, T& t_far) {
-    return passage(ray, capsule, t_near, t_far) && accepts(t_near, t_far, t_min, t_max) &&
-           every(is_valid(ray), is_valid(capsule), valid_range(t_min, t_max));
+    const CapsuleFound found = capsule_passage(ray, capsule, t_near, t_far);
+    if (found == CapsuleFound::Miss || !accepts(t_near, t_far, t_min, t_max)) return false;
+    if (__builtin_expect(found == CapsuleFound::Fast, 1))
+        return every(capsule.radius >= T(0), glm::dot(ray.direction, ray.direction) <= std::numeric_limits<T>::max(),
+                     valid_range(t_min, t_max));
+    return every(is_valid(ray), is_valid(capsule), valid_range(t_min, t_max));
 }
 
 }  // namespace detail
@@ -277,6 +303,8 @@ template <typename T>
 template <typename T>
 [[gnu::always_inline]] inline std::optional<RayHit<T>> cast(const Ray<T>& ray, const Capsule<T>& capsule, T t_min = T(0),
                               T t_max = infinity<T>()) {
+    // The common miss first: it never holds for a == b (ab = 0), so the sphere's test comes after.
+    if (detail::capsule_clear_miss(ray, capsule)) return std::nullopt;
     if (capsule.a == capsule.b) return cast(ray, Sphere<T>{capsule.a, capsule.radius}, t_min, t_max);
     std::optional<RayHit<T>> hit;  // built in place (see emplace_hit)
     T t_near, t_far;
@@ -301,6 +329,7 @@ template <typename T>
 template <typename T>
 [[gnu::always_inline]] inline std::optional<SurfaceHit<T>> pick(const Ray<T>& ray, const Capsule<T>& capsule,
                                                                  T t_min = T(0), T t_max = infinity<T>()) {
+    if (detail::capsule_clear_miss(ray, capsule)) return std::nullopt;  // never for a == b, see cast()
     if (capsule.a == capsule.b) return pick(ray, Sphere<T>{capsule.a, capsule.radius}, t_min, t_max);
     std::optional<SurfaceHit<T>> out;  // built in place (see emplace_surface)
     T t_near, t_far;

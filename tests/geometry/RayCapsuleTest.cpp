@@ -150,6 +150,26 @@ TYPED_TEST(RayCapsule, InvalidInputIsAMiss) {
     EXPECT_FALSE(cast(Ray<T>{{-5, 2, 0}, {0, 0, 0}}, pill<T>()));
     ASSERT_TRUE(validate(Capsule<T>{{0, 0, 0}, {0, 4, 0}, -1}));
     EXPECT_EQ(validate(Capsule<T>{{0, 0, 0}, {0, 4, 0}, -1})->field, "radius");
+    EXPECT_FALSE(cast(Ray<T>{{-5, 2, 0}, {1, 0, 0}}, pill<T>(), T(6), T(4)));  // t_min > t_max
+    EXPECT_TRUE(cast(Ray<T>{{-5, 2, 0}, {1, 0, 0}}, pill<T>(), T(4), T(6)));
+}
+
+// A hit whose lateral problem is in the roots' fast range is validated by three comparisons only
+// (detail::capsule_accepted()); the rest follows from that range, but d.d <= max does not: a
+// direction whose square overflows (an invalid ray) scaled by a short axis (ab.ab = 4 k^2, k =
+// safe_min()) still gives D = (ab.ab) d - (d.ab) ab in range. Such a ray must stay a miss.
+TYPED_TEST(RayCapsule, DirectionWhoseSquareOverflowsIsInvalidThoughTheLateralProblemIsInRange) {
+    using T = TypeParam;
+    const T k = detail::safe_min<T>();
+    const Capsule<T> c{{0, 0, 0}, {2 * k, 0, 0}, 1};
+    const Ray<T> valid{{0, -1 / k, 0}, {0, 1, 0}};
+    const Ray<T> huge{valid.origin, {0, T(1.5) * std::sqrt(std::numeric_limits<T>::max()), 0}};
+    ASSERT_TRUE(cast(valid, c));  // the line meets the capsule
+    T t0, t1;
+    ASSERT_EQ(detail::capsule_passage(huge, c, t0, t1), detail::CapsuleFound::Fast);  // the premise
+    ASSERT_FALSE(is_valid(huge));
+    EXPECT_FALSE(cast(huge, c));
+    EXPECT_FALSE(pick(huge, c));
 }
 
 // cast() computes both normals at once (their divisions and square roots share vector
@@ -286,9 +306,9 @@ TYPED_TEST(RayCapsule, ClearMissFilterNeverRejectsALineThePassageMeets) {
         const Ray<T> ray{Vec3<T>(closest - back * dir), Vec3<T>(dir * std::pow(10.0, 2 * u01(rng) - 1))};
         const Capsule<T> c{Vec3<T>(centre - 0.5 * len * axis), Vec3<T>(centre + 0.5 * len * axis), T(r)};
         T t0, t1;
-        const bool exact_hit = detail::capsule_passage(ray, c, t0, t1);
+        const bool exact_hit = detail::capsule_passage(ray, c, t0, t1) != detail::CapsuleFound::Miss;
         W w0, w1;
-        const bool wide_hit = detail::capsule_passage(detail::widen(ray), detail::widen(c), w0, w1);
+        const bool wide_hit = detail::capsule_passage(detail::widen(ray), detail::widen(c), w0, w1) != detail::CapsuleFound::Miss;
         if (!detail::capsule_clear_miss(ray, c)) continue;
         ASSERT_FALSE(exact_hit) << "case " << i << ": delta " << delta << ", theta " << theta << ", along " << along;
         ASSERT_FALSE(wide_hit) << "case " << i << ": delta " << delta << ", theta " << theta << ", along " << along;
@@ -301,7 +321,7 @@ TYPED_TEST(RayCapsule, ClearMissFilterNeverRejectsALineThePassageMeets) {
         const Ray<T> ray{o, v3() * T(0.3) - o};
         const Capsule<T> cap{c - h, c + Vec3<T>(h.z, h.x, h.y), size(rng) * T(0.5)};
         T t0, t1;
-        if (detail::capsule_passage(ray, cap, t0, t1)) continue;
+        if (detail::capsule_passage(ray, cap, t0, t1) != detail::CapsuleFound::Miss) continue;
         ++misses;
         filtered += detail::capsule_clear_miss(ray, cap);
     }
