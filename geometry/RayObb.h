@@ -133,9 +133,10 @@ template <typename T> inline bool passage(const Ray<T>& ray, const Obb<T>& box, 
 /// - Normals are unit (re-normalised box axes) and outward.
 /// - Invalid input (non-orthonormal or reflecting rotation, negative or non-finite extents, ...)
 ///   or t_min > t_max: no hit; never NaN.
+/// Always inlined, as the other shapes' casts are (see cast(Ray, Aabb)).
 template <typename T>
-std::optional<RayHit<T>> cast(const Ray<T>& ray, const Obb<T>& box, T t_min = T(0),
-                              T t_max = infinity<T>()) {
+[[gnu::always_inline]] inline std::optional<RayHit<T>> cast(const Ray<T>& ray, const Obb<T>& box, T t_min = T(0),
+                                                            T t_max = infinity<T>()) {
     std::optional<RayHit<T>> hit;  // the one value returned, built in place (see emplace_hit)
     if (!__builtin_expect(detail::obb_cast_fast(ray, box, t_min, t_max, hit), 1))
         detail::obb_cast_general(ray, box, t_min, t_max, hit);

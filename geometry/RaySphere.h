@@ -198,20 +198,23 @@ template <typename T>
 /// validation, then the roots (wide outside the safe range) and the normals, in WideT<T> too: a
 /// valid input gets here only outside the safe range, where origin - centre or f + t d may
 /// overflow T (inf - inf: only the fallback normal) or be subnormal (a normal off by 1e-3).
-/// Out of line, so that the cast inlined at every call site is only its fast path. `out` is empty
-/// on entry and stays so on a miss.
+/// Out of line, so that the cast inlined at every call site is only its fast path; it returns its
+/// result by value, so that the caller's optional never has its address taken (a reference to it
+/// kept it in memory on the fast path too, a store and a reload per cast).
 template <typename T>
-[[gnu::noinline, gnu::cold]] void sphere_cast_general(const Ray<T>& ray, const Sphere<T>& sphere, T t_min, T t_max,
-                                                     std::optional<RayHit<T>>& out) {
+[[gnu::noinline, gnu::cold]] std::optional<RayHit<T>> sphere_cast_general(const Ray<T>& ray, const Sphere<T>& sphere,
+                                                                         T t_min, T t_max) {
+    std::optional<RayHit<T>> out;
     T t0, t1;
     if (!is_valid(ray) || !is_valid(sphere) || !valid_range(t_min, t_max) ||
         !sphere_roots_at(ray.origin, sphere.center, ray.direction, sphere.radius, t0, t1) ||
         !accepts(t0, t1, t_min, t_max))
-        return;
+        return out;
     using W = WideT<T>;
     const Vec3<W> f = Vec3<W>(ray.origin) - Vec3<W>(sphere.center), d(ray.direction);
     const W r = sphere.radius;
     emplace_hit(out, t0, t1, Vec3<T>(sphere_normal(f, d, r, W(t0), false)), Vec3<T>(sphere_normal(f, d, r, W(t1), true)));
+    return out;
 }
 
 /// The line's passage through the sphere, t only (no normals, no validation): what cast() computes
@@ -290,7 +293,7 @@ template <typename T>
     const detail::FastPassage path = detail::sphere_fast_line(f, d, r, t0, t1);
     if (path == detail::FastPassage::Miss) return hit;
     if (!__builtin_expect(path == detail::FastPassage::Hit, 1)) {
-        detail::sphere_cast_general(ray, sphere, t_min, t_max, hit);
+        hit = detail::sphere_cast_general(ray, sphere, t_min, t_max);
         return hit;
     }
     if (!detail::accepts_finite(t0, t1, t_min, t_max)) return hit;
@@ -313,8 +316,7 @@ template <typename T>
     const detail::FastPassage path = detail::sphere_fast_line(f, d, r, t0, t1);
     if (path == detail::FastPassage::Miss) return out;
     if (!__builtin_expect(path == detail::FastPassage::Hit, 1)) {  // rare: both normals, then one
-        std::optional<RayHit<T>> hit;
-        detail::sphere_cast_general(ray, sphere, t_min, t_max, hit);
+        const std::optional<RayHit<T>> hit = detail::sphere_cast_general(ray, sphere, t_min, t_max);
         if (hit) out = first_surface(ray, *hit, t_min, t_max);
         return out;
     }
