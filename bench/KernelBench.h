@@ -90,6 +90,15 @@ template <typename SoA, typename Shapes> void run_batch(benchmark::State& state,
     state.SetLabel(isa == BatchIsa::Auto ? batch_isa() : batch_isa_supported(isa) ? batch_isa_name(isa) : "fallback");
 }
 
+/// A shape's five benchmarks (cast(), pick(), and the batch cast with the widest, SSE2 and AVX2
+/// instruction sets), for its kernels_<shape>.cpp to define: Name_Default, Name_Pick, Name_Batch...
+#define RAYPICK_SHAPE_KERNEL_BENCHMARKS(Name, shapes, SoA)                                              \
+    void Name##_Default(benchmark::State& s) { run(s, data().shapes, [](auto& r, auto& x) { return cast(r, x); }); } \
+    void Name##_Pick(benchmark::State& s) { run(s, data().shapes, [](auto& r, auto& x) { return pick(r, x); }); }   \
+    void Name##_Batch(benchmark::State& s) { run_batch<SoA<float>>(s, data().shapes, BatchIsa::Auto); }            \
+    void Name##_BatchSse2(benchmark::State& s) { run_batch<SoA<float>>(s, data().shapes, BatchIsa::Sse2); }        \
+    void Name##_BatchAvx2(benchmark::State& s) { run_batch<SoA<float>>(s, data().shapes, BatchIsa::Avx2); }
+
 // Defined in kernels_<shape>.cpp and kernels_textbook.cpp. Default: cast() (entry and exit, both
 // normals). Pick: pick(), the first surface point and its normal, the same output as the textbook
 // variants.

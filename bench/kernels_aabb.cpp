@@ -6,10 +6,6 @@
 
 namespace raypick::bench {
 
-void Aabb_Default(benchmark::State& s) { run(s, data().boxes, [](auto& r, auto& x) { return cast(r, x); }); }
-void Aabb_Pick(benchmark::State& s) { run(s, data().boxes, [](auto& r, auto& x) { return pick(r, x); }); }
-void Aabb_Batch(benchmark::State& s) { run_batch<AabbSoA<float>>(s, data().boxes, BatchIsa::Auto); }
-void Aabb_BatchSse2(benchmark::State& s) { run_batch<AabbSoA<float>>(s, data().boxes, BatchIsa::Sse2); }
-void Aabb_BatchAvx2(benchmark::State& s) { run_batch<AabbSoA<float>>(s, data().boxes, BatchIsa::Avx2); }
+RAYPICK_SHAPE_KERNEL_BENCHMARKS(Aabb, boxes, AabbSoA)
 
 }  // namespace raypick::bench

@@ -5,10 +5,6 @@
 
 namespace raypick::bench {
 
-void Capsule_Default(benchmark::State& s) { run(s, data().capsules, [](auto& r, auto& x) { return cast(r, x); }); }
-void Capsule_Pick(benchmark::State& s) { run(s, data().capsules, [](auto& r, auto& x) { return pick(r, x); }); }
-void Capsule_Batch(benchmark::State& s) { run_batch<CapsuleSoA<float>>(s, data().capsules, BatchIsa::Auto); }
-void Capsule_BatchSse2(benchmark::State& s) { run_batch<CapsuleSoA<float>>(s, data().capsules, BatchIsa::Sse2); }
-void Capsule_BatchAvx2(benchmark::State& s) { run_batch<CapsuleSoA<float>>(s, data().capsules, BatchIsa::Avx2); }
+RAYPICK_SHAPE_KERNEL_BENCHMARKS(Capsule, capsules, CapsuleSoA)
 
 }  // namespace raypick::bench

@@ -6,10 +6,6 @@
 
 namespace raypick::bench {
 
-void Obb_Default(benchmark::State& s) { run(s, data().obbs, [](auto& r, auto& x) { return cast(r, x); }); }
-void Obb_Pick(benchmark::State& s) { run(s, data().obbs, [](auto& r, auto& x) { return pick(r, x); }); }
-void Obb_Batch(benchmark::State& s) { run_batch<ObbSoA<float>>(s, data().obbs, BatchIsa::Auto); }
-void Obb_BatchSse2(benchmark::State& s) { run_batch<ObbSoA<float>>(s, data().obbs, BatchIsa::Sse2); }
-void Obb_BatchAvx2(benchmark::State& s) { run_batch<ObbSoA<float>>(s, data().obbs, BatchIsa::Avx2); }
+RAYPICK_SHAPE_KERNEL_BENCHMARKS(Obb, obbs, ObbSoA)
 
 }  // namespace raypick::bench
