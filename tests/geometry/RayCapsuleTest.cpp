@@ -172,6 +172,24 @@ TYPED_TEST(RayCapsule, DirectionWhoseSquareOverflowsIsInvalidThoughTheLateralPro
     EXPECT_FALSE(pick(huge, c));
 }
 
+// The other end: a direction whose square underflows to 0 (a zero direction to the contract),
+// scaled into D's range by the longest unscaled axis (ab.ab = 1 / k^2). Found by fuzz_cast_double.
+TYPED_TEST(RayCapsule, DirectionWhoseSquareUnderflowsIsInvalidThoughTheLateralProblemIsInRange) {
+    using T = TypeParam;
+    const T k = detail::safe_min<T>();
+    const Capsule<T> c{{0, 0, 0}, {1 / k, 0, 0}, T(0.5)};
+    const T tiny = sizeof(T) == 4 ? T(0x1p-80) : T(0x1p-600);  // squared: 0; times ab.ab: in range
+    const Ray<T> valid{{0, -1, 0}, {0, 1, 0}};
+    const Ray<T> short_dir{valid.origin, {0, tiny, 0}};
+    ASSERT_TRUE(cast(valid, c));  // the line meets the capsule
+    T t0, t1;
+    ASSERT_EQ(detail::capsule_passage(short_dir, c, t0, t1), detail::CapsuleFound::Fast);  // the premise
+    ASSERT_EQ(glm::dot(short_dir.direction, short_dir.direction), T(0));
+    ASSERT_FALSE(is_valid(short_dir));
+    EXPECT_FALSE(cast(short_dir, c, -infinity<T>(), infinity<T>()));
+    EXPECT_FALSE(pick(short_dir, c, -infinity<T>(), infinity<T>()));
+}
+
 // cast() computes both normals at once (their divisions and square roots share vector
 // instructions); each must be bit for bit the normal at that t computed alone, on the cylinder,
 // on either cap, for a segment (radius 0), for tiny and huge axes (the rescaled CapsuleAxis) and,
