@@ -186,6 +186,30 @@ template <typename T>
 [[gnu::always_inline]] inline Vec3<T> sphere_surface_normal(const Vec3<T>& f, const Vec3<T>& d, T t, bool exit) {
     return normalize_or_dir(f + t * d, exit ? d : -d);
 }
+
+/// Where the cheap normal below may take one Newton step instead of a square root: |p/r|^2 within
+/// 2^-12 of 1 (float), 2^-26 (double), i.e. half the significand's bits.
+template <typename T> constexpr T sphere_newton_tolerance() { return sizeof(T) >= 8 ? T(0x1p-26) : T(0x1p-12); }
+
+/// sphere_surface_normal() for the fast path, given inv_r = 1 / r: the point p = f + t d is on the
+/// sphere, so p / r is a unit vector up to the rounding of p and t. When its squared length e is
+/// within sphere_newton_tolerance() of 1, one Newton step for 1 / sqrt(e) from 1, (3 - e) / 2,
+/// makes it unit: |n| = 1 - 3/8 (e - 1)^2 + rounding, a truncation below 3/8 ulp, so |n| is as
+/// close to 1 as the square root and division give (within about 4 ulp), and n has p's direction
+/// to the same rounding. Otherwise (p far off the surface in relative terms: a sphere some 10^3
+/// radii or more from the origin in float, where p's own rounding is that large) it normalises p.
+/// Why: a hit's square root and division sat on its critical path after p; 1 / r does not depend
+/// on the roots, so it is computed while they are. A cast() computes two normals from one 1 / r.
+/// Requires r > 0 with 1 / r finite (the fast path's r >= safe_min() gives both).
+template <typename T>
+[[gnu::always_inline]] inline Vec3<T> sphere_fast_normal(const Vec3<T>& f, const Vec3<T>& d, T inv_r, T t, bool exit) {
+    const Vec3<T> p = f + t * d;
+    const Vec3<T> n = p * inv_r;
+    const T e = glm::dot(n, n);
+    if (__builtin_expect(std::abs(e - T(1)) <= sphere_newton_tolerance<T>(), 1)) return n * ((T(3) - e) * T(0.5));
+    return normalize_or_dir(p, exit ? d : -d);  // e is NaN or +inf only here
+}
+
 /// Outward normal at t on a sphere seen from f = origin - centre; the documented fallback
 /// (-unit(d) at entry, +unit(d) at exit) when the radius is 0 and no normal exists.
 template <typename T>
@@ -297,8 +321,10 @@ template <typename T>
         return hit;
     }
     if (!detail::accepts_finite(t0, t1, t_min, t_max)) return hit;
-    // Normals are unit by construction (normalize_or_dir never returns a non-finite vector).
-    detail::emplace_hit(hit, t0, t1, detail::sphere_surface_normal(f, d, t0, false), detail::sphere_surface_normal(f, d, t1, true));
+    // Normals are unit by construction (sphere_fast_normal() never returns a non-finite vector).
+    const T inv_r = T(1) / r;
+    detail::emplace_hit(hit, t0, t1, detail::sphere_fast_normal(f, d, inv_r, t0, false),
+                        detail::sphere_fast_normal(f, d, inv_r, t1, true));
     return hit;
 }
 
@@ -322,7 +348,7 @@ template <typename T>
     }
     // The passage is ordered and finite: emplace_surface() accepts it too.
     detail::emplace_surface(out, ray, t0, t1, t_min, t_max,
-                            [&](T t, bool exit) { return detail::sphere_surface_normal(f, d, t, exit); });
+                            [&](T t, bool exit) { return detail::sphere_fast_normal(f, d, T(1) / r, t, exit); });
     return out;
 }
 
