@@ -135,33 +135,6 @@ template <typename T> inline void divide_pair(T x0, T y0, T x1, T y1, T& q0, T& 
     q1 = q[1];
 }
 
-/// i0 = 1 / sqrt(v0) and i1 = 1 / sqrt(v1), in one vector square root and one vector division.
-template <typename T> inline void inverse_sqrt_pair(T v0, T v1, T& i0, T& i1) {
-    using P = PairOf<T>;
-    const typename P::V i = P::make(T(1), T(1)) / P::sqrt(P::make(v0, v1));
-    i0 = i[0];
-    i1 = i[1];
-}
-
-/// normalize_or_dir(v0, f0) and normalize_or_dir(v1, f1), bit for bit, with both square roots in
-/// one vector instruction and both divisions in another when both squared lengths are normal and
-/// finite (every non-degenerate hit).
-template <typename T>
-inline void normalize_pair_or_dir(const Vec3<T>& v0, const Vec3<T>& f0, const Vec3<T>& v1, const Vec3<T>& f1, Vec3<T>& n0,
-                                  Vec3<T>& n1) {
-    const T l0 = glm::dot(v0, v0), l1 = glm::dot(v1, v1);
-    const T lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
-    if (__builtin_expect(every(l0 > lo, l0 < hi, l1 > lo, l1 < hi), 1)) {
-        T i0, i1;
-        inverse_sqrt_pair(l0, l1, i0, i1);
-        n0 = v0 * i0;
-        n1 = v1 * i1;
-        return;
-    }
-    n0 = normalize_or_dir(v0, f0);
-    n1 = normalize_or_dir(v1, f1);
-}
-
 /// sqrt of every lane of v, in vector instructions (one for floats, two for doubles without AVX).
 inline void sqrt_lanes(const Lanes4<float>& v, Lanes4<float>& out) { out = PairOf<float>::sqrt(v); }
 inline void sqrt_lanes(const Lanes4<double>& v, Lanes4<double>& out) {

@@ -66,6 +66,30 @@ template <typename T> inline Vec3<T> normalize_or_dir(const Vec3<T>& v, const Ve
     return normalize_or(v, normalize_or(fallback_dir, up));
 }
 
+/// How far from 1 the squared length of v * inv_len may be for normalize_known_length() to make it
+/// unit with one Newton step: 2^-12 for float, 2^-26 for double (half the significand's bits).
+template <typename T> constexpr T known_length_tolerance() { return sizeof(T) >= 8 ? T(0x1p-26) : T(0x1p-12); }
+
+/// normalize_or_dir(v, fallback_dir) for a v whose length is known to be about 1 / inv_len (a
+/// point on a sphere or capsule less its centre or axis point: inv_len = 1 / radius), without a
+/// square root or a division: n = v * inv_len has squared length e close to 1, and one Newton step
+/// for 1 / sqrt(e) from 1, (3 - e) / 2, makes it unit: |n (3 - e) / 2| = 1 - 3/8 (e - 1)^2 plus
+/// rounding, a truncation below one ulp within the tolerance. So the result is as close to
+/// unit as normalize_or_dir()'s square root and division make it (measured on sphere normals: at
+/// most 1.4 eps off, against 1.6), with v's direction to the same rounding. When e is further from
+/// 1 (v's own rounding is that large relative to its length, e.g. a sphere 10^3 radii or more from
+/// the origin in float), or NaN or infinite, it is normalize_or_dir(v, fallback_dir).
+/// Why: in a cast the square root and division sat on a hit's critical path after the point,
+/// while inv_len depends on the shape only and is computed beside the roots, once for both normals.
+/// Requires inv_len finite.
+template <typename T>
+[[gnu::always_inline]] inline Vec3<T> normalize_known_length(const Vec3<T>& v, T inv_len, const Vec3<T>& fallback_dir) {
+    const Vec3<T> n = v * inv_len;
+    const T e = glm::dot(n, n);
+    if (__builtin_expect(std::abs(e - T(1)) <= known_length_tolerance<T>(), 1)) return n * ((T(3) - e) * T(0.5));
+    return normalize_or_dir(v, fallback_dir);
+}
+
 /// Tolerance on orthonormality_error() for an Obb rotation to count as a rotation.
 /// Loose enough for axes written with 6 significant digits (double) or built in float.
 template <typename T> constexpr T orthonormality_tolerance() {

@@ -211,14 +211,20 @@ template <typename T> struct CapsuleNormals {
     /// The terms both normals share, computed once per cast.
     CapsuleNormals(const Ray<T>& ray, const Capsule<T>& capsule, const CapsuleAxis<T>& axis)
         : d(ray.direction), ab(axis.u), fa(ray.origin - capsule.a), abab(glm::dot(ab, ab)),
-          fa_ab(glm::dot(fa, ab)), d_ab(glm::dot(d, ab)), r(capsule.radius), length(axis.length) {}
+          fa_ab(glm::dot(fa, ab)), d_ab(glm::dot(d, ab)), r(capsule.radius), inv_r(T(1) / capsule.radius),
+          length(axis.length) {}
+    /// The point at t less its nearest point on the axis: length r on the capsule's surface (the
+    /// cylinder's, or a cap's, where the axis parameter is clamped to an end).
+    Vec3<T> radial(T t, T s) const { return fa + t * d - glm::clamp(s, T(0), length) * ab; }
+    /// The outward normal at t: radial() made unit by normalize_known_length() (its length is r up
+    /// to rounding, so no square root or division), or the direction's fallback for a segment.
     Vec3<T> at(T t, bool exit) const {
         if (r == T(0)) return normalize_or(exit ? d : -d, Vec3<T>(T(0), T(0), T(1)));
-        const T s = abab > T(0) ? glm::clamp((fa_ab + t * d_ab) / abab, T(0), length) : T(0);
-        return normalize_or_dir(fa + t * d - s * ab, exit ? d : -d);
+        const T s = abab > T(0) ? (fa_ab + t * d_ab) / abab : T(0);
+        return normalize_known_length(radial(t, s), inv_r, exit ? d : -d);
     }
-    /// at(t0, false) and at(t1, true), bit for bit, the two sharing their vector divisions and
-    /// square root (see divide_pair, normalize_pair_or_dir).
+    /// at(t0, false) and at(t1, true), bit for bit, the two axis parameters in one vector division
+    /// (see divide_pair).
     void pair(T t0, T t1, Vec3<T>& n0, Vec3<T>& n1) const {
         if (r == T(0) || !(abab > T(0))) {
             n0 = at(t0, false);
@@ -227,9 +233,8 @@ template <typename T> struct CapsuleNormals {
         }
         T s0, s1;
         divide_pair(fa_ab + t0 * d_ab, abab, fa_ab + t1 * d_ab, abab, s0, s1);
-        s0 = glm::clamp(s0, T(0), length);
-        s1 = glm::clamp(s1, T(0), length);
-        normalize_pair_or_dir(fa + t0 * d - s0 * ab, -d, fa + t1 * d - s1 * ab, d, n0, n1);
+        n0 = normalize_known_length(radial(t0, s0), inv_r, -d);
+        n1 = normalize_known_length(radial(t1, s1), inv_r, d);
     }
     /// Whether at() is accurate in T for a point on the capsule: fa, the axis and the radius below
     /// max / 8 (then t d, which is the point minus the origin, and fa + t d - s ab do not overflow),
@@ -243,7 +248,7 @@ template <typename T> struct CapsuleNormals {
                      std::abs(fa_ab) <= std::numeric_limits<T>::max(), r >= safe_min<T>() || r == T(0));
     }
     Vec3<T> d, ab, fa;
-    T abab, fa_ab, d_ab, r, length;
+    T abab, fa_ab, d_ab, r, inv_r, length;
 };
 
 /// CapsuleNormals::at() computed in WideT<T> and rounded back (still unit to T's precision), for

@@ -187,27 +187,14 @@ template <typename T>
     return normalize_or_dir(f + t * d, exit ? d : -d);
 }
 
-/// Where the cheap normal below may take one Newton step instead of a square root: |p/r|^2 within
-/// 2^-12 of 1 (float), 2^-26 (double), i.e. half the significand's bits.
-template <typename T> constexpr T sphere_newton_tolerance() { return sizeof(T) >= 8 ? T(0x1p-26) : T(0x1p-12); }
-
-/// sphere_surface_normal() for the fast path, given inv_r = 1 / r: the point p = f + t d is on the
-/// sphere, so p / r is a unit vector up to the rounding of p and t. When its squared length e is
-/// within sphere_newton_tolerance() of 1, one Newton step for 1 / sqrt(e) from 1, (3 - e) / 2,
-/// makes it unit: |n| = 1 - 3/8 (e - 1)^2 + rounding, a truncation below 3/8 ulp, so |n| is as
-/// close to 1 as the square root and division give (within about 4 ulp), and n has p's direction
-/// to the same rounding. Otherwise (p far off the surface in relative terms: a sphere some 10^3
-/// radii or more from the origin in float, where p's own rounding is that large) it normalises p.
-/// Why: a hit's square root and division sat on its critical path after p; 1 / r does not depend
-/// on the roots, so it is computed while they are. A cast() computes two normals from one 1 / r.
-/// Requires r > 0 with 1 / r finite (the fast path's r >= safe_min() gives both).
+/// sphere_surface_normal() for the fast path, given inv_r = 1 / r: p = f + t d lies on the sphere,
+/// so its length is r up to rounding, and normalize_known_length() makes it unit without a square
+/// root or a division (normalising p where its rounding is large: a sphere some 10^3 radii or more
+/// from the origin in float). A cast() computes its two normals from one 1 / r. Requires r > 0
+/// with 1 / r finite (the fast path's r >= safe_min() gives both).
 template <typename T>
 [[gnu::always_inline]] inline Vec3<T> sphere_fast_normal(const Vec3<T>& f, const Vec3<T>& d, T inv_r, T t, bool exit) {
-    const Vec3<T> p = f + t * d;
-    const Vec3<T> n = p * inv_r;
-    const T e = glm::dot(n, n);
-    if (__builtin_expect(std::abs(e - T(1)) <= sphere_newton_tolerance<T>(), 1)) return n * ((T(3) - e) * T(0.5));
-    return normalize_or_dir(p, exit ? d : -d);  // e is NaN or +inf only here
+    return normalize_known_length(f + t * d, inv_r, exit ? d : -d);
 }
 
 /// Outward normal at t on a sphere seen from f = origin - centre; the documented fallback

@@ -2,8 +2,6 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <random>
-#include <vector>
 
 #include "TestUtil.h"
 #include "geometry/RaySphere.h"
@@ -342,50 +340,29 @@ TYPED_TEST(RaySphere, FastRangeCornersKeepFullPrecision) {
     EXPECT_GT(cases, 100);
 }
 
-// The fast path's normals (detail::sphere_fast_normal): (p / r) made unit by one Newton step when
-// |p / r|^2 is within the step's tolerance of 1, p normalised otherwise. At every distance, rays
-// from a random point `dist` radii from the centre through random points of the sphere give
-// normals unit within 2 eps (measured: at most 1.4 eps, as before the Newton step), in cast() and
-// in pick() (bit for bit the same). Near spheres need the step (p / r alone is off by up to
-// 250 eps at 100 radii) and far ones the tolerance test (the step alone, 1e4 eps off at 1e5 radii
-// in float, where p's rounding is 1e-3 of r; in double from about 1e8 radii).
+// The fast path's normals (detail::sphere_fast_normal, detail::normalize_known_length): (p / r)
+// made unit by one Newton step when |p / r|^2 is within the step's tolerance of 1, p normalised
+// otherwise. Rays from random points `dist` radii from the centre through random points inside
+// the sphere: normals unit within 2 eps at every distance (measured: at most 1.4 eps, as before
+// the Newton step), in cast() and in pick() (bit for bit the same). Near spheres need the step
+// (p / r alone is off by up to 250 eps at 100 radii) and far ones the tolerance test (the step
+// alone is 1e4 eps off at 1e5 radii in float, where p's rounding is 1e-3 of r; in double from
+// about 1e8 radii).
 TYPED_TEST(RaySphere, NormalsAreUnitNearAndFar) {
     using T = TypeParam;
     const std::uint32_t seed = test::seed_from_env(2026);
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> u(-1, 1);
-    const auto unit3 = [&] {
-        for (;;) {
-            const Vec3<double> v(u(rng), u(rng), u(rng));
-            if (glm::dot(v, v) > 1e-2 && glm::dot(v, v) <= 1) return glm::normalize(v);
-        }
-    };
-    const auto unit_len = [](const Vec3<T>& n) {
-        const long double x = n.x, y = n.y, z = n.z;
-        return std::sqrt(x * x + y * y + z * z);
-    };
-    const long double bound = 2 * std::numeric_limits<T>::epsilon();
-    // Float rounds the aim off the sphere beyond 1e5 radii or so.
-    const std::vector<double> dists = sizeof(T) >= 8 ? std::vector<double>{1.5, 10, 100, 1e4, 1e7, 1e9, 1e12}
-                                                     : std::vector<double>{1.5, 10, 100, 1e3, 1e4, 1e5};
-    for (const double dist : dists) {
+    test::Random g(seed);
+    for (const double dist : test::near_to_far<T>()) {
         int hits = 0;
         for (int i = 0; i < 2000; ++i) {
-            const Vec3<double> c = 3.0 * Vec3<double>(u(rng), u(rng), u(rng));
-            const double r = 0.5 + 0.4 * u(rng);
-            const Vec3<double> o = c + unit3() * (dist * r), aim = c + unit3() * (0.9 * r * std::abs(u(rng)));
-            const Ray<T> ray{Vec3<T>(o), Vec3<T>((aim - o) * (2.0 + u(rng)))};
-            const Sphere<T> s{Vec3<T>(c), T(r)};
-            const auto h = cast(ray, s);
-            if (!h) continue;  // rounding may miss a grazing aim in float far away
-            ++hits;
-            EXPECT_NEAR(unit_len(h->n_near), 1.0L, bound) << "seed " << seed << " dist " << dist << " i " << i;
-            EXPECT_NEAR(unit_len(h->n_far), 1.0L, bound) << "seed " << seed << " dist " << dist << " i " << i;
-            const auto p = pick(ray, s);
-            ASSERT_TRUE(p) << "seed " << seed << " dist " << dist << " i " << i;
-            EXPECT_TRUE(test::same_bits(p->normal, h->n_near)) << "seed " << seed << " dist " << dist << " i " << i;
+            const Vec3<double> c = 3.0 * g.cube();
+            const double r = 0.5 + 0.4 * g.sym();
+            const Vec3<double> o = c + g.unit() * (dist * r), aim = c + g.unit() * (0.9 * r * std::abs(g.sym()));
+            const Ray<T> ray{Vec3<T>(o), Vec3<T>((aim - o) * (2.0 + g.sym()))};
+            hits += test::expect_unit_normals(ray, Sphere<T>{Vec3<T>(c), T(r)},
+                                              "seed " + std::to_string(seed) + " dist " + std::to_string(dist) + " i " + std::to_string(i));
         }
-        EXPECT_GT(hits, 1900) << "dist " << dist;
+        EXPECT_GT(hits, 1900) << "dist " << dist;  // float rounding may take a grazing aim off the sphere
     }
 }
 
