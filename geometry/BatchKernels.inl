@@ -669,6 +669,45 @@ inline MaskT<T> gathered_lanes(const OneRay<T>& rays, const CapsuleView<T>& v, s
                             gather(v.bz, base, id, cnt), gather(v.r, base, id, cnt), t_min, t_max, tn, tf, fix);
 }
 
+/// For a W-bit mask of kept lanes (W <= 8): the kept lanes' numbers in order, then zeros, and how
+/// many there are.
+template <std::size_t W> struct KeptLanes {
+    std::uint32_t lane[1u << W][W];
+    std::uint8_t count[1u << W];
+    constexpr KeptLanes() : lane{}, count{} {
+        for (unsigned m = 0; m < (1u << W); ++m) {
+            unsigned c = 0;
+            for (unsigned l = 0; l < W; ++l)
+                if (m >> l & 1u) lane[m][c++] = l;
+            count[m] = std::uint8_t(c);
+        }
+    }
+};
+
+/// Writes first + l for each lane l set in `keep`, in order, to out[0 ..] and returns how many;
+/// out must have room for W entries (those past the count are scratch). Without a branch per kept
+/// lane, whose number is unpredictable: up to eight lanes, one table row offset as a vector (one
+/// store); beyond that (AVX-512's sixteen), every lane's number is written and the
+/// count advances past the kept ones only, about five instructions a lane.
+template <std::size_t W> inline std::size_t append_kept(std::uint32_t* out, std::uint32_t first, unsigned keep) {
+    if constexpr (W <= 8) {
+        static constexpr KeptLanes<W> table{};
+        typedef std::uint32_t Words __attribute__((vector_size(4 * W)));
+        Words w;
+        std::memcpy(&w, table.lane[keep], sizeof w);
+        w += first;
+        std::memcpy(out, &w, sizeof w);
+        return table.count[keep];
+    } else {
+        std::size_t n = 0;
+        for (std::size_t l = 0; l < W; ++l) {
+            out[n] = first + std::uint32_t(l);
+            n += (keep >> l) & 1u;
+        }
+        return n;
+    }
+}
+
 /// cast_batch()'s loop for the shape types whose common miss is cheap to tell (clear_miss_lanes()):
 /// one ray against shapes [begin, end) in two passes over blocks of kBlock shapes. The first takes
 /// the clear misses and keeps the others' offsets; the second runs the whole kernel on those, W at
@@ -692,12 +731,7 @@ void compacting_loop(const Ray<T>& ray, const SoA& shapes, std::size_t begin, st
             const std::size_t cnt = b1 - i;
             const unsigned keep = ~lane_bits<T>(clear_miss_lanes<T>(rays, v, i, cnt)) &
                                   (cnt >= W ? (1u << W) - 1 : (1u << cnt) - 1);
-            // Without a branch per kept lane (how many a group keeps is unpredictable): every lane's
-            // offset is written, and the count advances past the kept ones only.
-            for (std::size_t l = 0; l < W; ++l) {
-                id[n] = std::uint32_t(i - b0 + l);
-                n += (keep >> l) & 1u;
-            }
+            n += append_kept<W>(id + n, std::uint32_t(i - b0), keep);
         }
         for (std::size_t k = 0; k < n; k += W) {
             const std::uint32_t* ids = id + k;
