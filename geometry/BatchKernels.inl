@@ -65,6 +65,10 @@ template <typename T> inline VecT<T> vabs(VecT<T> x) { return (VecT<T>)((MaskT<T
 template <typename T> inline VecT<T> vcopysign(VecT<T> mag, VecT<T> sgn) {
     return (VecT<T>)(((MaskT<T>)mag & ~Simd<T>::kSign) | ((MaskT<T>)sgn & Simd<T>::kSign));
 }
+/// vcopysign(mag, sgn) for a mag whose sign bit is clear (a square root of +0 or more): one or.
+template <typename T> inline VecT<T> vcopysign_nonneg(VecT<T> mag, VecT<T> sgn) {
+    return (VecT<T>)((MaskT<T>)mag | ((MaskT<T>)sgn & Simd<T>::kSign));
+}
 template <typename T> inline VecT<T> sel(MaskT<T> m, VecT<T> a, VecT<T> b) { return m ? a : b; }
 template <typename T> inline MaskT<T> finite3(VecT<T> x, VecT<T> y, VecT<T> z) {
     return x * T(0) + y * T(0) + z * T(0) == T(0);
@@ -97,8 +101,10 @@ inline void roots(VecT<T> fx, VecT<T> fy, VecT<T> fz, VecT<T> dx, VecT<T> dy, Ve
     const VecT<T> disc = discriminant<T>(fx, fy, fz, dx, dy, dz, r);
     ok = disc >= T(0);
     const VecT<T> bp = -((fx * dx + fy * dy) + fz * dz);
+    // disc is never -0 (a (r^2) >= +0, and x - x = +0), so sq's sign bit is clear.
     const VecT<T> sq = vsqrt<T>(sel<T>(ok, disc, splat(T(0))));
-    const VecT<T> q = bp + vcopysign<T>(sq, bp);
+    const VecT<T> sgn_sq = vcopysign_nonneg<T>(sq, bp);
+    const VecT<T> q = bp + sgn_sq;
     const VecT<T> ff = (fx * fx + fy * fy) + fz * fz, rr = r * r;
     const VecT<T> c = ff - rr;
     // The better-conditioned form of the second root, as the scalar code chooses it.
@@ -106,7 +112,7 @@ inline void roots(VecT<T> fx, VecT<T> fy, VecT<T> fz, VecT<T> dx, VecT<T> dy, Ve
     // q == 0 needs no case of its own, as in the scalar code: q^2 = 0 is not > a s, and both roots
     // are then (b' -/+ sqrt(disc)) / a = +0.
     const MaskT<T> by_c = q * q > a * (ff + rr);
-    const VecT<T> ta = sel<T>(by_c, c, bp - vcopysign<T>(sq, bp)) / sel<T>(by_c, q, a), tb = q / a;
+    const VecT<T> ta = sel<T>(by_c, c, bp - sgn_sq) / sel<T>(by_c, q, a), tb = q / a;
     t0 = sel<T>(tb < ta, tb, ta);
     t1 = sel<T>(ta < tb, tb, ta);
 }
