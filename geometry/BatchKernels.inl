@@ -249,12 +249,15 @@ inline MaskT<T> sphere_lanes(const R& ray, VecT<T> cx, VecT<T> cy, VecT<T> cz, V
     const VecT<T> dx = ray.dx(), dy = ray.dy(), dz = ray.dz();
     MaskT<T> ok;
     const VecT<T> fx = ray.ox() - cx, fy = ray.oy() - cy, fz = ray.oz() - cz;
-    const MaskT<T> bad = unsafe_roots<T>(fx, fy, fz, r, dx, dy, dz);
-    // is_valid(Sphere) for the lanes the vector code keeps: a centre or radius that is not finite
-    // makes |f|^2 + r^2 infinite or NaN, so the lane is `bad` and the scalar code (which validates)
-    // decides it. What is left to test is the sign of the radius (8 % of the AVX2 kernel's time
-    // went on the finiteness tests).
-    const MaskT<T> valid = r >= T(0);
+    // The lanes the scalar cast's fast path sends to its general path (detail::sphere_fast_line's
+    // gate: a >= lo, r >= safe_min, a s <= hi) go to the scalar code, which decides them. The gate
+    // implies is_valid(Sphere) for the lanes the vector code keeps: a centre or radius that is not
+    // finite makes a s infinite or NaN, and r >= safe_min rules out a negative or NaN radius; it
+    // also implies s >= lo (s >= r^2 >= safe_min^2), the range's lower bound. A point or a tinier
+    // radius is left to the scalar code too, as in cast(). (The gate with s >= lo and a separate
+    // sign test was three instructions a group more.)
+    const VecT<T> a = (dx * dx + dy * dy) + dz * dz, s = ((fx * fx + fy * fy) + fz * fz) + r * r;
+    const MaskT<T> bad = ~((a >= detail::safe_sq_min<T>()) & (r >= detail::safe_min<T>()) & (a * s <= detail::safe_sq_max<T>()));
     // The common miss, as in the scalar cast(): no lane's line meets its sphere (and none is
     // left to the scalar code). Then nothing more is computed (a miss's t values mean nothing).
     // Only at four lanes or fewer (the BVH's leaves, SSE2): with 16 some lane nearly always
@@ -268,7 +271,7 @@ inline MaskT<T> sphere_lanes(const R& ray, VecT<T> cx, VecT<T> cy, VecT<T> cz, V
     roots<T>(fx, fy, fz, dx, dy, dz, r, ok, t0, t1);
     // detail::accepts_finite(), as the scalar fast path: a lane inside the safe range has finite,
     // ordered roots; any other is `bad`, and the scalar code decides it.
-    MaskT<T> hit = valid & ok & ~(t1 < t_min) & ~(t0 > t_max) & (splat(t_min) <= t_max);
+    MaskT<T> hit = ok & ~(t1 < t_min) & ~(t0 > t_max) & (splat(t_min) <= t_max);
     apply_fix<T>(fix, bad, t0, t1, hit);
     return hit;
 }
