@@ -181,7 +181,8 @@ inline bool sphere_roots_at(const Vec3<T>& origin, const Vec3<T>& center, const 
 
 /// Outward normal at t on a sphere of radius r > 0 seen from f = origin - centre: unit(f + t d),
 /// or the direction's fallback (-unit(d) at entry, +unit(d) at exit) when the point rounds to the
-/// centre. The fast path's normal: there r > 0 is known, so the point test below is not needed.
+/// centre. sphere_normal()'s, once it has ruled out a point; the fast path uses
+/// sphere_fast_normal() below.
 template <typename T>
 [[gnu::always_inline]] inline Vec3<T> sphere_surface_normal(const Vec3<T>& f, const Vec3<T>& d, T t, bool exit) {
     return normalize_or_dir(f + t * d, exit ? d : -d);
