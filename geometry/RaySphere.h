@@ -179,31 +179,23 @@ inline bool sphere_roots_at(const Vec3<T>& origin, const Vec3<T>& center, const 
     return true;
 }
 
-/// Outward normal at t on a sphere of radius r > 0 seen from f = origin - centre: unit(f + t d),
-/// or the direction's fallback (-unit(d) at entry, +unit(d) at exit) when the point rounds to the
-/// centre. sphere_normal()'s, once it has ruled out a point; the fast path uses
-/// sphere_fast_normal() below.
-template <typename T>
-[[gnu::always_inline]] inline Vec3<T> sphere_surface_normal(const Vec3<T>& f, const Vec3<T>& d, T t, bool exit) {
-    return normalize_or_dir(f + t * d, exit ? d : -d);
-}
-
-/// sphere_surface_normal() for the fast path, given inv_r = 1 / r: p = f + t d lies on the sphere,
-/// so its length is r up to rounding, and normalize_known_length() makes it unit without a square
-/// root or a division (normalising p where its rounding is large: a sphere some 10^3 radii or more
-/// from the origin in float). A cast() computes its two normals from one 1 / r. Requires r > 0
-/// with 1 / r finite (the fast path's r >= safe_min() gives both).
-template <typename T>
-[[gnu::always_inline]] inline Vec3<T> sphere_fast_normal(const Vec3<T>& f, const Vec3<T>& d, T inv_r, T t, bool exit) {
-    return normalize_known_length(f + t * d, inv_r, exit ? d : -d);
-}
-
-/// Outward normal at t on a sphere seen from f = origin - centre; the documented fallback
-/// (-unit(d) at entry, +unit(d) at exit) when the radius is 0 and no normal exists.
+/// Outward normal at t on a sphere seen from f = origin - centre: unit(f + t d), or the direction's
+/// fallback (-unit(d) at entry, +unit(d) at exit) when the radius is 0 and no normal exists or the
+/// point rounds to the centre. The general path's normal; the fast path uses sphere_fast_normal().
 template <typename T>
 [[gnu::always_inline]] inline Vec3<T> sphere_normal(const Vec3<T>& f, const Vec3<T>& d, T r, T t, bool exit) {
     if (r == T(0)) return normalize_or(exit ? d : -d, Vec3<T>(T(0), T(0), T(1)));
-    return sphere_surface_normal(f, d, t, exit);
+    return normalize_or_dir(f + t * d, exit ? d : -d);
+}
+
+/// sphere_normal() for the fast path, given inv_r = 1 / r: p = f + t d lies on the sphere, so its
+/// length is r up to rounding, and normalize_known_length() makes it unit without a square root or
+/// a division (normalising p where its rounding is large: a sphere some 10^3 radii or more from the
+/// origin in float). A cast() computes its two normals from one 1 / r. Requires r > 0 with 1 / r
+/// finite (the fast path's r >= safe_min() gives both).
+template <typename T>
+[[gnu::always_inline]] inline Vec3<T> sphere_fast_normal(const Vec3<T>& f, const Vec3<T>& d, T inv_r, T t, bool exit) {
+    return normalize_known_length(f + t * d, inv_r, exit ? d : -d);
 }
 
 /// cast() outside its fast path (input outside the safe range, invalid input, a negative radius):
