@@ -6,7 +6,7 @@
 #include <glm/glm.hpp>
 
 #include "geometry/Ray.h"
-#include "geometry/Shapes.h"
+#include "geometry/Aabb.h"
 
 namespace raypick::app {
 

@@ -22,7 +22,10 @@
 #include "geometry/Batch.h"
 #include "geometry/Ray.h"
 #include "geometry/RayHit.h"
-#include "geometry/Shapes.h"
+#include "geometry/Aabb.h"
+#include "geometry/Capsule.h"
+#include "geometry/Obb.h"
+#include "geometry/Sphere.h"
 #include "geometry/textbook/TextbookCapsule.h"  // CapsuleHitPair, for fold()
 
 namespace raypick::bench {

@@ -11,7 +11,10 @@
 #include <limits>
 
 #include "geometry/Ray.h"
-#include "geometry/Shapes.h"
+#include "geometry/Aabb.h"
+#include "geometry/Capsule.h"
+#include "geometry/Obb.h"
+#include "geometry/Sphere.h"
 #include "geometry/TargetIsa.h"
 #include "geometry/Validate.h"
 

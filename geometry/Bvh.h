@@ -206,7 +206,7 @@ private:
     /// `shapes`: build()'s argument (the leaves copy their fields).
     std::uint32_t collapse(const LargeVector<BinNode>& bin, const std::vector<How>& how, std::uint32_t b,
                            ChildRef up, const std::vector<Shape<T>>& shapes);
-    std::uint32_t make_leaf(std::uint32_t first, std::uint32_t count, std::uint32_t& counts,
+    std::uint32_t make_leaf(std::uint32_t first, std::uint32_t count, bvh_leaf::Counts& counts,
                             const std::vector<Shape<T>>& shapes);
     /// The shape in a slot, read from its leaf.
     Shape<T> shape_at(std::uint32_t slot) const;
@@ -337,11 +337,11 @@ void Bvh<T>::set_child(std::uint32_t node, std::uint32_t k, const Vec3<T>& lo, c
 
 /// Appends the leaf block of slots [first, first + count) and returns its child reference.
 template <typename T>
-std::uint32_t Bvh<T>::make_leaf(std::uint32_t first, std::uint32_t count, std::uint32_t& counts,
+std::uint32_t Bvh<T>::make_leaf(std::uint32_t first, std::uint32_t count, bvh_leaf::Counts& counts,
                                 const std::vector<Shape<T>>& shapes) {
     using namespace bvh_leaf;
     counts = 0;
-    for (std::uint32_t s = first; s < first + count; ++s) counts += 1u << (8 * type_of_[s]);
+    for (std::uint32_t s = first; s < first + count; ++s) counts += bvh_leaf::Counts(1) << (8 * type_of_[s]);
     // Leaves are made in slot order, and a slot's shape is a random read of `shapes`: start
     // reading the shapes of the slots kAhead on now (each slot once, as the leaves tile the slots),
     // so those misses overlap the leaves made meanwhile. Without it this function took a fifth of
@@ -391,19 +391,15 @@ template <typename T>
 typename Bvh<T>::Sub Bvh<T>::plan(const LargeVector<BinNode>& bin, std::uint32_t b, std::vector<How>& how) const {
     // Costs in node visits: a wide node's box test, or a vector of leaf shapes of one type (a lone
     // shape of its type is one scalar test) weighted by what that type's test costs against a node
-    // test, times the probability of a visit, the box's area. The weights are measured, not
-    // derived: weighing OBB vectors 1.5 and capsule vectors 2 (rather than 1, as every type had
-    // been) made picks among 10^6 OBBs about 8 % and among 10^6 capsules about 13 % faster (an A/B
-    // program, ninth session; 2 or 3 for OBBs and 1.5 or 3 for capsules did no better), in
-    // smaller leaves and more nodes (10^6 OBBs: 162 000 instead of 86 000; capsules: 235 000
-    // instead of 94 000). Heavier spheres and boxes bought less than the noise for twice the nodes.
-    // Re-measured at 16 wide (twelfth session, same A/B program, three rounds each): a node cost
-    // of 1.5 or 2 (a node test is twice the work) made picks among 10^4 spheres and boxes 10 %
-    // slower and among 10^6 no faster beyond the noise; OBBs stay best at 1.5 (1, 1.25 and 2 were
-    // 2-8 % slower among 10^6); capsules are best at 1.25 (10^6: 320-325 k/s against 297-305 at
-    // 2, 305-307 at 1, 305-316 at 1.5; 66 000 nodes instead of 128 000; 10^4 and mixed unchanged).
+    // test (ShapeTraits::leaf_cost, measured: OBB vectors 1.5 and capsule vectors 1.25 gave the
+    // fastest picks among 10^6 of them; heavier spheres and boxes bought less than the noise for
+    // twice the nodes), times the probability of a visit, the box's area.
     constexpr double kNodeCost = 1.0;
-    constexpr double kLeafVectorCost[kShapeTypeCount] = {1.0, 1.0, 1.5, 1.25};
+    double kLeafVectorCost[kShapeTypeCount];
+    {
+        int t = 0;
+        for_each_shape_type([&](auto tag) { kLeafVectorCost[t++] = decltype(tag)::Traits::leaf_cost; });
+    }
     const BinNode& node = bin[b];
     double area;
     {
@@ -513,7 +509,7 @@ std::uint32_t Bvh<T>::collapse(const LargeVector<BinNode>& bin, const std::vecto
             while (!bin[lo].count) ++lo;
             while (!bin[hi].count) hi = bin[hi].first;
             const std::uint32_t first = bin[lo].first, count = bin[hi].first + bin[hi].count - first;
-            std::uint32_t counts = 0;
+            bvh_leaf::Counts counts = 0;
             const std::uint32_t ref = make_leaf(first, count, counts, shapes);
             nodes_[index].child[k] = ref;
             nodes_[index].counts[k] = counts;
@@ -735,7 +731,7 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
     T bundle_lim = t_max;
     static_assert(std::size_t(L) == bvh_leaf::lanes<T>(), "the leaf kernels test rays L at a time");
     const walk::BundleRays<T> bundle{{org[0], org[1], org[2]}, {dir[0], dir[1], dir[2]}, best, lim};
-    auto visit_leaf = [&](std::uint32_t ref, std::uint32_t counts, const Node& parent, int k) {
+    auto visit_leaf = [&](std::uint32_t ref, bvh_leaf::Counts counts, const Node& parent, int k) {
         // Each ray's own node test on the leaf's box (as in pick()), then its shapes.
         const bvh_leaf::Chunk* leaf = &leaves_[ref & kOffsetMask];
         std::uint64_t entered = 0, groups = 0;  // rays that enter the box; vectors of L holding any
@@ -798,7 +794,7 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
         bundle_lim = -inf;
         for (int j = 0; j < L; ++j) bundle_lim = std::max(bundle_lim, far[j]);
     };
-    struct Entry { std::uint32_t ref, counts, node, k; T t; };
+    struct Entry { std::uint32_t ref; bvh_leaf::Counts counts; std::uint32_t node, k; T t; };
     std::array<Entry, kStack> stack;
     int sp = 0;
     {
@@ -848,7 +844,7 @@ void Bvh<T>::for_each_hit(const Ray<T>& ray, Visit&& visit, T t_min, T t_max) co
         Visit& visit;
         T t_min, t_max;
     } ctx{*this, ray, visit, t_min, t_max};
-    auto leaf = [](void* p, std::uint32_t ref, std::uint32_t counts) {
+    auto leaf = [](void* p, std::uint32_t ref, bvh_leaf::Counts counts) {
         Context& c = *static_cast<Context*>(p);
         bvh_leaf::for_each_shape<T>(&c.bvh.leaves_[ref & kOffsetMask], counts, [&](std::uint32_t id, const Shape<T>& s) {
             if (const auto h = cast(c.ray, s, c.t_min, c.t_max)) c.visit(id, *h);
@@ -894,7 +890,7 @@ template <typename T> void Bvh<T>::update(std::uint32_t index, const Shape<T>& s
     }
     const ChildRef leaf = leaf_of_[slot];
     bvh_leaf::Chunk* block = &leaves_[nodes_[leaf.node].child[leaf.k] & kOffsetMask];
-    const std::uint32_t counts = nodes_[leaf.node].counts[leaf.k];
+    const bvh_leaf::Counts counts = nodes_[leaf.node].counts[leaf.k];
     bvh_leaf::write_lane(bvh_leaf::section<T>(block, counts, int(shape.index())), lane_of_[slot], shape);
     // The leaf's new box: the union of its shapes' (read from the block itself).
     Vec3<T> lo(infinity<T>()), hi(-infinity<T>());

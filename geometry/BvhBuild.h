@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "geometry/LargeAlloc.h"
-#include "geometry/Shapes.h"
+#include "geometry/Aabb.h"
 
 namespace raypick::bvh_build {
 

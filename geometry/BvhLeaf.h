@@ -2,8 +2,8 @@
 // width (4 floats or 2 doubles; the walks' test_leaf() and the ray bundles' test_section_rays(),
 // BvhWalk.inl, test them).
 //
-// A leaf is one contiguous run of 16-byte chunks: for each type present (sphere, aabb, obb,
-// capsule, in that order), the shapes' fields structure-of-arrays, each field padded to a whole
+// A leaf is one contiguous run of 16-byte chunks: for each type present (in ShapeTypes' order),
+// the shapes' lanes (ShapeTraits.h: their fields' scalars) structure-of-arrays, each padded to a whole
 // number of vectors (the padding lanes hold copies and are never looked at; a lone shape of its
 // type has its fields packed instead and is tested by the scalar code), then right after them the
 // shapes' indices in the caller's order (uint32), the section padded to whole chunks. The number
@@ -31,10 +31,15 @@ struct alignas(16) Chunk {
     unsigned char b[16];
 };
 
-/// Fields per shape type, in the SoA views' order (Batch.h).
-/// An OBB's last field is is_valid() (1 or 0, ObbView::valid): the kernels read it instead of
-/// checking the rotation on every cast.
-constexpr int kFields[kShapeTypeCount] = {4, 6, 16, 7};
+/// Lanes per shape type (lane_count(), ShapeTraits.h), indexed by type.
+template <typename T> struct LaneCounts {
+    int n[kShapeTypeCount] = {};
+    constexpr LaneCounts() {
+        int i = 0;
+        ShapeTypes::for_each([&](auto tag) { n[i++] = lane_count<typename decltype(tag)::template type<T>>(); });
+    }
+};
+template <typename T> inline constexpr LaneCounts<T> kLanes{};
 
 /// Shapes per vector.
 template <typename T> constexpr std::size_t lanes() { return 16 / sizeof(T); }
@@ -51,7 +56,7 @@ template <typename T> inline std::size_t padded_length(std::size_t count) {
 
 /// Bytes of the fields of a type's section (its shapes' indices follow them).
 template <typename T> inline std::size_t field_bytes(int type, std::size_t count) {
-    return std::size_t(kFields[type]) * padded_length<T>(count) * sizeof(T);
+    return std::size_t(kLanes<T>.n[type]) * padded_length<T>(count) * sizeof(T);
 }
 
 /// Chunks of a type's section: its fields, then its shapes' indices, padded to a whole chunk.
@@ -70,10 +75,13 @@ template <typename T, typename C> inline auto ids_of(C* start, int type, std::si
     return reinterpret_cast<U*>(reinterpret_cast<B*>(start) + field_bytes<T>(type, count));
 }
 
-/// Shapes per type of a leaf, one byte each (sphere in the low byte).
-inline std::size_t count_of(std::uint32_t counts, int type) { return (counts >> (8 * type)) & 0xffu; }
+/// Shapes per type of a leaf, one byte each (the first type in the low byte): 32 bits hold four
+/// types, 64 bits eight.
+using Counts = std::conditional_t<(kShapeTypeCount <= 4), std::uint32_t, std::uint64_t>;
+static_assert(kShapeTypeCount <= 8, "a leaf's counts hold up to eight shape types");
+inline std::size_t count_of(Counts counts, int type) { return std::size_t(counts >> (8 * type)) & 0xffu; }
 
-template <typename T> inline std::size_t leaf_chunks(std::uint32_t counts) {
+template <typename T> inline std::size_t leaf_chunks(Counts counts) {
     std::size_t n = 0;
     for (int type = 0; type < kShapeTypeCount; ++type) n += section_chunks<T>(type, count_of(counts, type));
     return n;
@@ -91,63 +99,17 @@ template <typename T, typename C> struct Section {
     int type;
 };
 
-template <typename T, typename C> inline Section<T, C> section(C* leaf, std::uint32_t counts, int type) {
+template <typename T, typename C> inline Section<T, C> section(C* leaf, Counts counts, int type) {
     C* p = leaf;
     for (int t = 0; t < type; ++t) p += section_chunks<T>(t, count_of(counts, t));
     const std::size_t n = count_of(counts, type);
     return {std::uint32_t(n), padded_length<T>(n), p, type};
 }
 
-/// A shape's fields in the SoA order (Batch.h's views).
-template <typename T> inline int fields_of(const Shape<T>& s, T* f) {
-    switch (s.index()) {
-        case 0: {
-            const auto& x = std::get<0>(s);
-            f[0] = x.center.x; f[1] = x.center.y; f[2] = x.center.z; f[3] = x.radius;
-            return 4;
-        }
-        case 1: {
-            const auto& x = std::get<1>(s);
-            f[0] = x.min.x; f[1] = x.min.y; f[2] = x.min.z; f[3] = x.max.x; f[4] = x.max.y; f[5] = x.max.z;
-            return 6;
-        }
-        case 2: {
-            const auto& x = std::get<2>(s);
-            f[0] = x.center.x; f[1] = x.center.y; f[2] = x.center.z;
-            f[3] = x.half_extents.x; f[4] = x.half_extents.y; f[5] = x.half_extents.z;
-            for (int c = 0; c < 3; ++c)
-                for (int r = 0; r < 3; ++r) f[6 + 3 * c + r] = x.rotation[c][r];
-            f[15] = is_valid(x) ? T(1) : T(0);
-            return 16;
-        }
-        default: {
-            const auto& x = std::get<3>(s);
-            f[0] = x.a.x; f[1] = x.a.y; f[2] = x.a.z; f[3] = x.b.x; f[4] = x.b.y; f[5] = x.b.z; f[6] = x.radius;
-            return 7;
-        }
-    }
-}
-
 /// Writes shape `s` into lane `lane` of its type's section. (Padding lanes are filled by the
 /// builder; their results are never used.)
 template <typename T> inline void write_lane(const Section<T, Chunk>& sec, std::size_t lane, const Shape<T>& s) {
-    T f[16];
-    const int n = fields_of(s, f);
-    T* base = sec.fields();
-    for (int k = 0; k < n; ++k) base[std::size_t(k) * sec.padded + lane] = f[k];
-}
-
-template <typename T> inline SphereView<T> sphere_view(const T* f, std::size_t L) { return {f, f + L, f + 2 * L, f + 3 * L}; }
-template <typename T> inline AabbView<T> aabb_view(const T* f, std::size_t L) {
-    return {f, f + L, f + 2 * L, f + 3 * L, f + 4 * L, f + 5 * L};
-}
-template <typename T> inline ObbView<T> obb_view(const T* f, std::size_t L) {
-    ObbView<T> v{f, f + L, f + 2 * L, f + 3 * L, f + 4 * L, f + 5 * L, {}, f + 15 * L};
-    for (int k = 0; k < 9; ++k) v.m[k] = f + std::size_t(6 + k) * L;
-    return v;
-}
-template <typename T> inline CapsuleView<T> capsule_view(const T* f, std::size_t L) {
-    return {f, f + L, f + 2 * L, f + 3 * L, f + 4 * L, f + 5 * L, f + 6 * L};
+    std::visit([&](const auto& x) { store_lanes(x, sec.fields() + lane, sec.padded); }, s);
 }
 
 /// The best candidate of a pick so far: smallest t, ties to the smallest index; where its fields
@@ -165,12 +127,9 @@ template <typename T> struct Candidate {
     }
     /// fn(the shape as its own type: Sphere<T>, Aabb<T>, ...): no Shape variant built and visited.
     template <typename Fn> decltype(auto) visit(Fn&& fn) const {
-        switch (type) {
-            case 0: return fn(sphere_view(fields, padded).get(lane));
-            case 1: return fn(aabb_view(fields, padded).get(lane));
-            case 2: return fn(obb_view(fields, padded).get(lane));
-            default: return fn(capsule_view(fields, padded).get(lane));
-        }
+        return visit_shape_type(ShapeType(type), [&](auto tag) -> decltype(auto) {
+            return fn(load_lanes<typename decltype(tag)::template type<T>>(fields + lane, padded));
+        });
     }
     Shape<T> shape() const {
         return visit([](const auto& s) { return Shape<T>(s); });
@@ -178,7 +137,7 @@ template <typename T> struct Candidate {
 };
 
 /// Calls fn(index in the caller's order, shape) for every shape of a leaf block.
-template <typename T, typename Fn> inline void for_each_shape(const Chunk* leaf, std::uint32_t counts, Fn&& fn) {
+template <typename T, typename Fn> inline void for_each_shape(const Chunk* leaf, Counts counts, Fn&& fn) {
     const Chunk* p = leaf;
     for (int type = 0; type < kShapeTypeCount; ++type) {
         const std::size_t count = count_of(counts, type);

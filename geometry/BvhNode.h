@@ -42,7 +42,7 @@ constexpr std::size_t kStack = (kWidth - 1) * (kMaxDepth + 40) + 2 + kWidth;
 template <typename T> struct alignas(64) Node {
     T lo[3][kWidth], hi[3][kWidth];  ///< child boxes per axis; empty slots have lo = +inf, hi = -inf
     std::uint32_t child[kWidth];     ///< kNone: empty; kLeaf bit: a leaf (see kLeaf); else a node index
-    std::uint32_t counts[kWidth];    ///< a leaf's shapes per type (bvh_leaf::count_of); 0 otherwise
+    bvh_leaf::Counts counts[kWidth];  ///< a leaf's shapes per type (bvh_leaf::count_of); 0 otherwise
 };
 
 /// A node as the single-ray walk reads it: the same children, their boxes quantised to 8 bits a
@@ -57,7 +57,7 @@ template <typename T> struct alignas(64) Compact {
     T origin[3], scale[3];
     std::uint8_t lo[3][kWidth], hi[3][kWidth];  ///< per axis, then per child
     std::uint32_t child[kWidth];                ///< as Node::child
-    std::uint32_t counts[kWidth];               ///< as Node::counts
+    bvh_leaf::Counts counts[kWidth];            ///< as Node::counts
 };
 
 /// The plane that code q of axis a stands for in n.

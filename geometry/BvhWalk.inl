@@ -13,6 +13,60 @@ constexpr int kDoubleLanes = 2;
 #include "geometry/BatchKernels.inl"
 }  // namespace leaf_kernels
 
+/// Each shape type's batch kernels (BatchKernels.inl) on the leaves' lanes (ShapeTraits.h's order:
+/// the fields' scalars, then is_valid() for a type with cached_validity): group() is one ray
+/// against a vector of shapes; shape() is one shape as leaf_kernels::cast_rays() takes it against a
+/// vector of rays. A type without an entry
+/// here is tested by its scalar code, shape by shape and ray by ray, with the same results.
+template <typename S> struct LeafKernel {
+    static constexpr bool exists = false;
+};
+template <typename T> struct LeafKernel<Sphere<T>> {
+    static constexpr bool exists = true;
+    static leaf_kernels::MaskT<T> group(const Ray<T>& ray, const T* f, std::size_t L, std::size_t g, std::size_t cnt,
+                                        T t_min, T t_max, leaf_kernels::VecT<T>& tn, leaf_kernels::VecT<T>& tf) {
+        return leaf_kernels::sphere_group<T>(ray, SphereView<T>{f, f + L, f + 2 * L, f + 3 * L}, g, cnt, t_min, t_max,
+                                             tn, tf);
+    }
+    static Sphere<T> shape(const T* f, std::size_t L, std::size_t s) { return load_lanes<Sphere<T>>(f + s, L); }
+};
+template <typename T> struct LeafKernel<Aabb<T>> {
+    static constexpr bool exists = true;
+    static leaf_kernels::MaskT<T> group(const Ray<T>& ray, const T* f, std::size_t L, std::size_t g, std::size_t cnt,
+                                        T t_min, T t_max, leaf_kernels::VecT<T>& tn, leaf_kernels::VecT<T>& tf) {
+        return leaf_kernels::aabb_group<T>(ray, AabbView<T>{f, f + L, f + 2 * L, f + 3 * L, f + 4 * L, f + 5 * L}, g,
+                                           cnt, t_min, t_max, tn, tf);
+    }
+    static Aabb<T> shape(const T* f, std::size_t L, std::size_t s) { return load_lanes<Aabb<T>>(f + s, L); }
+};
+/// Lanes: centre 0-2, rotation 3-11 (column-major), half extents 12-14, is_valid() 15.
+template <typename T> struct LeafKernel<Obb<T>> {
+    static constexpr bool exists = true;
+    static ObbView<T> view(const T* f, std::size_t L) {
+        ObbView<T> v{f, f + L, f + 2 * L, f + 12 * L, f + 13 * L, f + 14 * L, {}, f + 15 * L};
+        for (int k = 0; k < 9; ++k) v.m[k] = f + std::size_t(3 + k) * L;
+        return v;
+    }
+    static leaf_kernels::MaskT<T> group(const Ray<T>& ray, const T* f, std::size_t L, std::size_t g, std::size_t cnt,
+                                        T t_min, T t_max, leaf_kernels::VecT<T>& tn, leaf_kernels::VecT<T>& tf) {
+        return leaf_kernels::obb_group<T>(ray, view(f, L), g, cnt, t_min, t_max, tn, tf);
+    }
+    /// The box goes with the validity stored in the leaf (not checked again per group of rays).
+    static leaf_kernels::CheckedObb<T> shape(const T* f, std::size_t L, std::size_t s) {
+        return {load_lanes<Obb<T>>(f + s, L), f[15 * L + s] != T(0)};
+    }
+};
+template <typename T> struct LeafKernel<Capsule<T>> {
+    static constexpr bool exists = true;
+    static leaf_kernels::MaskT<T> group(const Ray<T>& ray, const T* f, std::size_t L, std::size_t g, std::size_t cnt,
+                                        T t_min, T t_max, leaf_kernels::VecT<T>& tn, leaf_kernels::VecT<T>& tf) {
+        return leaf_kernels::capsule_group<T>(
+            ray, CapsuleView<T>{f, f + L, f + 2 * L, f + 3 * L, f + 4 * L, f + 5 * L, f + 6 * L}, g, cnt, t_min, t_max,
+            tn, tf);
+    }
+    static Capsule<T> shape(const T* f, std::size_t L, std::size_t s) { return load_lanes<Capsule<T>>(f + s, L); }
+};
+
 /// The vector type of the node test.
 template <typename T> struct NodeVec {
     static constexpr int kLanes = kVectorBytes / int(sizeof(T));
@@ -210,7 +264,7 @@ template <typename T> struct LeafSection {
 };
 
 /// Calls fn(section) for each type's section of a leaf, in type order.
-template <typename T, typename Fn> inline void for_each_section(const bvh_leaf::Chunk* leaf, std::uint32_t counts, Fn&& fn) {
+template <typename T, typename Fn> inline void for_each_section(const bvh_leaf::Chunk* leaf, bvh_leaf::Counts counts, Fn&& fn) {
     using namespace bvh_leaf;
     const Chunk* p = leaf;
     for (int type = 0; type < kShapeTypeCount; ++type) {
@@ -237,32 +291,34 @@ inline void test_section(const LeafSection<T>& sec, const Ray<T>& ray, T t_min, 
         test_scalar(Candidate<T>{T(0), sec.ids[0], f, 1, 0, type}, ray, t_min, t_max, best);
         return;
     }
-    for (std::size_t g = 0; g < count; g += L) {
-        const T lim = best.none() ? t_max : best.t;
-        V tn, tf;
-        M hit;
-        switch (type) {
-            case 0: hit = leaf_kernels::sphere_group<T>(ray, sphere_view(f, padded), g, L, t_min, lim, tn, tf); break;
-            case 1: hit = leaf_kernels::aabb_group<T>(ray, aabb_view(f, padded), g, L, t_min, lim, tn, tf); break;
-            case 2: hit = leaf_kernels::obb_group<T>(ray, obb_view(f, padded), g, L, t_min, lim, tn, tf); break;
-            default: hit = leaf_kernels::capsule_group<T>(ray, capsule_view(f, padded), g, L, t_min, lim, tn, tf); break;
+    visit_shape_type(ShapeType(type), [&](auto tag) {
+        using K = LeafKernel<typename decltype(tag)::template type<T>>;
+        if constexpr (K::exists) {
+            for (std::size_t g = 0; g < count; g += L) {
+                const T lim = best.none() ? t_max : best.t;
+                V tn, tf;
+                const M hit = K::group(ray, f, padded, g, L, t_min, lim, tn, tf);
+                if (!leaf_kernels::any<T>(hit)) continue;
+                const std::size_t n = std::min(L, count - g);
+                for (std::size_t l = 0; l < n; ++l) {
+                    if (!hit[l]) continue;
+                    const T t = tn[l] >= t_min ? tn[l] : tf[l];
+                    if (t < t_min || t > lim) continue;
+                    const std::uint32_t id = sec.ids[g + l];
+                    if (best.beaten_by(t, id)) best = {t, id, f, std::uint32_t(padded), std::uint32_t(g + l), type};
+                }
+            }
+        } else {
+            for (std::size_t i = 0; i < count; ++i)
+                test_scalar(Candidate<T>{T(0), sec.ids[i], f, std::uint32_t(padded), std::uint32_t(i), type}, ray, t_min,
+                            t_max, best);
         }
-        if (!leaf_kernels::any<T>(hit)) continue;
-        const std::size_t n = std::min(L, count - g);
-        for (std::size_t l = 0; l < n; ++l) {
-            if (!hit[l]) continue;
-            const T t = tn[l] >= t_min ? tn[l] : tf[l];
-            if (t < t_min || t > lim) continue;
-            const std::uint32_t id = sec.ids[g + l];
-            if (best.beaten_by(t, id))
-                best = {t, id, f, std::uint32_t(padded), std::uint32_t(g + l), type};
-        }
-    }
+    });
 }
 
 /// Tests every shape of a leaf against the ray and updates `best` (test_section() per type).
 template <typename T>
-inline void test_leaf(const bvh_leaf::Chunk* leaf, std::uint32_t counts, const Ray<T>& ray, T t_min, T t_max,
+inline void test_leaf(const bvh_leaf::Chunk* leaf, bvh_leaf::Counts counts, const Ray<T>& ray, T t_min, T t_max,
                       bvh_leaf::Candidate<T>& best) {
     for_each_section<T>(leaf, counts, [&](const LeafSection<T>& sec) { test_section(sec, ray, t_min, t_max, best); });
 }
@@ -287,39 +343,42 @@ inline void test_section_rays(const LeafSection<T>& sec, std::uint64_t rays, std
     using M = leaf_kernels::MaskT<T>;
     constexpr std::size_t L = bvh_leaf::lanes<T>();
     constexpr unsigned kLaneBits = (1u << L) - 1;
-    for (std::size_t s = 0; s < sec.count; ++s) {
-        const bvh_leaf::Candidate<T> c{T(0), sec.ids[s], sec.f, std::uint32_t(sec.padded), std::uint32_t(s), sec.type};
-        c.visit([&](const auto& leaf_shape) {
-            // An OBB goes with the validity stored in the leaf (not checked again per group).
-            using S = std::decay_t<decltype(leaf_shape)>;
-            const auto shape = [&] {
-                if constexpr (std::is_same_v<S, Obb<T>>)
-                    return leaf_kernels::CheckedObb<T>{leaf_shape, bvh_leaf::obb_view(sec.f, sec.padded).valid[s] != T(0)};
-                else
-                    return leaf_shape;
-            }();
-            for (std::uint64_t gm = groups; gm; gm &= gm - 1) {
-                const std::size_t i0 = std::size_t(__builtin_ctzll(gm)) * L;
-                const unsigned want = unsigned(rays >> i0) & kLaneBits;
-                const leaf_kernels::RaySoA<T> lanes{b.o, b.d, i0};
-                V tn, tf;
-                const M hit = leaf_kernels::cast_rays(lanes, want, shape, t_min, t_max, tn, tf);
-                for (unsigned m = want; m; m &= m - 1) {
-                    const int l = __builtin_ctz(m);
-                    if (!hit[l]) continue;
-                    const std::size_t i = i0 + std::size_t(l);
-                    const T t = tn[l] >= t_min ? tn[l] : tf[l];
-                    bvh_leaf::Candidate<T>& best = b.best[i];
-                    if (t < t_min || t > b.lim[i]) continue;
-                    if (best.beaten_by(t, c.id)) {
-                        best = c;
-                        best.t = t;
-                        b.lim[i] = t;
+    visit_shape_type(ShapeType(sec.type), [&](auto tag) {
+        using K = LeafKernel<typename decltype(tag)::template type<T>>;
+        for (std::size_t s = 0; s < sec.count; ++s) {
+            const bvh_leaf::Candidate<T> c{T(0), sec.ids[s], sec.f, std::uint32_t(sec.padded), std::uint32_t(s), sec.type};
+            if constexpr (K::exists) {
+                const auto shape = K::shape(sec.f, sec.padded, s);
+                for (std::uint64_t gm = groups; gm; gm &= gm - 1) {
+                    const std::size_t i0 = std::size_t(__builtin_ctzll(gm)) * L;
+                    const unsigned want = unsigned(rays >> i0) & kLaneBits;
+                    const leaf_kernels::RaySoA<T> lanes{b.o, b.d, i0};
+                    V tn, tf;
+                    const M hit = leaf_kernels::cast_rays(lanes, want, shape, t_min, t_max, tn, tf);
+                    for (unsigned m = want; m; m &= m - 1) {
+                        const int l = __builtin_ctz(m);
+                        if (!hit[l]) continue;
+                        const std::size_t i = i0 + std::size_t(l);
+                        const T t = tn[l] >= t_min ? tn[l] : tf[l];
+                        bvh_leaf::Candidate<T>& best = b.best[i];
+                        if (t < t_min || t > b.lim[i]) continue;
+                        if (best.beaten_by(t, c.id)) {
+                            best = c;
+                            best.t = t;
+                            b.lim[i] = t;
+                        }
                     }
                 }
+            } else {
+                for (std::uint64_t m = rays; m; m &= m - 1) {
+                    const std::size_t i = std::size_t(__builtin_ctzll(m));
+                    const Ray<T> ray{{b.o[0][i], b.o[1][i], b.o[2][i]}, {b.d[0][i], b.d[1][i], b.d[2][i]}};
+                    bvh_leaf::test_scalar(c, ray, t_min, t_max, b.best[i]);
+                    if (!b.best[i].none()) b.lim[i] = b.best[i].t;
+                }
             }
-        });
-    }
+        }
+    });
 }
 
 /// Bvh::pick()'s walk from the root (entered at distance root_t): nearest child first, early
@@ -331,7 +390,7 @@ inline void walk_pick(const bvh_node::TreeOf<N>& tree, const bvh_node::RayConsts
     using bvh_node::kOffsetMask;
     const T eps = T(4) * std::numeric_limits<T>::epsilon();
     const RayVectors<T> rv = ray_vectors(rc);
-    struct Entry { std::uint32_t ref, counts; T t; };
+    struct Entry { std::uint32_t ref; bvh_leaf::Counts counts; T t; };
     std::array<Entry, bvh_node::kStack> stack;
     int sp = 0;
     stack[sp++] = {0, 0, root_t};
@@ -373,11 +432,11 @@ inline void walk_pick(const bvh_node::TreeOf<N>& tree, const bvh_node::RayConsts
 /// set) serves any visitor; a leaf's shapes cost far more than the indirect call.
 template <typename T>
 inline void walk_every(const bvh_node::Tree<T>& tree, const bvh_node::RayConsts<T>& rc, T t_min, T t_max,
-                       void (*leaf)(void* ctx, std::uint32_t ref, std::uint32_t counts), void* ctx) {
+                       void (*leaf)(void* ctx, std::uint32_t ref, bvh_leaf::Counts counts), void* ctx) {
     using bvh_node::kLeaf;
     const RayVectors<T> rv = ray_vectors(rc);
     // Every crossed child is pushed, still at most W - 1 per level.
-    struct Entry { std::uint32_t ref, counts; };
+    struct Entry { std::uint32_t ref; bvh_leaf::Counts counts; };
     std::array<Entry, bvh_node::kStack> stack;
     int sp = 0;
     stack[sp++] = {0, 0};

@@ -9,7 +9,7 @@
 #include "geometry/Ray.h"
 #include "geometry/RayHit.h"
 #include "geometry/RaySphere.h"
-#include "geometry/Shapes.h"
+#include "geometry/Capsule.h"
 #include "geometry/Validate.h"
 
 namespace raypick {

@@ -8,7 +8,7 @@
 #include "geometry/Ray.h"
 #include "geometry/RayAabb.h"
 #include "geometry/RayHit.h"
-#include "geometry/Shapes.h"
+#include "geometry/Obb.h"
 #include "geometry/Validate.h"
 
 namespace raypick {

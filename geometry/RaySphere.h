@@ -9,7 +9,7 @@
 #include "geometry/Math.h"
 #include "geometry/Ray.h"
 #include "geometry/RayHit.h"
-#include "geometry/Shapes.h"
+#include "geometry/Sphere.h"
 #include "geometry/Validate.h"
 
 namespace raypick {

@@ -7,7 +7,7 @@
 #include "geometry/Math.h"
 #include "geometry/Ray.h"
 #include "geometry/RayHit.h"
-#include "geometry/Shapes.h"
+#include "geometry/Aabb.h"
 
 namespace raypick::textbook {
 

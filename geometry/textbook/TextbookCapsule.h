@@ -7,7 +7,7 @@
 
 #include "geometry/Math.h"
 #include "geometry/Ray.h"
-#include "geometry/Shapes.h"
+#include "geometry/Capsule.h"
 
 namespace raypick::textbook {
 

@@ -8,7 +8,7 @@
 #include "geometry/Math.h"
 #include "geometry/Ray.h"
 #include "geometry/RayHit.h"
-#include "geometry/Shapes.h"
+#include "geometry/Obb.h"
 
 namespace raypick::textbook {
 

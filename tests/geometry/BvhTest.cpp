@@ -510,9 +510,9 @@ TYPED_TEST(BvhPick, ShapesReadBackFromTheLeavesBitForBit) {
     const std::uint32_t seed = base_seed() + 150;
     Gen<T> g(seed);
     auto fields = [](const Shape<T>& s) {
-        std::array<T, 17> f{};  // up to 16 fields (an OBB's), then the type
+        std::array<T, 17> f{};  // up to 16 lanes (an OBB's), then the type
         f[16] = T(s.index());
-        bvh_leaf::fields_of(s, f.data());
+        std::visit([&](const auto& x) { store_lanes(x, f.data(), 1); }, s);
         return f;
     };
     auto expect_all_read_back = [&](const Bvh<T>& bvh, const std::vector<Shape<T>>& shapes, int round) {
