@@ -14,6 +14,7 @@
 #include <limits>
 #include <optional>
 #include <type_traits>
+#include <string>
 #include <vector>
 
 #include "geometry/Shape.h"
@@ -201,26 +202,13 @@ template <typename T> void scalars_of(Ray<T>& r, std::vector<T*>& out) {
     scalars_of(r.origin, out);
     scalars_of(r.direction, out);
 }
-template <typename T> void scalars_of(Sphere<T>& s, std::vector<T*>& out) {
-    scalars_of(s.center, out);
-    out.push_back(&s.radius);
-}
-template <typename T> void scalars_of(Aabb<T>& b, std::vector<T*>& out) {
-    scalars_of(b.min, out);
-    scalars_of(b.max, out);
-}
-template <typename T> void scalars_of(Obb<T>& b, std::vector<T*>& out) {
-    scalars_of(b.center, out);
-    scalars_of(b.half_extents, out);
-    for (int c = 0; c < 3; ++c) scalars_of(b.rotation[c], out);
-}
-template <typename T> void scalars_of(Capsule<T>& c, std::vector<T*>& out) {
-    scalars_of(c.a, out);
-    scalars_of(c.b, out);
-    out.push_back(&c.radius);
-}
+/// Every scalar of every field of the shape, whatever its type (ShapeTraits::fields()).
 template <typename T> void scalars_of(Shape<T>& s, std::vector<T*>& out) {
-    std::visit([&](auto& x) { scalars_of(x, out); }, s);
+    std::visit([&](auto& x) {
+        for_each_field(x, [&](const auto&, auto& v) {
+            for (int k = 0; k < ScalarsOf<std::decay_t<decltype(v)>>::value; ++k) out.push_back(&scalar_at(v, k));
+        });
+    }, s);
 }
 
 /// One byte decides whether one input scalar (chosen by the next byte) becomes NaN, +inf or -inf.
@@ -253,32 +241,22 @@ template <typename T> void print_one(const char* name, T v) {
     print_scalar(double(v));
     std::fprintf(stderr, "\n");
 }
-template <typename T> void print_shape(const Sphere<T>& s) {
-    std::fprintf(stderr, " sphere<%s>\n", scalar_name<T>());
-    print_vec("center", s.center);
-    print_one("radius", s.radius);
+template <typename T> void print_value(const char* name, T v) { print_one(name, v); }
+template <typename T> void print_value(const char* name, const Vec3<T>& v) { print_vec(name, v); }
+template <typename T> void print_value(const char* name, const Mat3<T>& m) {
+    for (int c = 0; c < 3; ++c) {
+        const std::string column = std::string(name) + "[" + std::to_string(c) + "]";
+        print_vec(column.c_str(), m[c]);
+    }
 }
-template <typename T> void print_shape(const Aabb<T>& b) {
-    std::fprintf(stderr, " aabb<%s>\n", scalar_name<T>());
-    print_vec("min", b.min);
-    print_vec("max", b.max);
-}
-template <typename T> void print_shape(const Obb<T>& b) {
-    std::fprintf(stderr, " obb<%s>\n", scalar_name<T>());
-    print_vec("center", b.center);
-    print_vec("half_extents", b.half_extents);
-    print_vec("rotation[0]", b.rotation[0]);
-    print_vec("rotation[1]", b.rotation[1]);
-    print_vec("rotation[2]", b.rotation[2]);
-}
-template <typename T> void print_shape(const Capsule<T>& c) {
-    std::fprintf(stderr, " capsule<%s>\n", scalar_name<T>());
-    print_vec("a", c.a);
-    print_vec("b", c.b);
-    print_one("radius", c.radius);
-}
+/// The shape's type and every field, whatever its type (ShapeTraits::fields()).
 template <typename T> void print_shape(const Shape<T>& s) {
-    std::visit([](const auto& x) { print_shape(x); }, s);
+    std::fprintf(stderr, " %s<%s>\n", shape_type_name(type_of(s)), scalar_name<T>());
+    std::visit([](const auto& x) { for_each_field(x, [](const auto& f, const auto& v) { print_value(f.name, v); }); }, s);
+}
+template <template <typename> class S, typename T, std::enable_if_t<IsShapeType<S>::value, int> = 0>
+void print_shape(const S<T>& s) {
+    print_shape(Shape<T>(s));
 }
 template <typename T> void print_ray(const Ray<T>& r, T t_min, T t_max) {
     std::fprintf(stderr, " ray<%s>\n", scalar_name<T>());

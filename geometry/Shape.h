@@ -128,6 +128,12 @@ std::optional<SurfaceHit<T>> pick(const Ray<T>& ray, const Shape<T>& shape, T t_
     return std::visit([&](const auto& s) { return pick(ray, s, t_min, t_max); }, shape);
 }
 
+/// Exact equality of two shapes: the same type and every field equal (same_fields()).
+template <typename T> bool same_shape(const Shape<T>& a, const Shape<T>& b) {
+    if (a.index() != b.index()) return false;
+    return std::visit([&](const auto& x) { return same_fields(x, std::get<std::decay_t<decltype(x)>>(b)); }, a);
+}
+
 template <typename T> bool is_valid(const Shape<T>& s) {
     return std::visit([](const auto& x) { return is_valid(x); }, s);
 }

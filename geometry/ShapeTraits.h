@@ -38,6 +38,7 @@ enum class FieldRole {
     Point,     ///< a position (Vec3): moves with the shape; the editor drags it as a handle
     Length,    ///< a scalar >= 0 (a radius)
     Extent,    ///< three lengths >= 0 (half extents), a Vec3
+    Direction, ///< a direction or axis (Vec3): turns with the shape, does not move with it
     Rotation,  ///< a proper rotation (Mat3 whose columns are the shape's axes)
 };
 
