@@ -14,6 +14,7 @@
 
 #include "scene/Euler.h"
 #include "scene/SceneFile.h"
+#include "SceneTestUtil.h"
 
 using namespace raypick;
 
@@ -46,12 +47,9 @@ Mat3<double> loaded_rotation(const Vec3d& e) {
     text.precision(17);
     text << R"({"shapes": [{"type": "obb", "center": [0, 0, 0], "half_extents": [1, 1, 1], "euler_degrees": [)"
          << e.x << ", " << e.y << ", " << e.z << "]}]}";
-    auto r = parse_scene(text.str(), "euler.json");
-    if (auto* err = std::get_if<SceneLoadError>(&r)) {
-        ADD_FAILURE() << err->what();
-        return Mat3<double>(1.0);
-    }
-    return std::get<Obb<double>>(std::get<Scene>(r).shapes.at(0).shape).rotation;
+    const Scene s = test::parse_ok(text.str());
+    if (s.shapes.empty()) return Mat3<double>(1.0);
+    return std::get<Obb<double>>(s.shapes[0].shape).rotation;
 }
 
 /// Every [x, y, z] whose angles are multiples of 90 from -360 to 450.

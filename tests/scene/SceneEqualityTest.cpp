@@ -8,8 +8,10 @@
 #include <variant>
 
 #include "scene/SceneFile.h"
+#include "SceneTestUtil.h"
 
 using namespace raypick;
+using raypick::test::parse_ok;
 
 namespace {
 
@@ -38,15 +40,6 @@ Scene sample_scene() {
     pick.picked = 1;
     s.expectations.push_back(pick);
     return s;
-}
-
-Scene parsed(const std::string& text) {
-    auto r = parse_scene(text, "text");
-    if (auto* e = std::get_if<SceneLoadError>(&r)) {
-        ADD_FAILURE() << e->what();
-        return {};
-    }
-    return std::get<Scene>(r);
 }
 
 }  // namespace
@@ -103,8 +96,8 @@ TEST(SceneEquality, PartsCompareOnTheirOwn) {
 TEST(SceneEquality, SignedZerosAreEqualAndNaNIsNot) {
     // -0 and +0 are the same value: a scene that differs only in the sign of a zero is equal,
     // though a file keeps the sign.
-    const Scene minus = parsed(R"({"shapes": [{"type": "sphere", "center": [-0.0, 0, 0], "radius": 1}]})");
-    const Scene plus = parsed(R"({"shapes": [{"type": "sphere", "center": [0, 0, 0], "radius": 1}]})");
+    const Scene minus = parse_ok(R"({"shapes": [{"type": "sphere", "center": [-0.0, 0, 0], "radius": 1}]})");
+    const Scene plus = parse_ok(R"({"shapes": [{"type": "sphere", "center": [0, 0, 0], "radius": 1}]})");
     ASSERT_EQ(minus.shapes.size(), 1u);
     EXPECT_TRUE(std::signbit(std::get<Sphere<double>>(minus.shapes[0].shape).center.x));
     EXPECT_TRUE(minus == plus);
@@ -123,7 +116,7 @@ TEST(SceneEquality, SignedZerosAreEqualAndNaNIsNot) {
 
 TEST(SceneEquality, WhatIsWrittenReadsBackEqual) {
     const Scene s = sample_scene();
-    const Scene back = parsed(scene_to_json(s));
+    const Scene back = parse_ok(scene_to_json(s));
     EXPECT_TRUE(back == s) << scene_to_json(s);
     for (std::size_t i = 0; i < s.shapes.size(); ++i) EXPECT_EQ(back.shapes[i], s.shapes[i]);
     for (std::size_t i = 0; i < s.rays.size(); ++i) EXPECT_EQ(back.rays[i], s.rays[i]);
