@@ -12,6 +12,7 @@
 
 #include "app/SceneEdit.h"
 #include "app/Showcase.h"
+#include "scene/Euler.h"
 #include "scene/NumberText.h"
 
 #if RAYPICK_HAVE_SCENE_FILE

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <type_traits>
 
-#include <glm/gtc/matrix_transform.hpp>
+#include "scene/Euler.h"
 
 namespace raypick::app {
 
@@ -213,34 +213,6 @@ Shape<double> move_handle(const Shape<double>& shape, int id, const Vec3d& p) {
             return s;
         },
         shape);
-}
-
-Mat3<double> rotation_from_euler_degrees(const Vec3d& deg) {
-    const Vec3d r = glm::radians(deg);
-    const double cx = std::cos(r.x), sx = std::sin(r.x);
-    const double cy = std::cos(r.y), sy = std::sin(r.y);
-    const double cz = std::cos(r.z), sz = std::sin(r.z);
-    // glm is column-major: m[col][row].
-    const Mat3<double> rx(1, 0, 0, 0, cx, sx, 0, -sx, cx);
-    const Mat3<double> ry(cy, 0, -sy, 0, 1, 0, sy, 0, cy);
-    const Mat3<double> rz(cz, sz, 0, -sz, cz, 0, 0, 0, 1);
-    return rz * ry * rx;
-}
-
-Vec3d euler_degrees_from_rotation(const Mat3<double>& m) {
-    // R = Rz Ry Rx (row, col): R[2][0] = -sin(y), R[2][1] = cos(y) sin(x), R[2][2] = cos(y) cos(x),
-    // R[1][0] = cos(y) sin(z), R[0][0] = cos(y) cos(z). glm indexes m[col][row].
-    const double sy = std::clamp(-m[0][2], -1.0, 1.0);
-    const double y = std::asin(sy);
-    double x, z;
-    if (std::abs(sy) < 0.9999999) {
-        x = std::atan2(m[1][2], m[2][2]);
-        z = std::atan2(m[0][1], m[0][0]);
-    } else {  // gimbal lock: put everything in x
-        x = std::atan2(-m[2][1], m[1][1]);
-        z = 0.0;
-    }
-    return glm::degrees(Vec3d(x, y, z)) + 0.0;  // + 0: an angle of -0 (asin(-0)) reads 0 in the Inspector
 }
 
 }  // namespace raypick::app

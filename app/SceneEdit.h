@@ -46,9 +46,4 @@ std::vector<Handle> handles(const Shape<double>& shape);
 /// box can be squeezed to zero size, a capsule's end points can meet). Always valid for valid input.
 Shape<double> move_handle(const Shape<double>& shape, int id, const Vec3d& position);
 
-/// OBB rotations as Euler angles in degrees, the scene files' convention ("euler_degrees"):
-/// R = Rz(z) * Ry(y) * Rx(x) — rotate about world X first, then Y, then Z.
-Mat3<double> rotation_from_euler_degrees(const Vec3d& degrees);
-Vec3d euler_degrees_from_rotation(const Mat3<double>& rotation);
-
 }  // namespace raypick::app

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "app/SceneEdit.h"
+#include "scene/Euler.h"
 
 namespace raypick::app {
 

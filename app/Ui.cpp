@@ -15,6 +15,7 @@
 
 #include "app/SceneEdit.h"
 #include "app/Wireframe.h"
+#include "scene/Euler.h"
 
 #include "scene/NumberText.h"  // header-only: with or without the scene library
 #if RAYPICK_HAVE_CASE_CHECK

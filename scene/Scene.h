@@ -73,8 +73,26 @@ struct Scene {
     std::vector<SceneExpectation> expectations;
 };
 
-/// Exact (bitwise-value) equality of everything a file stores; used for round-trip tests.
+// ---- equality ---------------------------------------------------------------------------------
+// Exact value equality of everything a scene file stores, part by part: names, descriptions, shape
+// types and every parameter, rays with their t ranges, the camera (present or not, and its values),
+// the tolerance, and the expectations (which fields are set, and their values); lists in order.
+// Numbers compare with IEEE ==, no tolerance: -0 equals +0 (values, not bit patterns; the writer
+// and the reader keep the sign of a zero all the same), and NaN equals nothing, so a part holding
+// NaN is not equal even to itself (NaN is not valid in a scene).
+
+/// Same type and every parameter equal.
+bool shapes_equal(const Shape<double>& a, const Shape<double>& b);
+
+bool operator==(const SceneShape& a, const SceneShape& b);
+bool operator==(const SceneRay& a, const SceneRay& b);
+bool operator==(const SceneCamera& a, const SceneCamera& b);
+bool operator==(const SceneExpectation& a, const SceneExpectation& b);
 bool operator==(const Scene& a, const Scene& b);
+inline bool operator!=(const SceneShape& a, const SceneShape& b) { return !(a == b); }
+inline bool operator!=(const SceneRay& a, const SceneRay& b) { return !(a == b); }
+inline bool operator!=(const SceneCamera& a, const SceneCamera& b) { return !(a == b); }
+inline bool operator!=(const SceneExpectation& a, const SceneExpectation& b) { return !(a == b); }
 inline bool operator!=(const Scene& a, const Scene& b) { return !(a == b); }
 
 }  // namespace raypick

@@ -5,6 +5,7 @@
 #include <string>
 #include <variant>
 
+#include "scene/Euler.h"  // the "euler_degrees" convention of OBB rotations
 #include "scene/Scene.h"
 
 namespace raypick {
@@ -42,10 +43,5 @@ std::string scene_to_json(const Scene& scene);
 /// renamed over `path`, so `path` is either the old file or the complete new one. Returns an error
 /// message, or nullopt on success. Refuses (and writes nothing) when validate_scene() fails.
 std::optional<std::string> save_scene_file(const std::string& path, const Scene& scene);
-
-/// OBB rotation from "euler_degrees" [x, y, z]: R = Rz(z) * Ry(y) * Rx(x), i.e. rotate about the
-/// world X axis first, then Y, then Z (right-handed, counter-clockwise looking down the axis).
-/// Exact for multiples of 90 degrees.
-Mat3<double> rotation_from_euler_degrees(const Vec3<double>& degrees);
 
 }  // namespace raypick

@@ -12,6 +12,7 @@
 #include "app/Camera.h"
 #include "app/SceneEdit.h"
 #include "app/Wireframe.h"
+#include "scene/Euler.h"
 
 using namespace raypick;
 using namespace raypick::app;

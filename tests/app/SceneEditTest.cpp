@@ -1,11 +1,12 @@
 // Scene editing: validated edits (invalid refused, degenerate accepted and flagged), handles that
-// squeeze shapes to zero size, Euler angles.
+// squeeze shapes to zero size.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
 #include "app/SceneEdit.h"
+#include "scene/Euler.h"
 
 using namespace raypick;
 using namespace raypick::app;
@@ -125,33 +126,6 @@ TEST(SceneEdit, CapsuleEndHandlesCanMeet) {
     Sphere<double> sp;
     const Shape<double> r = move_handle(sp, 0, Vec3d(0, 3, 4));
     EXPECT_DOUBLE_EQ(std::get<Sphere<double>>(r).radius, 5.0);
-}
-
-TEST(SceneEdit, EulerAnglesRoundTripAndMatchTheFileConvention) {
-    for (const Vec3d& e : {Vec3d(0, 0, 0), Vec3d(10, 20, 30), Vec3d(-45, 60, 170), Vec3d(90, 0, 0), Vec3d(0, 0, 90)}) {
-        const auto r = rotation_from_euler_degrees(e);
-        EXPECT_LT(orthonormality_error(r), 1e-14);
-        EXPECT_NEAR(glm::determinant(r), 1.0, 1e-14);
-        const Vec3d back = euler_degrees_from_rotation(r);
-        const auto r2 = rotation_from_euler_degrees(back);
-        for (int i = 0; i < 3; ++i) EXPECT_LT(glm::length(r[i] - r2[i]), 1e-12);
-        EXPECT_LT(glm::length(back - e), 1e-9);
-    }
-    // R = Rz * Ry * Rx: 90 degrees about Z maps x to y.
-    const auto rz = rotation_from_euler_degrees(Vec3d(0, 0, 90));
-    EXPECT_LT(glm::length(rz * Vec3d(1, 0, 0) - Vec3d(0, 1, 0)), 1e-15);
-    // Rotate about X first, then Z: y -> z (by X) -> z (Z leaves it).
-    const auto rxz = rotation_from_euler_degrees(Vec3d(90, 0, 90));
-    EXPECT_LT(glm::length(rxz * Vec3d(0, 1, 0) - Vec3d(0, 0, 1)), 1e-15);
-    // Gimbal lock still gives back an equivalent rotation.
-    const auto g = rotation_from_euler_degrees(Vec3d(30, 90, 40));
-    const auto g2 = rotation_from_euler_degrees(euler_degrees_from_rotation(g));
-    for (int i = 0; i < 3; ++i) EXPECT_LT(glm::length(g[i] - g2[i]), 1e-6);
-    // No negative zeros (the Inspector showed "-0" for the y angle of a turn about Z).
-    const double a = glm::radians(30.0);
-    const Vec3d about_z =
-        euler_degrees_from_rotation(Mat3<double>(Vec3d(std::cos(a), std::sin(a), 0), Vec3d(-std::sin(a), std::cos(a), 0), Vec3d(0, 0, 1)));
-    for (int i = 0; i < 3; ++i) EXPECT_FALSE(std::signbit(about_z[i])) << "angle " << i << " is " << about_z[i];
 }
 
 TEST(SceneEdit, TranslatedMovesEveryType) {

@@ -5,6 +5,7 @@
 
 #include "app/SceneEdit.h"
 #include "app/Wireframe.h"
+#include "scene/Euler.h"
 
 using namespace raypick;
 using namespace raypick::app;

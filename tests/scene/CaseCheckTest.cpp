@@ -6,19 +6,12 @@
 
 #include "scene/CaseCheck.h"
 #include "scene/SceneFile.h"
+#include "SceneTestUtil.h"
 
 using namespace raypick;
+using raypick::test::parse_ok;
 
 namespace {
-
-Scene parse_ok(const std::string& text) {
-    auto r = parse_scene(text, "text");
-    if (auto* e = std::get_if<SceneLoadError>(&r)) {
-        ADD_FAILURE() << e->what();
-        return {};
-    }
-    return std::get<Scene>(r);
-}
 
 const std::string kScene = R"(
   "shapes": [

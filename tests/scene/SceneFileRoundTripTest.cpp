@@ -12,8 +12,10 @@
 #include <unistd.h>
 
 #include "scene/SceneFile.h"
+#include "SceneTestUtil.h"
 
 using namespace raypick;
+using raypick::test::parse_ok;
 namespace fs = std::filesystem;
 
 namespace {
@@ -42,15 +44,6 @@ Scene load_ok(const std::string& path) {
     auto r = load_scene_file(path);
     if (auto* e = std::get_if<SceneLoadError>(&r)) {
         ADD_FAILURE() << e->what();
-        return {};
-    }
-    return std::get<Scene>(r);
-}
-
-Scene parse_ok(const std::string& text) {
-    auto r = parse_scene(text, "text");
-    if (auto* e = std::get_if<SceneLoadError>(&r)) {
-        ADD_FAILURE() << e->what() << "\n" << text;
         return {};
     }
     return std::get<Scene>(r);

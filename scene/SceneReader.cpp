@@ -1,0 +1,380 @@
+// raypick scene files: the reader, JSON text -> Scene, with every error placed in the file (its
+// JSON pointer, line and column). See scene/FORMAT.md for the format.
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <iterator>
+#include <utility>
+#include <variant>
+
+#include "scene/SceneFile.h"
+#include "scene/detail/ErrorLocation.h"
+#include "scene/detail/JsonText.h"
+#include "scene/detail/SceneChecks.h"
+
+namespace raypick {
+
+using namespace scene_detail;
+
+namespace {
+
+// ---- values in messages -------------------------------------------------------------------------
+
+std::string type_name(const json& v) {
+    switch (v.type()) {
+        case json::value_t::null: return "null";
+        case json::value_t::boolean: return v.get<bool>() ? "true" : "false";
+        case json::value_t::number_integer:
+        case json::value_t::number_unsigned:
+        case json::value_t::number_float: return "the number " + v.dump();
+        case json::value_t::string: {
+            std::string s = v.get<std::string>();
+            if (s.size() > 40) s = s.substr(0, 37) + "...";
+            return "the string " + jstr(s);
+        }
+        case json::value_t::array: return "an array of " + std::to_string(v.size());
+        case json::value_t::object: return "an object";
+        default: return "an unsupported value";
+    }
+}
+
+std::string lower(std::string s) {
+    for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+bool looks_like_nan_or_inf(const std::string& s) {
+    const std::string l = lower(s);
+    return l == "nan" || l == "-nan" || l == "+nan" || l == "inf" || l == "-inf" || l == "+inf" ||
+           l == "infinity" || l == "-infinity" || l == "+infinity";
+}
+
+// ---- reading values -----------------------------------------------------------------------------
+
+const json* find(const json& obj, const char* key) {
+    const auto it = obj.find(key);
+    return it == obj.end() ? nullptr : &*it;
+}
+
+void expect_object(const json& v, const Path& path, const char* what) {
+    if (!v.is_object()) fail(path, std::string("expected ") + what + " (a JSON object {...}), got " + type_name(v));
+}
+
+/// Rejects keys not in `allowed`, naming the allowed ones.
+void check_keys(const json& obj, const Path& path, std::initializer_list<const char*> allowed,
+                const char* what) {
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+        if (std::find_if(allowed.begin(), allowed.end(), [&](const char* a) { return it.key() == a; }) != allowed.end())
+            continue;
+        std::string list;
+        for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+        fail(path / it.key(), "unknown field " + jstr(it.key()) + " in " + std::string(what) +
+                                  " (expected one of: " + list + ")");
+    }
+}
+
+const json& require(const json& obj, const Path& path, const char* key, const char* expected) {
+    const json* v = find(obj, key);
+    if (!v) fail(path, "missing field " + jstr(key) + " (expected " + expected + ")");
+    return *v;
+}
+
+/// A finite number. `what` describes the expectation, e.g. "a number >= 0".
+double finite_number(const json& v, const Path& path, const char* what = "a finite number") {
+    if (v.is_number()) {
+        const double d = v.get<double>();
+        if (!std::isfinite(d)) fail(path, std::string("expected ") + what + ", got " + v.dump() + " (out of range)");
+        return d;
+    }
+    if (v.is_string() && looks_like_nan_or_inf(v.get<std::string>()))
+        fail(path, std::string("expected ") + what + ", got " + type_name(v) +
+                       " (NaN and infinity are not allowed here)");
+    fail(path, std::string("expected ") + what + ", got " + type_name(v));
+}
+
+/// t_min / t_max: a number, or the strings "inf" / "-inf" (JSON has no infinity literal).
+double range_number(const json& v, const Path& path) {
+    const char* what = "a number or \"inf\" / \"-inf\"";
+    if (v.is_string()) {
+        const std::string l = lower(v.get<std::string>());
+        if (l == "inf" || l == "+inf" || l == "infinity" || l == "+infinity") return infinity<double>();
+        if (l == "-inf" || l == "-infinity") return -infinity<double>();
+        if (l == "nan" || l == "-nan" || l == "+nan")
+            fail(path, std::string("expected ") + what + ", got " + type_name(v) + " (NaN is not allowed)");
+    }
+    return finite_number(v, path, what);
+}
+
+Vec3<double> vec3(const json& v, const Path& path, const char* what = "[x, y, z]") {
+    if (!v.is_array() || v.size() != 3)
+        fail(path, std::string("expected ") + what + " (an array of 3 numbers), got " + type_name(v));
+    Vec3<double> out;
+    for (std::size_t i = 0; i < 3; ++i) out[int(i)] = finite_number(v[i], path / i);
+    return out;
+}
+
+bool boolean(const json& v, const Path& path) {
+    if (!v.is_boolean()) fail(path, "expected true or false, got " + type_name(v));
+    return v.get<bool>();
+}
+
+std::string text(const json& v, const Path& path) {
+    if (!v.is_string()) fail(path, "expected a string, got " + type_name(v));
+    return v.get<std::string>();
+}
+
+// ---- shapes: one function a shape type reads its own fields ----------------------------------------
+// Each checks its keys (the common "name", "type", "description" included) before reading them.
+
+void read_shape_fields(const json& v, const Path& path, Sphere<double>& s) {
+    check_keys(v, path, {"name", "type", "description", "center", "radius"}, "a sphere");
+    s.center = vec3(require(v, path, "center", "[x, y, z]"), path / "center");
+    s.radius = finite_number(require(v, path, "radius", "a number >= 0"), path / "radius", "a number >= 0");
+}
+
+void read_shape_fields(const json& v, const Path& path, Aabb<double>& b) {
+    check_keys(v, path, {"name", "type", "description", "min", "max"}, "an aabb");
+    b.min = vec3(require(v, path, "min", "[x, y, z]"), path / "min");
+    b.max = vec3(require(v, path, "max", "[x, y, z]"), path / "max");
+}
+
+void read_shape_fields(const json& v, const Path& path, Obb<double>& b) {
+    check_keys(v, path, {"name", "type", "description", "center", "axes", "euler_degrees", "half_extents"},
+               "an obb");
+    b.center = vec3(require(v, path, "center", "[x, y, z]"), path / "center");
+    b.half_extents = vec3(require(v, path, "half_extents", "[hx, hy, hz], each >= 0"), path / "half_extents",
+                          "[hx, hy, hz]");
+    const json* axes = find(v, "axes");
+    const json* euler = find(v, "euler_degrees");
+    if (axes && euler) fail(path / "euler_degrees", "give either \"axes\" or \"euler_degrees\", not both");
+    if (axes) {
+        if (!axes->is_array() || axes->size() != 3)
+            fail(path / "axes", "expected [[ux, uy, uz], [vx, vy, vz], [wx, wy, wz]] (3 orthonormal axes), got " +
+                                    type_name(*axes));
+        for (std::size_t i = 0; i < 3; ++i)
+            b.rotation[int(i)] = vec3((*axes)[i], path / "axes" / i, "an axis [x, y, z]");
+    } else if (euler) {
+        b.rotation = rotation_from_euler_degrees(vec3(*euler, path / "euler_degrees", "[x, y, z] angles in degrees"));
+    }  // neither: identity (an axis-aligned obb)
+}
+
+void read_shape_fields(const json& v, const Path& path, Capsule<double>& c) {
+    check_keys(v, path, {"name", "type", "description", "a", "b", "radius"}, "a capsule");
+    c.a = vec3(require(v, path, "a", "[x, y, z]"), path / "a");
+    c.b = vec3(require(v, path, "b", "[x, y, z]"), path / "b");
+    c.radius = finite_number(require(v, path, "radius", "a number >= 0"), path / "radius", "a number >= 0");
+}
+
+/// The shape types' names in files as a list for messages: "\"sphere\", \"aabb\" or \"capsule\"".
+std::string shape_type_list() {
+    std::string out;
+    for (int t = 0; t < kShapeTypeCount; ++t)
+        out += (t == 0 ? "" : t + 1 == kShapeTypeCount ? " or " : ", ") + jstr(shape_type_name(ShapeType(t)));
+    return out;
+}
+
+/// A default shape of the type whose variant index is `index` (< the number of shape types).
+template <std::size_t I = 0> Shape<double> default_shape(std::size_t index) {
+    if constexpr (I + 1 < std::variant_size_v<Shape<double>>)
+        if (index != I) return default_shape<I + 1>(index);
+    return Shape<double>(std::in_place_index<I>);
+}
+
+SceneShape read_shape(const json& v, const Path& path) {
+    expect_object(v, path, "a shape");
+    SceneShape out;
+    static const std::string type_list = shape_type_list();
+    static const std::string expected_type = "the shape type: " + type_list;
+    const json& type = require(v, path, "type", expected_type.c_str());
+    if (!type.is_string()) fail(path / "type", "expected " + type_list + ", got " + type_name(type));
+    const std::string t = type.get<std::string>();
+    if (const json* n = find(v, "name")) out.name = text(*n, path / "name");
+    if (const json* d = find(v, "description")) out.description = text(*d, path / "description");
+    int index = 0;
+    while (index < kShapeTypeCount && t != shape_type_name(ShapeType(index))) ++index;
+    if (index == kShapeTypeCount)
+        fail(path / "type", "unknown shape type " + jstr(t) + " (expected " + type_list + ")");
+    out.shape = default_shape(std::size_t(index));
+    std::visit([&](auto& s) { read_shape_fields(v, path, s); }, out.shape);
+    check_shape(out.shape, path, find(v, "euler_degrees") ? "euler_degrees" : "axes");
+    return out;
+}
+
+// ---- rays, camera, expectations, the scene ---------------------------------------------------------
+
+SceneRay read_ray(const json& v, const Path& path) {
+    expect_object(v, path, "a ray");
+    check_keys(v, path, {"name", "description", "origin", "direction", "t_min", "t_max"}, "a ray");
+    SceneRay r;
+    if (const json* n = find(v, "name")) r.name = text(*n, path / "name");
+    if (const json* d = find(v, "description")) r.description = text(*d, path / "description");
+    r.ray.origin = vec3(require(v, path, "origin", "[x, y, z]"), path / "origin");
+    r.ray.direction = vec3(require(v, path, "direction", "a non-zero [x, y, z]"), path / "direction");
+    if (const json* t = find(v, "t_min")) r.t_min = range_number(*t, path / "t_min");
+    if (const json* t = find(v, "t_max")) r.t_max = range_number(*t, path / "t_max");
+    check_ray(r, path);
+    return r;
+}
+
+SceneCamera read_camera(const json& v, const Path& path) {
+    expect_object(v, path, "a camera");
+    check_keys(v, path, {"eye", "target", "fov_y_degrees"}, "the camera");
+    SceneCamera c;
+    if (const json* e = find(v, "eye")) c.eye = vec3(*e, path / "eye");
+    if (const json* t = find(v, "target")) c.target = vec3(*t, path / "target");
+    if (const json* f = find(v, "fov_y_degrees"))
+        c.fov_y_degrees = finite_number(*f, path / "fov_y_degrees", "a number of degrees in (0, 180)");
+    check_camera(c, path);
+    return c;
+}
+
+template <typename Item>
+std::size_t reference(const json& v, const Path& path, const std::vector<Item>& items, const char* what) {
+    if (v.is_string()) {
+        const std::string n = v.get<std::string>();
+        for (std::size_t i = 0; i < items.size() && !n.empty(); ++i)
+            if (items[i].name == n) return i;
+        fail(path, std::string("no ") + what + " is named " + jstr(n) + " (expected the name or index of a " +
+                       what + ")");
+    }
+    if (v.is_number_integer() || v.is_number_unsigned()) {
+        if (v.is_number_integer() && v.get<std::int64_t>() < 0)
+            fail(path, std::string("expected a ") + what + " index >= 0 or a " + what + " name, got " + v.dump());
+        const auto i = v.get<std::uint64_t>();
+        if (i >= items.size())
+            fail(path, std::string(what) + " index " + std::to_string(i) + " is out of range (the file has " +
+                           std::to_string(items.size()) + " " + what + "s)");
+        return std::size_t(i);
+    }
+    fail(path, std::string("expected a ") + what + " name (string) or index (integer), got " + type_name(v));
+}
+
+SceneExpectation read_expectation(const json& v, const Path& path, const Scene& s) {
+    expect_object(v, path, "an expectation");
+    check_keys(v, path,
+               {"ray", "shape", "hit", "t_near", "t_far", "n_near", "n_far", "inside", "picked", "t",
+                "tolerance", "description"},
+               "an expectation");
+    SceneExpectation e;
+    e.ray = reference(require(v, path, "ray", "the name or index of a ray"), path / "ray", s.rays, "ray");
+    if (const json* x = find(v, "shape")) e.shape = reference(*x, path / "shape", s.shapes, "shape");
+    if (const json* x = find(v, "hit")) e.hit = boolean(*x, path / "hit");
+    if (const json* x = find(v, "t_near")) e.t_near = finite_number(*x, path / "t_near");
+    if (const json* x = find(v, "t_far")) e.t_far = finite_number(*x, path / "t_far");
+    if (const json* x = find(v, "n_near")) e.n_near = vec3(*x, path / "n_near");
+    if (const json* x = find(v, "n_far")) e.n_far = vec3(*x, path / "n_far");
+    if (const json* x = find(v, "inside")) e.inside = boolean(*x, path / "inside");
+    if (const json* x = find(v, "picked")) {
+        if (!x->is_null()) e.picked = reference(*x, path / "picked", s.shapes, "shape");
+        else if (find(v, "shape"))
+            fail(path / "picked", "\"picked\" belongs in an expectation without \"shape\"");
+    } else if (!find(v, "shape")) {
+        fail(path, "missing field \"shape\" (the shape to cast against) or \"picked\" (the shape the "
+                   "ray should pick, or null for none)");
+    }
+    if (const json* x = find(v, "t")) e.t = finite_number(*x, path / "t");
+    if (const json* x = find(v, "tolerance"))
+        e.tolerance = finite_number(*x, path / "tolerance", "a tolerance >= 0");
+    if (const json* x = find(v, "description")) e.description = text(*x, path / "description");
+    check_expectation(s, e, path);
+    return e;
+}
+
+Scene read_scene(const json& doc) {
+    const Path root;
+    expect_object(doc, root, "a scene");
+    check_keys(doc, root, {"description", "tolerance", "camera", "shapes", "rays", "expectations"}, "a scene");
+    Scene s;
+    if (const json* d = find(doc, "description")) s.description = text(*d, root / "description");
+    if (const json* t = find(doc, "tolerance")) {
+        s.tolerance = finite_number(*t, root / "tolerance", "a tolerance >= 0");
+        check_tolerance(s.tolerance, root / "tolerance");
+    }
+    if (const json* c = find(doc, "camera")) s.camera = read_camera(*c, root / "camera");
+    if (const json* shapes = find(doc, "shapes")) {
+        if (!shapes->is_array()) fail(root / "shapes", "expected an array of shapes [...], got " + type_name(*shapes));
+        s.shapes.reserve(shapes->size());
+        for (std::size_t i = 0; i < shapes->size(); ++i)
+            s.shapes.push_back(read_shape((*shapes)[i], root / "shapes" / i));
+        check_unique_names(s.shapes, root / "shapes", "shape");
+    }
+    if (const json* rays = find(doc, "rays")) {
+        if (!rays->is_array()) fail(root / "rays", "expected an array of rays [...], got " + type_name(*rays));
+        s.rays.reserve(rays->size());
+        for (std::size_t i = 0; i < rays->size(); ++i) s.rays.push_back(read_ray((*rays)[i], root / "rays" / i));
+        check_unique_names(s.rays, root / "rays", "ray");
+    }
+    if (const json* ex = find(doc, "expectations")) {
+        if (!ex->is_array())
+            fail(root / "expectations", "expected an array of expectations [...], got " + type_name(*ex));
+        s.expectations.reserve(ex->size());
+        for (std::size_t i = 0; i < ex->size(); ++i)
+            s.expectations.push_back(read_expectation((*ex)[i], root / "expectations" / i, s));
+    }
+    return s;
+}
+
+}  // namespace
+
+std::variant<Scene, SceneLoadError> parse_scene(const std::string& text, const std::string& file_label) {
+    json doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::parse_error& e) {
+        // nlohmann's byte is 1-based: the position of the last character read.
+        const std::size_t offset = e.byte > 0 ? std::size_t(e.byte - 1) : 0;
+        std::string m = e.what();
+        // "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error ..."
+        const auto colon = m.find(": ", m.find("parse error"));
+        if (colon != std::string::npos) m = m.substr(colon + 2);
+        return error_at_offset(text, offset, "invalid JSON: " + m, file_label);
+    } catch (const json::exception& e) {
+        // e.g. out_of_range.406 "number overflow parsing '1e400'": no position, so find the token.
+        std::string m = e.what();
+        const auto close = m.find("] ");
+        if (close != std::string::npos) m = m.substr(close + 2);
+        const auto q1 = m.find('\'');
+        const auto q2 = q1 == std::string::npos ? q1 : m.find('\'', q1 + 1);
+        const std::string token = q2 != std::string::npos ? m.substr(q1 + 1, q2 - q1 - 1) : std::string();
+        return error_at_token(text, token, "invalid JSON: " + m + " (numbers must fit in a double)", file_label);
+    }
+    try {
+        return read_scene(doc);
+    } catch (const Fail& f) {
+        return error_in_text(f, text, file_label);
+    } catch (const std::exception& e) {  // not expected; never let one escape the loader
+        SceneLoadError err;
+        err.file = file_label;
+        err.message = std::string("could not read the scene: ") + e.what();
+        return err;
+    }
+}
+
+std::variant<Scene, SceneLoadError> load_scene_file(const std::string& path) {
+    auto fail = [&](std::string message) {
+        SceneLoadError err;
+        err.file = path;
+        err.message = std::move(message);
+        return err;
+    };
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) return fail("this is a directory, not a scene file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return fail(std::string("cannot open the file: ") + std::strerror(errno));
+    std::string text;
+    try {  // libstdc++ reports some read errors (EISDIR, EIO) by throwing from the stream buffer
+        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    } catch (const std::exception& e) {
+        return fail(std::string("cannot read the file: ") + e.what());
+    }
+    if (in.bad()) return fail("cannot read the file");
+    return parse_scene(text, path);
+}
+
+}  // namespace raypick

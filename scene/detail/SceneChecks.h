@@ -1,0 +1,28 @@
+// raypick scene files, internal: the rules a scene must follow, shared by the reader (which checks
+// each part as it reads it, so an error is placed at the first bad value in the file) and
+// validate_scene() (a scene built in code). Each check throws Fail naming the offending value.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "scene/Scene.h"
+#include "scene/detail/ErrorLocation.h"
+
+namespace raypick::scene_detail {
+
+/// A valid shape (the core's validate()). `rotation_key` is the file's key for an OBB's rotation
+/// ("axes" or "euler_degrees"), named in the error.
+void check_shape(const Shape<double>& shape, const Path& path, const std::string& rotation_key);
+void check_ray(const SceneRay& ray, const Path& path);
+void check_camera(const SceneCamera& camera, const Path& path);
+void check_tolerance(double tolerance, const Path& path);
+/// Non-empty names are unique; `path` is the array's, `what` is "shape" or "ray".
+void check_unique_names(const std::vector<SceneShape>& shapes, const Path& path, const char* what);
+void check_unique_names(const std::vector<SceneRay>& rays, const Path& path, const char* what);
+/// Refers to existing rays and shapes, checks something, and only what its kind (cast or pick) can.
+void check_expectation(const Scene& scene, const SceneExpectation& e, const Path& path);
+/// Every rule above, in the order the reader applies them.
+void check_scene(const Scene& scene);
+
+}  // namespace raypick::scene_detail
