@@ -79,10 +79,9 @@ struct Scene {
 // the tolerance, and the expectations (which fields are set, and their values); lists in order.
 // Numbers compare with IEEE ==, no tolerance: -0 equals +0 (values, not bit patterns; the writer
 // and the reader keep the sign of a zero all the same), and NaN equals nothing, so a part holding
-// NaN is not equal even to itself (NaN is not valid in a scene).
+// NaN is not equal even to itself (NaN is not valid in a scene). Shapes compare with the core's
+// same_shape() (geometry/Shape.h): the same type and every field equal.
 
-/// Same type and every parameter equal.
-bool shapes_equal(const Shape<double>& a, const Shape<double>& b);
 
 bool operator==(const SceneShape& a, const SceneShape& b);
 bool operator==(const SceneRay& a, const SceneRay& b);

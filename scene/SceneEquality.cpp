@@ -5,27 +5,8 @@
 
 namespace raypick {
 
-namespace {
-
-// One function a shape type.
-bool same_fields(const Sphere<double>& a, const Sphere<double>& b) { return a.center == b.center && a.radius == b.radius; }
-bool same_fields(const Aabb<double>& a, const Aabb<double>& b) { return a.min == b.min && a.max == b.max; }
-bool same_fields(const Obb<double>& a, const Obb<double>& b) {
-    return a.center == b.center && a.rotation == b.rotation && a.half_extents == b.half_extents;
-}
-bool same_fields(const Capsule<double>& a, const Capsule<double>& b) {
-    return a.a == b.a && a.b == b.b && a.radius == b.radius;
-}
-
-}  // namespace
-
-bool shapes_equal(const Shape<double>& a, const Shape<double>& b) {
-    if (a.index() != b.index()) return false;
-    return std::visit([&](const auto& x) { return same_fields(x, std::get<std::decay_t<decltype(x)>>(b)); }, a);
-}
-
 bool operator==(const SceneShape& a, const SceneShape& b) {
-    return a.name == b.name && a.description == b.description && shapes_equal(a.shape, b.shape);
+    return a.name == b.name && a.description == b.description && same_shape(a.shape, b.shape);
 }
 
 bool operator==(const SceneRay& a, const SceneRay& b) {

@@ -67,16 +67,19 @@ void expect_object(const json& v, const Path& path, const char* what) {
 }
 
 /// Rejects keys not in `allowed`, naming the allowed ones.
-void check_keys(const json& obj, const Path& path, std::initializer_list<const char*> allowed,
-                const char* what) {
+template <typename Keys> void check_keys(const json& obj, const Path& path, const Keys& allowed, const std::string& what) {
     for (auto it = obj.begin(); it != obj.end(); ++it) {
         if (std::find_if(allowed.begin(), allowed.end(), [&](const char* a) { return it.key() == a; }) != allowed.end())
             continue;
         std::string list;
         for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-        fail(path / it.key(), "unknown field " + jstr(it.key()) + " in " + std::string(what) +
+        fail(path / it.key(), "unknown field " + jstr(it.key()) + " in " + what +
                                   " (expected one of: " + list + ")");
     }
+}
+
+void check_keys(const json& obj, const Path& path, std::initializer_list<const char*> allowed, const char* what) {
+    check_keys<std::initializer_list<const char*>>(obj, path, allowed, what);
 }
 
 const json& require(const json& obj, const Path& path, const char* key, const char* expected) {
@@ -129,27 +132,22 @@ std::string text(const json& v, const Path& path) {
     return v.get<std::string>();
 }
 
-// ---- shapes: one function a shape type reads its own fields ----------------------------------------
-// Each checks its keys (the common "name", "type", "description" included) before reading them.
+// ---- shapes: every type's fields read by their roles (ShapeTraits::fields()) ---------------------------
 
-void read_shape_fields(const json& v, const Path& path, Sphere<double>& s) {
-    check_keys(v, path, {"name", "type", "description", "center", "radius"}, "a sphere");
-    s.center = vec3(require(v, path, "center", "[x, y, z]"), path / "center");
-    s.radius = finite_number(require(v, path, "radius", "a number >= 0"), path / "radius", "a number >= 0");
+/// A field's value from the file: a number >= 0 (Length), [x, y, z] (Point, Direction, Extent).
+void read_value(const json& v, const Path& path, const char* key, FieldRole role, double& out) {
+    (void)role;
+    out = finite_number(require(v, path, key, "a number >= 0"), path / key, "a number >= 0");
 }
-
-void read_shape_fields(const json& v, const Path& path, Aabb<double>& b) {
-    check_keys(v, path, {"name", "type", "description", "min", "max"}, "an aabb");
-    b.min = vec3(require(v, path, "min", "[x, y, z]"), path / "min");
-    b.max = vec3(require(v, path, "max", "[x, y, z]"), path / "max");
+void read_value(const json& v, const Path& path, const char* key, FieldRole role, Vec3<double>& out) {
+    if (role == FieldRole::Extent)
+        out = vec3(require(v, path, key, "[hx, hy, hz], each >= 0"), path / key, "[hx, hy, hz]");
+    else
+        out = vec3(require(v, path, key, "[x, y, z]"), path / key);
 }
-
-void read_shape_fields(const json& v, const Path& path, Obb<double>& b) {
-    check_keys(v, path, {"name", "type", "description", "center", "axes", "euler_degrees", "half_extents"},
-               "an obb");
-    b.center = vec3(require(v, path, "center", "[x, y, z]"), path / "center");
-    b.half_extents = vec3(require(v, path, "half_extents", "[hx, hy, hz], each >= 0"), path / "half_extents",
-                          "[hx, hy, hz]");
+/// A rotation is "axes" (three orthonormal columns) or "euler_degrees" [x, y, z] (Euler.h), or
+/// neither: the identity.
+void read_value(const json& v, const Path& path, const char*, FieldRole, Mat3<double>& out) {
     const json* axes = find(v, "axes");
     const json* euler = find(v, "euler_degrees");
     if (axes && euler) fail(path / "euler_degrees", "give either \"axes\" or \"euler_degrees\", not both");
@@ -157,18 +155,29 @@ void read_shape_fields(const json& v, const Path& path, Obb<double>& b) {
         if (!axes->is_array() || axes->size() != 3)
             fail(path / "axes", "expected [[ux, uy, uz], [vx, vy, vz], [wx, wy, wz]] (3 orthonormal axes), got " +
                                     type_name(*axes));
-        for (std::size_t i = 0; i < 3; ++i)
-            b.rotation[int(i)] = vec3((*axes)[i], path / "axes" / i, "an axis [x, y, z]");
+        for (std::size_t i = 0; i < 3; ++i) out[int(i)] = vec3((*axes)[i], path / "axes" / i, "an axis [x, y, z]");
     } else if (euler) {
-        b.rotation = rotation_from_euler_degrees(vec3(*euler, path / "euler_degrees", "[x, y, z] angles in degrees"));
-    }  // neither: identity (an axis-aligned obb)
+        out = rotation_from_euler_degrees(vec3(*euler, path / "euler_degrees", "[x, y, z] angles in degrees"));
+    } else {
+        out = Mat3<double>(1.0);
+    }
 }
 
-void read_shape_fields(const json& v, const Path& path, Capsule<double>& c) {
-    check_keys(v, path, {"name", "type", "description", "a", "b", "radius"}, "a capsule");
-    c.a = vec3(require(v, path, "a", "[x, y, z]"), path / "a");
-    c.b = vec3(require(v, path, "b", "[x, y, z]"), path / "b");
-    c.radius = finite_number(require(v, path, "radius", "a number >= 0"), path / "radius", "a number >= 0");
+/// Reads shape `s`'s fields, after checking that the object has no other keys than theirs and the
+/// common "name", "type", "description".
+template <typename S> void read_shape_fields(const json& v, const Path& path, S& s) {
+    std::vector<const char*> keys{"name", "type", "description"};
+    for_each_field(s, [&](const auto& f, const auto&) {
+        if (f.role == FieldRole::Rotation) {
+            keys.push_back("axes");
+            keys.push_back("euler_degrees");
+        } else {
+            keys.push_back(f.name);
+        }
+    });
+    const std::string name = TraitsOf<S>::name;
+    check_keys(v, path, keys, (std::strchr("aeiou", name[0]) ? "an " : "a ") + name);
+    for_each_field(s, [&](const auto& f, auto& value) { read_value(v, path, f.name, f.role, value); });
 }
 
 /// The shape types' names in files as a list for messages: "\"sphere\", \"aabb\" or \"capsule\"".

@@ -12,10 +12,14 @@ namespace scene_detail {
 
 namespace {
 
-/// Field name in the file for a core InputError field.
-std::string file_field(ShapeType type, const std::string& core_field, const std::string& rotation_key) {
-    if (type == ShapeType::Obb && core_field == "rotation") return rotation_key;
-    return core_field;
+/// Whether a core InputError field of `shape` is its rotation (FieldRole::Rotation), which the
+/// file holds as "axes" or "euler_degrees".
+bool is_rotation_field(const Shape<double>& shape, const std::string& core_field) {
+    bool rotation = false;
+    std::visit([&](const auto& s) {
+        for_each_field(s, [&](const auto& f, const auto&) { rotation |= f.role == FieldRole::Rotation && core_field == f.name; });
+    }, shape);
+    return rotation;
 }
 
 template <typename Item>
@@ -38,9 +42,10 @@ void check_shape(const Shape<double>& shape, const Path& path, const std::string
     if (const auto err = validate(shape)) {
         const ShapeType t = type_of(shape);
         std::string msg = err->message;
-        if (t == ShapeType::Obb && err->field == "rotation" && rotation_key == "axes")
+        const bool rotation = is_rotation_field(shape, err->field);
+        if (rotation && rotation_key == "axes")
             msg = "axes must be 3 orthonormal vectors forming a right-handed frame (u x v = w): " + msg;
-        fail(path / file_field(t, err->field, rotation_key),
+        fail(path / (rotation ? rotation_key : err->field),
              std::string("invalid ") + shape_type_name(t) + ": " + msg);
     }
 }

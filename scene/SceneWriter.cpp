@@ -46,29 +46,13 @@ struct ObjectWriter {
     std::string done() { return out + "}"; }
 };
 
-// ---- shapes: one function a shape type writes its own fields ---------------------------------------
+// ---- shapes: every type's fields written by their roles (ShapeTraits::fields()) ------------------------
 
-void write_shape_fields(ObjectWriter& w, const Sphere<double>& s) {
-    w.field("center", vec(s.center));
-    w.field("radius", num(s.radius));
-}
-
-void write_shape_fields(ObjectWriter& w, const Aabb<double>& b) {
-    w.field("min", vec(b.min));
-    w.field("max", vec(b.max));
-}
-
-/// The rotation is always written as "axes" (exact; Euler angles would not read back exactly).
-void write_shape_fields(ObjectWriter& w, const Obb<double>& b) {
-    w.field("center", vec(b.center));
-    w.field("axes", "[" + vec(b.rotation[0]) + ", " + vec(b.rotation[1]) + ", " + vec(b.rotation[2]) + "]");
-    w.field("half_extents", vec(b.half_extents));
-}
-
-void write_shape_fields(ObjectWriter& w, const Capsule<double>& c) {
-    w.field("a", vec(c.a));
-    w.field("b", vec(c.b));
-    w.field("radius", num(c.radius));
+void write_value(ObjectWriter& w, const char* key, double v) { w.field(key, num(v)); }
+void write_value(ObjectWriter& w, const char* key, const Vec3<double>& v) { w.field(key, vec(v)); }
+/// A rotation is always written as "axes" (exact; Euler angles would not read back exactly).
+void write_value(ObjectWriter& w, const char*, const Mat3<double>& m) {
+    w.field("axes", "[" + vec(m[0]) + ", " + vec(m[1]) + ", " + vec(m[2]) + "]");
 }
 
 std::string shape_json(const SceneShape& sh) {
@@ -76,7 +60,8 @@ std::string shape_json(const SceneShape& sh) {
     if (!sh.name.empty()) w.field("name", jstr(sh.name));
     w.field("type", jstr(shape_type_name(type_of(sh.shape))));
     if (!sh.description.empty()) w.field("description", jstr(sh.description));
-    std::visit([&](const auto& s) { write_shape_fields(w, s); }, sh.shape);
+    std::visit([&](const auto& s) { for_each_field(s, [&](const auto& f, const auto& v) { write_value(w, f.name, v); }); },
+               sh.shape);
     return w.done();
 }
 

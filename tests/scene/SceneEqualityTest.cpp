@@ -83,13 +83,13 @@ TEST(SceneEquality, PartsCompareOnTheirOwn) {
     EXPECT_EQ(s.expectations[0], s.expectations[0]);
     EXPECT_NE(s.expectations[0], s.expectations[1]);
     // Shapes: the type counts, not only the numbers (a sphere and a capsule with the same centre).
-    EXPECT_TRUE(shapes_equal(Sphere<double>{}, Sphere<double>{}));
-    EXPECT_FALSE(shapes_equal(Sphere<double>{}, Capsule<double>{{0, 0, 0}, {0, 0, 0}, 1.0}));
-    EXPECT_FALSE(shapes_equal(Aabb<double>{}, Aabb<double>{{-1, -1, -1}, {1, 1, 2}}));
+    EXPECT_TRUE(same_shape(Shape<double>(Sphere<double>{}), Shape<double>(Sphere<double>{})));
+    EXPECT_FALSE(same_shape(Shape<double>(Sphere<double>{}), Shape<double>(Capsule<double>{{0, 0, 0}, {0, 0, 0}, 1.0})));
+    EXPECT_FALSE(same_shape(Shape<double>(Aabb<double>{}), Shape<double>(Aabb<double>{{-1, -1, -1}, {1, 1, 2}})));
     // A SceneShape is its name and description too.
     SceneShape renamed = s.shapes[0];
     renamed.name = "other";
-    EXPECT_TRUE(shapes_equal(renamed.shape, s.shapes[0].shape));
+    EXPECT_TRUE(same_shape(renamed.shape, s.shapes[0].shape));
     EXPECT_NE(renamed, s.shapes[0]);
 }
 
