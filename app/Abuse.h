@@ -1,8 +1,9 @@
 // raypick demo: the scripted abuse test (`raypick --abuse N [--seed S]`). Every frame it performs
-// one step of a random action through the same functions the panels, menus and mouse use (add,
-// duplicate, delete, rename, Inspector edits through apply_shape_edit, drags of shapes and handles
-// through Interaction with a synthetic InputState, File > Open of broken files, save and reopen,
-// undo and redo), and checks the app against its own model: the stack of scenes undo must restore.
+// one step of a random action through the same commands the panels, menus and mouse use
+// (app/Commands.h: add, duplicate, delete, rename, Inspector edits through edit_shape, drags of
+// shapes and handles through Interaction with a synthetic InputState, File > Open of broken files,
+// save and reopen, undo and redo), and checks the app against its own model: the stack of scenes
+// undo must restore, worked out independently for the one-shot edits.
 // No GL: the frame loop reports glGetError() to note_gl_error().
 #pragma once
 

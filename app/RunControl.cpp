@@ -100,7 +100,7 @@ void RunControl::report(const App& app) const {
     const AppState& st = app.state();
     std::printf("raypick bench: %zu shapes, %zu frames at %d x %d: mean %.2f ms, median %.2f ms, worst %.2f ms, "
                 "cpu %.2f ms a frame (all threads), last pick %.1f us, %zu wire vertices, %zu scene uploads\n",
-                st.scene.shapes.size(), sorted.size(), opt_.width, opt_.height, mean, sorted[sorted.size() / 2],
+                st.scene().shapes.size(), sorted.size(), opt_.width, opt_.height, mean, sorted[sorted.size() / 2],
                 sorted.back(), bench_cpu_ms_ / double(sorted.size()), st.stats.pick_us,
                 app.renderer().scene_line_vertices(), app.renderer().scene_rebuilds());
 }
