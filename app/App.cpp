@@ -46,17 +46,7 @@ App::App(const CommandLine& options, GLFWwindow* window) : window_(window) {
         state_.view.raycast.enabled = true;
         state_.view.raycast.shading = *options.raycast;
     }
-    ignore_mouse_ = !options.screenshot_file.empty() || options.abuse > 0;
-    bench_orbit_ = options.bench_orbit;
-    if (options.abuse > 0) {
-        AbuseOptions a;
-        a.actions = options.abuse;
-        a.seed = static_cast<std::uint64_t>(options.seed);
-        a.sabotage = options.abuse_sabotage;
-        a.extreme = options.abuse_extreme;
-        abuse_ = std::make_unique<Abuse>(a, state_);
-        glfwSwapInterval(0);  // as fast as it draws
-    }
+    screenshot_mode_ = !options.screenshot_file.empty();
     last_frame_ = std::chrono::steady_clock::now();
 }
 
@@ -109,22 +99,13 @@ void App::handle_keys() {
 
 void App::update_mouse() {
     const ImGuiIO& io = ImGui::GetIO();
-    if (!bench_orbit_) {
-        mouse_ = {io.MousePos.x, io.MousePos.y, io.WantCaptureMouse};
-        return;
-    }
-    AppState& s = state_;
-    const double f = static_cast<double>(s.stats.frames);
-    const ViewRect& v = s.viewport;
-    mouse_.x = v.x + v.width * (0.5 + 0.4 * std::sin(f * 0.047));
-    mouse_.y = v.y + v.height * (0.5 + 0.4 * std::sin(f * 0.031));
-    mouse_.ui_wants = false;
-    s.camera.orbit(2.0, 1.5 * std::cos(f * 0.02));  // about a degree a frame around, a little up and down
+    mouse_ = {io.MousePos.x, io.MousePos.y, io.WantCaptureMouse};
+    if (driver_) driver_->before_frame(state_, mouse_);
 }
 
 void App::cast_ray() {
     AppState& s = state_;
-    if (!s.ray.frozen && ignore_mouse_) {  // screenshot without --ray: no mouse, so no mouse ray
+    if (!s.ray.frozen && ignore_mouse()) {  // screenshot without --ray: no mouse, so no mouse ray
         clear_result(s.result, s.scene().shapes.size());
         return;
     }
@@ -183,9 +164,9 @@ void App::update() {
     in.key_y = keys_free && ImGui::IsKeyDown(GLFW_KEY_Y) && !io.KeyCtrl;
     in.key_z = keys_free && ImGui::IsKeyDown(GLFW_KEY_Z) && !io.KeyCtrl;
     in.ui_wants_mouse = mouse_.ui_wants;
-    const bool mouse_in_view = s.viewport.contains(mouse_.x, mouse_.y) && !ignore_mouse_;
-    if (abuse_) {  // --abuse: one step of a random action through the same calls, every frame
-        abuse_->frame(s, interaction_);
+    const bool mouse_in_view = s.viewport.contains(mouse_.x, mouse_.y) && !ignore_mouse();
+    if (driver_ && driver_->replaces_mouse()) {
+        driver_->interact(s, interaction_);
     } else if (mouse_in_view || interaction_.busy()) {
         interaction_.update(in, s.editor, s.sel, s.camera);
         s.stats.bvh_pick_us = interaction_.picker().last_pick_us();

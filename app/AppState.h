@@ -12,7 +12,7 @@
 #include "app/Camera.h"
 #include "app/Commands.h"
 #include "app/Interaction.h"
-#include "app/Layout.h"
+#include "app/ViewLayout.h"
 #include "app/Picking.h"
 #include "app/RaycastView.h"
 

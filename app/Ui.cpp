@@ -164,7 +164,7 @@ bool input_full3(const char* id, Vec3d& v) {
 }
 
 // The column panels keep their place (the 3D view is the rectangle between the columns, see
-// Layout.h); floating panels (Test cases) start at a place and can be moved.
+// ViewLayout.h); floating panels (Test cases) start at a place and can be moved.
 // Mouse and keyboard controls, for the Help menu (and the README).
 const std::vector<std::pair<const char*, const char*>>& controls() {
     static const std::vector<std::pair<const char*, const char*>> list = {

@@ -1,4 +1,4 @@
-#include "app/Abuse.h"
+#include "harness/RandomEdits.h"
 
 #include <stdlib.h>  // mkdtemp
 
@@ -58,7 +58,7 @@ bool on_screen(const std::optional<ScreenPoint>& p, const ViewRect& v) {
 void write_file(const fs::path& p, const std::string& text) {
     std::ofstream out(p, std::ios::binary);
     out << text;
-    if (!out) throw std::runtime_error("abuse: cannot write " + p.string());
+    if (!out) throw std::runtime_error("random-edits: cannot write " + p.string());
 }
 
 }  // namespace
@@ -66,8 +66,8 @@ void write_file(const fs::path& p, const std::string& text) {
 // ---- TempDir -------------------------------------------------------------------------------------
 
 TempDir::TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "raypick-abuse-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("abuse: cannot create a temporary directory");
+    std::string pattern = (fs::temp_directory_path() / "raypick-random-edits-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("random-edits: cannot create a temporary directory");
     path_ = pattern;
 }
 
@@ -78,34 +78,45 @@ TempDir::~TempDir() {
 
 // ---- set-up and reporting ------------------------------------------------------------------------
 
-Abuse::Abuse(const AbuseOptions& options, AppState& s) : opt_(options), rng_(options.seed) {
-    const fs::path d = dir_.path();
-    auto bad = [&](const char* name, const std::string& text) {
-        write_file(d / name, text);
-        bad_files_.push_back((d / name).string());
-    };
-    bad("syntax.json", "{\"shapes\": [ {\"name\": \"s\", \"type\": \"sphere\", \"center\": [0, 0, ");
-    bad("nan_string.json",
-        "{\"shapes\": [{\"name\": \"s\", \"type\": \"sphere\", \"center\": [0, 0, 0], \"radius\": \"NaN\"}]}");
-    bad("nan_literal.json",
-        "{\"shapes\": [{\"name\": \"s\", \"type\": \"sphere\", \"center\": [NaN, 0, 0], \"radius\": 1}]}");
-    bad("negative_radius.json",
-        "{\"shapes\": [{\"name\": \"c\", \"type\": \"capsule\", \"a\": [0, 0, 0], \"b\": [0, 1, 0], \"radius\": -1}]}");
-    bad("overflow.json",
-        "{\"shapes\": [{\"name\": \"s\", \"type\": \"sphere\", \"center\": [1e999, 0, 0], \"radius\": 1}]}");
-    bad("skewed_obb.json",
+std::vector<BrokenFile> broken_scene_files() {
+    return {
+        {"syntax.json", "{\"shapes\": [ {\"name\": \"s\", \"type\": \"sphere\", \"center\": [0, 0, "},
+        {"nan_string.json",
+        "{\"shapes\": [{\"name\": \"s\", \"type\": \"sphere\", \"center\": [0, 0, 0], \"radius\": \"NaN\"}]}"},
+        {"nan_literal.json",
+        "{\"shapes\": [{\"name\": \"s\", \"type\": \"sphere\", \"center\": [NaN, 0, 0], \"radius\": 1}]}"},
+        {"negative_radius.json",
+        "{\"shapes\": [{\"name\": \"c\", \"type\": \"capsule\", \"a\": [0, 0, 0], \"b\": [0, 1, 0], \"radius\": -1}]}"},
+        {"overflow.json",
+        "{\"shapes\": [{\"name\": \"s\", \"type\": \"sphere\", \"center\": [1e999, 0, 0], \"radius\": 1}]}"},
+        {"skewed_obb.json",
         "{\"shapes\": [{\"name\": \"o\", \"type\": \"obb\", \"center\": [0, 0, 0], \"half_extents\": [1, 1, 1], "
-        "\"axes\": [[1, 0, 0], [0.5, 1, 0], [0, 0, 1]]}]}");
-    bad("inverted_aabb.json",
-        "{\"shapes\": [{\"name\": \"b\", \"type\": \"aabb\", \"min\": [1, 1, 1], \"max\": [0, 2, 2]}]}");
-    bad("duplicate_names.json",
+        "\"axes\": [[1, 0, 0], [0.5, 1, 0], [0, 0, 1]]}]}"},
+        {"left_handed_obb.json",
+        "{\"shapes\": [{\"name\": \"o\", \"type\": \"obb\", \"center\": [0, 0, 0], \"half_extents\": [1, 1, 1], "
+        "\"axes\": [[1, 0, 0], [0, 1, 0], [0, 0, -1]]}]}"},
+        {"infinite_euler_obb.json",
+        "{\"shapes\": [{\"name\": \"o\", \"type\": \"obb\", \"center\": [0, 0, 0], \"half_extents\": [1, 1, 1], "
+        "\"euler_degrees\": [1e999, 0, 0]}]}"},
+        {"inverted_aabb.json",
+        "{\"shapes\": [{\"name\": \"b\", \"type\": \"aabb\", \"min\": [1, 1, 1], \"max\": [0, 2, 2]}]}"},
+        {"duplicate_names.json",
         "{\"shapes\": [{\"name\": \"s\", \"type\": \"sphere\", \"center\": [0, 0, 0], \"radius\": 1},"
-        " {\"name\": \"s\", \"type\": \"sphere\", \"center\": [1, 0, 0], \"radius\": 1}]}");
-    bad("wrong_types.json", "{\"shapes\": 5}");
-    bad("array.json", "[1, 2, 3]");
-    bad("empty.json", "");
-    bad("binary.json", std::string("\x00\xff\xfe{\x01\x02", 6));
-    bad("deep.json", std::string(5000, '[') + std::string(5000, ']'));
+        " {\"name\": \"s\", \"type\": \"sphere\", \"center\": [1, 0, 0], \"radius\": 1}]}"},
+        {"wrong_types.json", "{\"shapes\": 5}"},
+        {"array.json", "[1, 2, 3]"},
+        {"empty.json", ""},
+        {"binary.json", std::string("\x00\xff\xfe{\x01\x02", 6)},
+        {"deep.json", std::string(5000, '[') + std::string(5000, ']')},
+    };
+}
+
+RandomEdits::RandomEdits(const RandomEditsOptions& options, AppState& s) : opt_(options), rng_(options.seed) {
+    const fs::path d = dir_.path();
+    for (const BrokenFile& f : broken_scene_files()) {
+        write_file(d / f.name, f.text);
+        bad_files_.push_back((d / f.name).string());
+    }
     fs::create_directories(d / "directory.json");
     bad_files_.push_back((d / "directory.json").string());
     bad_files_.push_back((d / "missing.json").string());
@@ -115,23 +126,23 @@ Abuse::Abuse(const AbuseOptions& options, AppState& s) : opt_(options), rng_(opt
     if (s.editor.can_undo() || s.editor.can_redo()) s.editor.clear_history();
 }
 
-std::string Abuse::summary() const {
+std::string RandomEdits::summary() const {
     std::ostringstream os;
     for (const std::string& n : notes_) os << n << "\n";
-    os << "abuse: " << action_ << " actions, " << undos_ << " undos, " << redos_ << " redos, " << refused_
+    os << "random-edits: " << action_ << " actions, " << undos_ << " undos, " << redos_ << " redos, " << refused_
        << " refused edits, " << bad_kept_ << " bad files kept, " << mismatches_.size() << " mismatches\n";
-    os << "abuse: kinds:";
+    os << "random-edits: kinds:";
     for (const auto& [k, n] : kinds_) os << " " << k << "=" << n;
     os << ", snapped=" << snaps_ << "\n";
     return os.str();
 }
 
-void Abuse::mismatch(const std::string& what) {
+void RandomEdits::mismatch(const std::string& what) {
     if (mismatches_.size() >= kMaxMismatches) return;
-    mismatches_.push_back("abuse: mismatch at action " + std::to_string(action_) + " (" + current_ + "): " + what);
+    mismatches_.push_back("random-edits: mismatch at action " + std::to_string(action_) + " (" + current_ + "): " + what);
 }
 
-void Abuse::note_gl_error(unsigned error) {
+void RandomEdits::note_gl_error(unsigned error) {
     if (error != 0) {
         char buf[32];
         std::snprintf(buf, sizeof buf, "0x%04x", error);
@@ -141,7 +152,7 @@ void Abuse::note_gl_error(unsigned error) {
 
 // ---- the model -----------------------------------------------------------------------------------
 
-void Abuse::model_push(const Scene& scene) {
+void RandomEdits::model_push(const Scene& scene) {
     model_.resize(pos_ + 1);
     model_.push_back(scene);
     ++pos_;
@@ -151,7 +162,7 @@ void Abuse::model_push(const Scene& scene) {
     }
 }
 
-void Abuse::expect_model(const AppState& s, const char* what) {
+void RandomEdits::expect_model(const AppState& s, const char* what) {
     if (!(s.scene() == model_[pos_])) mismatch(std::string(what) + ": " + difference(s.scene(), model_[pos_]));
     if (s.editor.undo_count() != pos_ || s.editor.redo_count() != model_.size() - 1 - pos_)
         mismatch(std::string(what) + ": history has " + std::to_string(s.editor.undo_count()) + " undo / " +
@@ -159,7 +170,7 @@ void Abuse::expect_model(const AppState& s, const char* what) {
                  std::to_string(model_.size() - 1 - pos_));
 }
 
-void Abuse::check_invariants(const AppState& s, const Interaction& interaction) {
+void RandomEdits::check_invariants(const AppState& s, const Interaction& interaction) {
     for (std::size_t i = 0; i < s.scene().shapes.size(); ++i)
         if (const auto err = validate(s.scene().shapes[i].shape))
             mismatch("shape " + std::to_string(i) + " '" + s.scene().shapes[i].name + "' is invalid: " + err->message);
@@ -181,7 +192,7 @@ void Abuse::check_invariants(const AppState& s, const Interaction& interaction) 
 
 // ---- the frame -----------------------------------------------------------------------------------
 
-void Abuse::frame(AppState& s, Interaction& interaction) {
+void RandomEdits::frame(AppState& s, Interaction& interaction) {
     if (done_) return;
     try {
         check_invariants(s, interaction);
@@ -245,7 +256,7 @@ void Abuse::frame(AppState& s, Interaction& interaction) {
     }
 }
 
-InputState Abuse::input_at(const AppState& s, double x, double y) const {
+InputState RandomEdits::input_at(const AppState& s, double x, double y) const {
     InputState in;
     in.mouse_x = x;
     in.mouse_y = y;
@@ -254,21 +265,21 @@ InputState Abuse::input_at(const AppState& s, double x, double y) const {
     return in;
 }
 
-std::optional<std::size_t> Abuse::random_shape(const AppState& s) {
+std::optional<std::size_t> RandomEdits::random_shape(const AppState& s) {
     if (s.scene().shapes.empty()) return std::nullopt;
     return static_cast<std::size_t>(below(static_cast<int>(s.scene().shapes.size())));
 }
 
-double Abuse::random_value(bool for_size) {
+double RandomEdits::random_value(bool for_size) {
     static constexpr double kSpecial[] = {kNaN,   kInf,  -kInf, -1.0,  -1e-300, -0.0, 0.0,  5e-324,
                                           1e-300, 1e-12, 1e12,  1e300, -1e300,  -5.0, 1e-9, 1e150};
     if (below(10) < 4) return for_size ? uniform(0.0, 2.0) : uniform(-4.0, 4.0);
-    // --abuse-extreme: also the largest doubles, whose sums overflow (see app/README.md).
+    // --extreme-values: also the largest doubles, whose sums overflow (see app/README.md).
     if (opt_.extreme && below(8) == 0) return below(2) ? kMax : -kMax;
     return kSpecial[below(static_cast<int>(std::size(kSpecial)))];
 }
 
-void Abuse::start_action(AppState& s, Interaction& interaction) {
+void RandomEdits::start_action(AppState& s, Interaction& interaction) {
     ++action_;
     // Weights of the actions; without shapes, shape actions become adds.
     static constexpr int kWeights[] = {8, 5, 5, 6, 24, 8, 10, 3, 5, 6, 4, 2, 10, 7, 3};
@@ -308,7 +319,7 @@ void Abuse::start_action(AppState& s, Interaction& interaction) {
 
 // ---- one-shot actions (the panels' and menus' code paths) --------------------------------------
 
-void Abuse::act_add(AppState& s) {
+void RandomEdits::act_add(AppState& s) {
     current_ = "add";
     ++kinds_["add"];
     const Scene before = s.scene();
@@ -325,7 +336,7 @@ void Abuse::act_add(AppState& s) {
     model_push(want);
 }
 
-void Abuse::act_duplicate(AppState& s) {
+void RandomEdits::act_duplicate(AppState& s) {
     current_ = "duplicate";
     ++kinds_["duplicate"];
     const std::size_t i = *random_shape(s);
@@ -345,7 +356,7 @@ void Abuse::act_duplicate(AppState& s) {
     model_push(want);
 }
 
-void Abuse::act_delete(AppState& s, const Interaction& interaction) {
+void RandomEdits::act_delete(AppState& s, const Interaction& interaction) {
     current_ = "delete";
     ++kinds_["delete"];
     const std::size_t i = *random_shape(s);
@@ -364,7 +375,7 @@ void Abuse::act_delete(AppState& s, const Interaction& interaction) {
     model_push(want);
 }
 
-void Abuse::act_rename(AppState& s) {
+void RandomEdits::act_rename(AppState& s) {
     current_ = "rename";
     ++kinds_["rename"];
     const std::size_t i = *random_shape(s);
@@ -394,7 +405,7 @@ void Abuse::act_rename(AppState& s) {
     }
 }
 
-void Abuse::act_edit(AppState& s) {
+void RandomEdits::act_edit(AppState& s) {
     current_ = "edit";
     ++kinds_["edit"];
     const std::size_t i = *random_shape(s);
@@ -477,7 +488,7 @@ void Abuse::act_edit(AppState& s) {
     }
 }
 
-void Abuse::act_bad_file(AppState& s) {
+void RandomEdits::act_bad_file(AppState& s) {
     current_ = "bad file";
     ++kinds_["bad_file"];
     const std::string& path = bad_files_[static_cast<std::size_t>(below(static_cast<int>(bad_files_.size())))];
@@ -498,7 +509,7 @@ void Abuse::act_bad_file(AppState& s) {
     if (s.editor.undo_count() != undo_before) mismatch("a failed open added an undo step");
 }
 
-void Abuse::act_save_reopen(AppState& s) {
+void RandomEdits::act_save_reopen(AppState& s) {
     current_ = "save+reopen";
     ++kinds_["save_reopen"];
     const Scene before = s.scene();
@@ -519,7 +530,7 @@ void Abuse::act_save_reopen(AppState& s) {
         mismatch(saved ? "a scene that validate_scene() refuses was saved" : "saving a valid scene failed: " + s.error_message);
     if (!saved) {  // validate_scene() refuses it (e.g. an expectation of a deleted shape): noted
         ++kinds_["save_refused"];
-        if (notes_.size() < 5) notes_.push_back("abuse: note: save refused at action " + std::to_string(action_) + ": " + s.error_message);
+        if (notes_.size() < 5) notes_.push_back("random-edits: note: save refused at action " + std::to_string(action_) + ": " + s.error_message);
         return;
     }
     if (!open_scene(s, path)) {  // File > Open of what was just saved
@@ -530,7 +541,7 @@ void Abuse::act_save_reopen(AppState& s) {
     model_push(s.scene());
 }
 
-void Abuse::act_open_other(AppState& s) {
+void RandomEdits::act_open_other(AppState& s) {
     current_ = "open other";
     ++kinds_["open_other"];
     const int what = below(3);
@@ -555,7 +566,7 @@ void Abuse::act_open_other(AppState& s) {
     model_push(s.scene());
 }
 
-void Abuse::act_undo(AppState& s, Interaction& interaction, bool is_redo) {
+void RandomEdits::act_undo(AppState& s, Interaction& interaction, bool is_redo) {
     current_ = is_redo ? "redo" : "undo";
     ++kinds_[current_];
     const int steps = below(8) == 0 ? 12 + below(30) : 1 + below(4);
@@ -581,7 +592,7 @@ void Abuse::act_undo(AppState& s, Interaction& interaction, bool is_redo) {
     }
 }
 
-void Abuse::act_view(AppState& s) {
+void RandomEdits::act_view(AppState& s) {
     current_ = "view";
     ++kinds_["view"];
     switch (below(4)) {
@@ -599,7 +610,7 @@ void Abuse::act_view(AppState& s) {
 
 // ---- gestures (Interaction with a synthetic mouse) -------------------------------------------------
 
-bool Abuse::start_drag_shape(AppState& s, bool undo_midway) {
+bool RandomEdits::start_drag_shape(AppState& s, bool undo_midway) {
     current_ = undo_midway ? "undo during a drag" : "drag shape";
     const std::size_t i = *random_shape(s);
     auto p = s.camera.project(shape_center(s.scene().shapes[i].shape), s.viewport.width, s.viewport.height);
@@ -639,7 +650,7 @@ bool Abuse::start_drag_shape(AppState& s, bool undo_midway) {
     return true;
 }
 
-bool Abuse::start_drag_handle(AppState& s) {
+bool RandomEdits::start_drag_handle(AppState& s) {
     current_ = "drag handle";
     const std::size_t i = *random_shape(s);
     s.sel.selected = i;  // a click in the shape list
@@ -691,7 +702,7 @@ bool Abuse::start_drag_handle(AppState& s) {
     return true;
 }
 
-void Abuse::start_camera(AppState& s) {
+void RandomEdits::start_camera(AppState& s) {
     current_ = "camera";
     ++kinds_["camera"];
     Gesture g;
@@ -737,7 +748,7 @@ void Abuse::start_camera(AppState& s) {
     gesture_ = std::move(g);
 }
 
-void Abuse::continue_gesture(AppState& s, Interaction& interaction) {
+void RandomEdits::continue_gesture(AppState& s, Interaction& interaction) {
     if (gesture_.next < gesture_.inputs.size()) {
         InputState in = gesture_.inputs[gesture_.next++];
         in.width = s.viewport.width;  // the panels may have been toggled meanwhile
@@ -753,7 +764,7 @@ void Abuse::continue_gesture(AppState& s, Interaction& interaction) {
     finish_gesture(s, interaction);
 }
 
-void Abuse::finish_gesture(AppState& s, Interaction& interaction) {
+void RandomEdits::finish_gesture(AppState& s, Interaction& interaction) {
     Gesture g = std::move(gesture_);
     gesture_ = Gesture{};
     if (g.kind == Kind::DragUndo) {
