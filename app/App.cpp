@@ -23,14 +23,14 @@ App::App(const CommandLine& options, GLFWwindow* window) : window_(window) {
     glfwGetWindowSize(window_, &state_.window_width, &state_.window_height);
     state_.viewport = view_rect(state_.window_width, state_.window_height, !options.no_ui);
     if (options.generated_shapes >= 0) {
-        state_.scene = generated_scene(static_cast<std::size_t>(options.generated_shapes));
+        state_.editor.reset(generated_scene(static_cast<std::size_t>(options.generated_shapes)));
     } else if (!options.scene_file.empty()) {
         auto loaded = load_scene(options.scene_file);
         if (auto* err = std::get_if<std::string>(&loaded)) throw StartupError(*err);
-        state_.scene = std::move(std::get<Scene>(loaded));
+        state_.editor.reset(std::move(std::get<Scene>(loaded)));
         state_.scene_path = options.scene_file;
     } else {
-        state_.scene = default_scene(state_.scene_path);
+        state_.editor.reset(default_scene(state_.scene_path));
     }
     reset_camera(state_);
     if (!options.open_file.empty()) open_scene(state_, options.open_file);  // keeps the scene on error
@@ -46,17 +46,7 @@ App::App(const CommandLine& options, GLFWwindow* window) : window_(window) {
         state_.view.raycast.enabled = true;
         state_.view.raycast.shading = *options.raycast;
     }
-    ignore_mouse_ = !options.screenshot_file.empty() || options.abuse > 0;
-    bench_orbit_ = options.bench_orbit;
-    if (options.abuse > 0) {
-        AbuseOptions a;
-        a.actions = options.abuse;
-        a.seed = static_cast<std::uint64_t>(options.seed);
-        a.sabotage = options.abuse_sabotage;
-        a.extreme = options.abuse_extreme;
-        abuse_ = std::make_unique<Abuse>(a, state_);
-        glfwSwapInterval(0);  // as fast as it draws
-    }
+    screenshot_mode_ = !options.screenshot_file.empty();
     last_frame_ = std::chrono::steady_clock::now();
 }
 
@@ -74,13 +64,7 @@ void App::handle_keys() {
         redo(s);
         interaction_.cancel();
     } else if (ctrl && pressed(GLFW_KEY_D)) {
-        if (s.sel.selected) {
-            const Scene before = s.scene;
-            if (auto i = duplicate_shape(s.scene, *s.sel.selected, Vec3d(0.5, 0.0, 0.5))) {
-                s.history.record(before);
-                s.sel.selected = *i;
-            }
-        }
+        duplicate_selected(s.editor, s.sel);
     } else if (ctrl && pressed(GLFW_KEY_S)) {
         if (!s.scene_path.empty()) save_scene(s, s.scene_path);
         else ui_.request_save_as();
@@ -89,11 +73,7 @@ void App::handle_keys() {
     } else if (ctrl && pressed(GLFW_KEY_O)) {
         ui_.request_open();
     } else if (!ctrl && pressed(GLFW_KEY_DELETE)) {
-        if (s.sel.selected && !interaction_.busy()) {
-            const Scene before = s.scene;
-            if (delete_shape(s.scene, *s.sel.selected)) s.history.record(before);
-            s.sel.selected.reset();
-        }
+        if (!interaction_.busy()) delete_selected(s.editor, s.sel);
     } else if (!ctrl && pressed(GLFW_KEY_SPACE)) {
         set_frozen(s, !s.ray.frozen);
     } else if (!ctrl && pressed(GLFW_KEY_F)) {
@@ -119,23 +99,14 @@ void App::handle_keys() {
 
 void App::update_mouse() {
     const ImGuiIO& io = ImGui::GetIO();
-    if (!bench_orbit_) {
-        mouse_ = {io.MousePos.x, io.MousePos.y, io.WantCaptureMouse};
-        return;
-    }
-    AppState& s = state_;
-    const double f = static_cast<double>(s.stats.frames);
-    const ViewRect& v = s.viewport;
-    mouse_.x = v.x + v.width * (0.5 + 0.4 * std::sin(f * 0.047));
-    mouse_.y = v.y + v.height * (0.5 + 0.4 * std::sin(f * 0.031));
-    mouse_.ui_wants = false;
-    s.camera.orbit(2.0, 1.5 * std::cos(f * 0.02));  // about a degree a frame around, a little up and down
+    mouse_ = {io.MousePos.x, io.MousePos.y, io.WantCaptureMouse};
+    if (driver_) driver_->before_frame(state_, mouse_);
 }
 
 void App::cast_ray() {
     AppState& s = state_;
-    if (!s.ray.frozen && ignore_mouse_) {  // screenshot without --ray: no mouse, so no mouse ray
-        clear_result(s.result, s.scene.shapes.size());
+    if (!s.ray.frozen && ignore_mouse()) {  // screenshot without --ray: no mouse, so no mouse ray
+        clear_result(s.result, s.scene().shapes.size());
         return;
     }
     if (!s.ray.frozen) {
@@ -150,10 +121,8 @@ void App::cast_ray() {
             s.ray.valid = true;
         }
     }
-    // Through the hover pick's hierarchy: only the shapes the ray reaches are cast. A drag this
-    // frame changed the scene after the version was last taken: take it again first.
-    update_scene_version(s, interaction_.busy() || abuse_ != nullptr);
-    interaction_.picker().cast_all(s.scene, s.ray.ray, s.scene_version, s.view.compare, s.result);
+    // Through the hover pick's hierarchy: only the shapes the ray reaches are cast.
+    interaction_.picker().cast_all(s.editor, s.ray.ray, s.view.compare, s.result);
     s.stats.pick_us = s.result.micros;
 }
 
@@ -172,7 +141,6 @@ void App::update() {
     s.viewport = view_rect(s.window_width, s.window_height, s.view.show_ui);
 
     handle_keys();
-    update_scene_version(s, abuse_ != nullptr);  // the keys' edits and undo/redo, before the picks
     update_mouse();
 
     const ImGuiIO& io = ImGui::GetIO();
@@ -196,11 +164,11 @@ void App::update() {
     in.key_y = keys_free && ImGui::IsKeyDown(GLFW_KEY_Y) && !io.KeyCtrl;
     in.key_z = keys_free && ImGui::IsKeyDown(GLFW_KEY_Z) && !io.KeyCtrl;
     in.ui_wants_mouse = mouse_.ui_wants;
-    const bool mouse_in_view = s.viewport.contains(mouse_.x, mouse_.y) && !ignore_mouse_;
-    if (abuse_) {  // --abuse: one step of a random action through the same calls, every frame
-        abuse_->frame(s, interaction_);
+    const bool mouse_in_view = s.viewport.contains(mouse_.x, mouse_.y) && !ignore_mouse();
+    if (driver_ && driver_->replaces_mouse()) {
+        driver_->interact(s, interaction_);
     } else if (mouse_in_view || interaction_.busy()) {
-        interaction_.update(in, s.scene, s.sel, s.camera, s.history, s.scene_version);
+        interaction_.update(in, s.editor, s.sel, s.camera);
         s.stats.bvh_pick_us = interaction_.picker().last_pick_us();
         s.stats.bvh_rebuilds = interaction_.picker().rebuilds();
         s.stats.bvh_refits = interaction_.picker().refits();
@@ -208,24 +176,22 @@ void App::update() {
         s.sel.hovered.reset();
         s.sel.hovered_handle = -1;
     }
-    if (interaction_.busy()) s.status = interaction_.status(s.scene);
+    if (interaction_.busy()) s.status = interaction_.status(s.scene());
     else if (was_busy_) s.status.clear();  // the gesture ended
     was_busy_ = interaction_.busy();
     if (s.status.empty()) s.status = "left: pick / drag, right: orbit, middle: pan, wheel: zoom, Space: freeze ray, Help menu: all keys";
 
     cast_ray();
     if (s.view.show_ui) ui_.draw(s, renderer_.scene_line_vertices());
-    s.sel.clamp(s.scene.shapes.size());
+    s.sel.clamp(s.scene().shapes.size());
     // A slider or text field edit ends when no item is active any more: one undo step per edit.
-    if (s.history.in_gesture() && !interaction_.busy() && !ImGui::IsAnyItemActive()) s.history.end(s.scene);
-    // The abuse driver edits through the same calls but several times a frame: always bumped then.
-    update_scene_version(s, interaction_.busy() || abuse_ != nullptr);
+    if (s.editor.in_gesture() && !interaction_.busy() && !ImGui::IsAnyItemActive()) s.editor.end_gesture();
     if (s.view.show_scene_rays) draw_case_labels();
     draw_raycast_view();
     // The hovered shape's name beside the cursor.
-    if (s.sel.hovered && *s.sel.hovered < s.scene.shapes.size() && !interaction_.busy() &&
+    if (s.sel.hovered && *s.sel.hovered < s.scene().shapes.size() && !interaction_.busy() &&
         s.viewport.contains(mouse_.x, mouse_.y) && !mouse_.ui_wants) {
-        const std::string& name = s.scene.shapes[*s.sel.hovered].name;
+        const std::string& name = s.scene().shapes[*s.sel.hovered].name;
         ImGui::GetForegroundDrawList()->AddText(ImVec2(float(mouse_.x) + 14.0f, float(mouse_.y) + 4.0f),
                                                 IM_COL32(255, 200, 120, 255), name.c_str());
     }
@@ -285,8 +251,8 @@ void App::draw_raycast_view() {
 
 void App::update_raycast(const glm::dmat4& view_projection) {
     AppState& s = state_;
-    const IdPicture gl_ids = [&](PictureSize p) { return renderer_.render_ids(view_projection, p.width, p.height); };
-    if (!raycast_.update(s.scene, s.camera, s.viewport.width, s.viewport.height, s.view.raycast, gl_ids)) return;
+    const IdPicture gl_ids = [&](PictureSize p) { return renderer_.render_ids(s.scene(), view_projection, p.width, p.height); };
+    if (!raycast_.update(s.editor, s.camera, s.viewport.width, s.viewport.height, s.view.raycast, gl_ids)) return;
     renderer_.upload_picture(raycast_.rgba(), raycast_.size().width, raycast_.size().height);
     s.stats.raycast_ms = raycast_.cast_ms();
     s.stats.raycast_rays_per_s = raycast_.rays_per_second();
@@ -298,15 +264,15 @@ void App::update_raycast(const glm::dmat4& view_projection) {
 
 RaycastCheck App::raycast_check(int shift) {
     AppState& s = state_;
-    renderer_.sync_scene(s.scene, s.scene_version);
+    renderer_.sync_scene(s.editor);
     const glm::dmat4 vp = s.camera.projection(s.view_aspect()) * s.camera.view();
     RaycastOptions options;
     options.enabled = true;
     options.shading = RaycastShading::Difference;
     options.margin = 2;
     RaycastView view;  // its own, at full size, whatever the panel's settings
-    view.update(s.scene, s.camera, s.viewport.width, s.viewport.height, options, [&](PictureSize p) {
-        return shift_ids(renderer_.render_ids(vp, p.width, p.height), p.width, p.height, shift);
+    view.update(s.editor, s.camera, s.viewport.width, s.viewport.height, options, [&](PictureSize p) {
+        return shift_ids(renderer_.render_ids(s.scene(), vp, p.width, p.height), p.width, p.height, shift);
     });
     RaycastCheck c;
     c.size = view.size();
@@ -329,11 +295,11 @@ void App::build_overlay() {
     MarkerBatch hot_handle{12.0f, {}};
 
     // Highlights: hovered, then selected (the selected colour wins where they coincide).
-    if (s.sel.hovered && *s.sel.hovered < s.scene.shapes.size() && s.sel.hovered != s.sel.selected)
-        append_wireframe(overlay_.highlight, s.scene.shapes[*s.sel.hovered].shape, palette::hovered,
+    if (s.sel.hovered && *s.sel.hovered < s.scene().shapes.size() && s.sel.hovered != s.sel.selected)
+        append_wireframe(overlay_.highlight, s.scene().shapes[*s.sel.hovered].shape, palette::hovered,
                          renderer_.circle_segments());
-    if (s.sel.selected && *s.sel.selected < s.scene.shapes.size()) {
-        const Shape<double>& shape = s.scene.shapes[*s.sel.selected].shape;
+    if (s.sel.selected && *s.sel.selected < s.scene().shapes.size()) {
+        const Shape<double>& shape = s.scene().shapes[*s.sel.selected].shape;
         append_wireframe(overlay_.highlight, shape, palette::selected, renderer_.circle_segments());
         if (v.show_handles)
             for (const Handle& h : handles(shape))
@@ -344,16 +310,16 @@ void App::build_overlay() {
     // The scene's own rays (test cases): green, first hits blue, failing rays in their own colour.
     if (v.show_scene_rays) {
         const auto& failing = ui_.failing_rays();
-        const std::size_t n = std::min<std::size_t>(s.scene.rays.size(), 2000);
+        const std::size_t n = std::min<std::size_t>(s.scene().rays.size(), 2000);
         for (std::size_t i = 0; i < n; ++i) {
-            const SceneRay& r = s.scene.rays[i];
+            const SceneRay& r = s.scene().rays[i];
             if (!is_valid(r.ray)) continue;
             const bool failed = i < failing.size() && failing[i];
             const bool chosen = ui_.selected_case_ray() == i;
             const Color col = chosen ? palette::selected : failed ? palette::failed : palette::scene_ray;
             double t0 = std::max(r.t_min, 0.0), t1 = r.t_max;
             std::optional<SurfaceHit<double>> best;
-            for (const SceneShape& sh : s.scene.shapes) {
+            for (const SceneShape& sh : s.scene().shapes) {
                 const auto h = pick(r.ray, sh.shape, r.t_min, r.t_max);
                 if (h && (!best || h->t < best->t)) best = h;
             }
@@ -370,7 +336,7 @@ void App::build_overlay() {
         const Ray<double>& ray = s.ray.ray;
         const double dlen = glm::length(ray.direction);
         double t_end = 0.0;
-        for (std::size_t i = 0; i < s.result.shapes.size() && i < s.scene.shapes.size(); ++i) {
+        for (std::size_t i = 0; i < s.result.shapes.size() && i < s.scene().shapes.size(); ++i) {
             const ShapeResult& r = s.result.shapes[i];
             if (r.hit) {
                 t_end = std::max(t_end, r.hit->t_far);
@@ -412,7 +378,7 @@ void App::build_overlay() {
 void App::render(int fb_width, int fb_height) {
     AppState& s = state_;
     if (fb_width <= 0 || fb_height <= 0) return;  // minimised
-    renderer_.sync_scene(s.scene, s.scene_version);
+    renderer_.sync_scene(s.editor);
     build_overlay();
     const glm::dmat4 vp = s.camera.projection(s.view_aspect()) * s.camera.view();
     // The ray-cast view, when it is visible (before the view: render_ids changes the GL state).

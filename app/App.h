@@ -3,11 +3,10 @@
 #pragma once
 
 #include <chrono>
-#include <memory>
 
-#include "app/Abuse.h"
 #include "app/AppState.h"
 #include "app/CommandLine.h"
+#include "app/FrameDriver.h"
 #include "app/RaycastView.h"
 #include "app/Renderer.h"
 #include "app/Ui.h"
@@ -39,12 +38,13 @@ public:
     AppState& state() { return state_; }
     const AppState& state() const { return state_; }
     const Renderer& renderer() const { return renderer_; }
-    /// The --abuse driver, if running (null otherwise).
-    Abuse* abuse() { return abuse_.get(); }
+    /// Lets `driver` (owned by the caller, or null) drive the frames from now on.
+    void set_driver(FrameDriver* driver) { driver_ = driver; }
 
     /// Compares a fresh full-size CPU ray-cast picture with the OpenGL object ids (margin 2),
-    /// the ids shifted right by `shift` pixels (a test aid; 0 normally). Needs the GL context.
-    RaycastCheck raycast_check(int shift);
+    /// the ids shifted right by `shift` pixels (a test aid of the harness; 0 normally). Needs the
+    /// GL context.
+    RaycastCheck raycast_check(int shift = 0);
 
 private:
     void handle_keys();
@@ -53,15 +53,10 @@ private:
     void draw_case_labels();
     void draw_raycast_view();
     void update_raycast(const glm::dmat4& view_projection);
-    /// The cursor for this frame: ImGui's, or with --bench-orbit a path across the view (the camera
-    /// is orbited a step too), so the hover pick and the mouse ray move every frame.
+    /// The cursor for this frame: ImGui's, or where the frame driver puts it.
     void update_mouse();
-
-    /// The cursor this frame, in window coordinates.
-    struct Mouse {
-        double x = 0.0, y = 0.0;
-        bool ui_wants = false;  ///< ImGui owns the mouse
-    };
+    /// No mouse ray or mouse interaction: screenshot mode, or a driver in the mouse's place.
+    bool ignore_mouse() const { return screenshot_mode_ || (driver_ && driver_->replaces_mouse()); }
 
     GLFWwindow* window_;
     AppState state_;
@@ -72,11 +67,10 @@ private:
     RaycastView raycast_;
     std::chrono::steady_clock::time_point last_frame_;
     bool first_frame_ = true;
-    bool ignore_mouse_ = false;
-    bool was_busy_ = false;  ///< screenshot mode: the picture must not depend on the cursor
-    bool bench_orbit_ = false;
-    Mouse mouse_;
-    std::unique_ptr<Abuse> abuse_;  ///< --abuse: drives the interaction instead of the mouse
+    bool screenshot_mode_ = false;  ///< the picture must not depend on the cursor
+    bool was_busy_ = false;
+    Cursor mouse_;
+    FrameDriver* driver_ = nullptr;
 };
 
 }  // namespace raypick::app

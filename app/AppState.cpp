@@ -7,12 +7,8 @@
 #include "app/SceneEdit.h"
 #include "app/Showcase.h"
 
-#if RAYPICK_HAVE_SCENE_FILE
-#include "scene/SceneFile.h"
-#endif
-#if RAYPICK_HAVE_CASE_CHECK
 #include "scene/CaseCheck.h"
-#endif
+#include "scene/SceneFile.h"
 
 namespace raypick::app {
 
@@ -27,33 +23,32 @@ Aabb<double> scene_bounds(const Scene& scene) {
 
 void reset_camera(AppState& s) {
     Camera c;
-    if (s.scene.camera) {
-        c.fov_y_degrees = s.scene.camera->fov_y_degrees;
-        c.look_at(s.scene.camera->eye, s.scene.camera->target);
+    if (s.scene().camera) {
+        c.fov_y_degrees = s.scene().camera->fov_y_degrees;
+        c.look_at(s.scene().camera->eye, s.scene().camera->target);
     } else {
-        c.frame(scene_bounds(s.scene), s.view_aspect());
+        c.frame(scene_bounds(s.scene()), s.view_aspect());
     }
     s.camera = c;
 }
 
 void frame_selection(AppState& s) {
     const double aspect = s.view_aspect();
-    if (s.sel.selected && *s.sel.selected < s.scene.shapes.size())
-        s.camera.frame(bounds(s.scene.shapes[*s.sel.selected].shape), aspect);
+    if (s.sel.selected && *s.sel.selected < s.scene().shapes.size())
+        s.camera.frame(bounds(s.scene().shapes[*s.sel.selected].shape), aspect);
     else
-        s.camera.frame(scene_bounds(s.scene), aspect);
+        s.camera.frame(scene_bounds(s.scene()), aspect);
 }
 
 void replace_scene(AppState& s, Scene scene, const std::string& path, bool record_history) {
-    if (record_history) s.history.record(s.scene);
-    s.scene = std::move(scene);
+    if (record_history) s.editor.replace(std::move(scene));
+    else s.editor.reset(std::move(scene));
     s.scene_path = path;
     s.sel = Selection{};
     reset_camera(s);
 }
 
 std::variant<Scene, std::string> load_scene(const std::string& path) {
-#if RAYPICK_HAVE_SCENE_FILE
     std::error_code ec;
     if (fs::is_directory(path, ec)) return path + ": is a directory, not a scene file";
     try {
@@ -63,9 +58,6 @@ std::variant<Scene, std::string> load_scene(const std::string& path) {
     } catch (const std::exception& e) {
         return path + ": " + e.what();
     }
-#else
-    return "this build has no scene file support (scene/SceneFile.h): " + path;
-#endif
 }
 
 bool open_scene(AppState& s, const std::string& path) {
@@ -81,10 +73,9 @@ bool open_scene(AppState& s, const std::string& path) {
 }
 
 bool save_scene(AppState& s, const std::string& path) {
-#if RAYPICK_HAVE_SCENE_FILE
     std::optional<std::string> err;
     try {
-        err = save_scene_file(path, s.scene);
+        err = save_scene_file(path, s.scene());
     } catch (const std::exception& e) {
         err = path + ": " + e.what();
     }
@@ -96,28 +87,18 @@ bool save_scene(AppState& s, const std::string& path) {
     s.scene_path = path;
     s.status = "saved " + path;
     return true;
-#else
-    s.error_title = "Could not save the scene";
-    s.error_message = "this build has no scene file support (scene/SceneFile.h): " + path;
-    return false;
-#endif
-}
-
-void update_scene_version(AppState& s, bool editing) {
-    if (editing || s.history.in_gesture() || s.history.changes() != s.history_changes_seen) ++s.scene_version;
-    s.history_changes_seen = s.history.changes();
 }
 
 bool undo(AppState& s) {
-    const bool ok = s.history.undo(s.scene);
-    s.sel.clamp(s.scene.shapes.size());
+    const bool ok = s.editor.undo();
+    s.sel.clamp(s.scene().shapes.size());
     s.status = ok ? "undo" : "nothing to undo";
     return ok;
 }
 
 bool redo(AppState& s) {
-    const bool ok = s.history.redo(s.scene);
-    s.sel.clamp(s.scene.shapes.size());
+    const bool ok = s.editor.redo();
+    s.sel.clamp(s.scene().shapes.size());
     s.status = ok ? "redo" : "nothing to redo";
     return ok;
 }
@@ -139,7 +120,6 @@ std::vector<std::string> asset_dirs() {
 
 Scene default_scene(std::string& path_out) {
     path_out.clear();
-#if RAYPICK_HAVE_SCENE_FILE
     for (const std::string& dir : asset_dirs()) {
         const fs::path p = fs::path(dir) / "showcase.json";
         std::error_code ec;
@@ -150,14 +130,12 @@ Scene default_scene(std::string& path_out) {
             return std::move(*scene);
         }
     }
-#endif
     return showcase_scene();
 }
 
 void scan_case_files(AppState& s) {
     s.case_files.clear();
     s.case_files_scanned = true;
-#if RAYPICK_HAVE_SCENE_FILE
     for (const std::string& dir : asset_dirs()) {
         std::error_code ec;
         if (!fs::is_directory(dir, ec)) continue;
@@ -175,16 +153,13 @@ void scan_case_files(AppState& s) {
             } else {
                 const Scene& scene = std::get<Scene>(loaded);
                 c.expectations = scene.expectations.size();
-#if RAYPICK_HAVE_CASE_CHECK
                 c.failed_float = check_case(scene, Precision::Float).failed;
                 c.failed_double = check_case(scene, Precision::Double).failed;
-#endif
             }
             s.case_files.push_back(std::move(c));
         }
         if (!files.empty()) break;  // the first directory that has case files
     }
-#endif
 }
 
 }  // namespace raypick::app

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "app/Camera.h"
-#include "app/History.h"
+#include "app/Commands.h"
 #include "app/Interaction.h"
-#include "app/Layout.h"
+#include "app/ViewLayout.h"
 #include "app/Picking.h"
 #include "app/RaycastView.h"
 
@@ -64,15 +64,14 @@ struct CaseFile {
 };
 
 struct AppState {
-    Scene scene;
-    /// Changes whenever the scene may have changed (update_scene_version): what the renderer, the
-    /// picking hierarchy and the Test cases panel compare instead of the whole scene.
-    std::uint64_t scene_version = 0;
-    std::uint64_t history_changes_seen = 0;  ///< history.changes() at the last update_scene_version
+    /// The scene, its undo history and its change log: every edit is one of its commands.
+    SceneEditor editor;
+    const Scene& scene() const { return editor.scene(); }
+    /// Bumped once by every change of the scene (SceneEditor::version()).
+    std::uint64_t scene_version() const { return editor.version(); }
     std::string scene_path;  ///< where the scene came from / is saved to; empty: built in
     Selection sel;
     Camera camera;
-    History history;
     ViewOptions view;
     RayState ray;
     PickResult result;
@@ -97,17 +96,13 @@ struct AppState {
 /// directory or an unreadable path).
 std::variant<Scene, std::string> load_scene(const std::string& path);
 
-/// Replaces the scene (keeps the old one undoable), resets selection, camera and gestures.
+/// Replaces the scene (undoable when `record_history`, else the history starts over), resets
+/// selection and camera.
 void replace_scene(AppState& s, Scene scene, const std::string& path, bool record_history);
 /// Loads `path`; on failure keeps the current scene and sets the error message. True on success.
 bool open_scene(AppState& s, const std::string& path);
 /// Saves to `path` (atomically); sets the status or the error message. True on success.
 bool save_scene(AppState& s, const std::string& path);
-/// Bumps s.scene_version if the scene may have changed since the last call: every edit that is not
-/// part of a gesture is recorded in the history (add, duplicate, delete, rename, open, presets),
-/// undo and redo are counted there, and while a gesture (a drag, a slider) is under way — or
-/// `editing` says something else edits the scene directly — every call bumps it.
-void update_scene_version(AppState& s, bool editing);
 bool undo(AppState& s);
 bool redo(AppState& s);
 /// Camera from the scene file's camera, or framing the whole scene.

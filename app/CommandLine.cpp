@@ -5,20 +5,17 @@
 
 namespace raypick::app {
 
-const char* usage() {
-    return "usage: raypick [--scene FILE] [--open FILE] [--screenshot OUT.png] [--width W] [--height H]\n"
-           "               [--ray OX OY OZ DX DY DZ] [--frames N] [--bench-frames N] [--shapes N]\n"
-           "               [--bench-orbit] [--no-ui] [--solid] [--compare] [--raycast MODE] [--raycast-check]\n"
-           "               [--abuse N [--seed S]]\n"
+std::string usage(const std::string& program) {
+    const std::string pad(program.size(), ' ');
+    return "usage: " + program + " [--scene FILE] [--open FILE] [--screenshot OUT.png] [--width W] [--height H]\n" +
+           "       " + pad + " [--ray OX OY OZ DX DY DZ] [--frames N] [--shapes N]\n" +
+           "       " + pad + " [--no-ui] [--solid] [--compare] [--raycast MODE] [--raycast-check]\n" +
            "  --scene FILE        open a scene file (default: assets/showcase.json or a built-in showcase)\n"
            "  --open FILE         after start-up, open FILE as File > Open does (errors in a message box)\n"
            "  --screenshot OUT    render once with the panels, write a PNG and exit\n"
            "  --width/--height    window (and screenshot) size, default 1280 x 720\n"
            "  --ray ...           freeze this ray (origin, direction) instead of the mouse ray\n"
            "  --frames N          exit after N frames\n"
-           "  --bench-frames N    run N frames and print the mean and worst frame time\n"
-           "  --bench-orbit       every frame orbits the camera a little and moves the mouse (hover pick and\n"
-           "                      mouse ray) across the view, as while orbiting: the worst case to measure\n"
            "  --shapes N          a generated scene of N mixed shapes (performance)\n"
            "  --no-ui             hide the ImGui panels\n"
            "  --solid             start in solid mode (surfaces shaded by normal)\n"
@@ -26,23 +23,16 @@ const char* usage() {
            "  --raycast MODE      start with the CPU ray-cast view: normal, depth, normaldepth or difference\n"
            "  --raycast-check     after the first frame compare the CPU ray-cast picture with the OpenGL\n"
            "                      object ids at the view's size, print the figures, exit 0 if at most 0.1%\n"
-           "                      of the compared pixels differ (with --screenshot: write the difference)\n"
-           "  --raycast-check-shift N  test aid: shift the OpenGL ids N pixels right before comparing\n"
-           "  --abuse N [--seed S] run N random edits, drags, broken files, undo/redo through the UI's code\n"
-           "                      paths, check every frame against undo's model, print a summary, exit 0 or 1\n"
-           "                      (with --screenshot: write the last frame)\n"
-           "  --abuse-sabotage    test aid: the abuse model skips one undo (the check must fail)\n"
-           "  --abuse-extreme     --abuse also types +-DBL_MAX into fields\n";
+           "                      of the compared pixels differ (with --screenshot: write the difference)\n";
 }
 
-namespace {
-bool to_double(const std::string& s, double& out) {
+bool parse_double(const std::string& s, double& out) {
     if (s.empty()) return false;
     char* end = nullptr;
     out = std::strtod(s.c_str(), &end);
     return end && *end == '\0' && std::isfinite(out);
 }
-bool to_int(const std::string& s, int& out, int lo, int hi) {
+bool parse_int(const std::string& s, int& out, int lo, int hi) {
     if (s.empty()) return false;
     char* end = nullptr;
     const long v = std::strtol(s.c_str(), &end, 10);
@@ -50,9 +40,8 @@ bool to_int(const std::string& s, int& out, int lo, int hi) {
     out = static_cast<int>(v);
     return true;
 }
-}  // namespace
 
-ParseResult parse_command_line(const std::vector<std::string>& args) {
+ParseResult parse_command_line(const std::vector<std::string>& args, const ExtraOption& extra) {
     ParseResult r;
     CommandLine& o = r.options;
     for (std::size_t i = 1; i < args.size(); ++i) {
@@ -66,13 +55,21 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
         };
         auto int_arg = [&](int& out, int lo, int hi) {
             if (!need(1)) return false;
-            if (!to_int(args[++i], out, lo, hi)) {
+            if (!parse_int(args[++i], out, lo, hi)) {
                 r.error = a + ": expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) +
                           "], got '" + args[i] + "'";
                 return false;
             }
             return true;
         };
+        if (extra) {
+            const std::size_t taken = extra(args, i, r.error);
+            if (!r.error.empty()) return r;
+            if (taken > 0) {
+                i += taken - 1;
+                continue;
+            }
+        }
         if (a == "--help" || a == "-h") {
             o.help = true;
         } else if (a == "--scene") {
@@ -90,15 +87,13 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
             if (!int_arg(o.height, 64, 8192)) return r;
         } else if (a == "--frames") {
             if (!int_arg(o.frames, 1, 100000000)) return r;
-        } else if (a == "--bench-frames") {
-            if (!int_arg(o.bench_frames, 1, 100000000)) return r;
         } else if (a == "--shapes") {
             if (!int_arg(o.generated_shapes, 0, 100000)) return r;
         } else if (a == "--ray") {
             if (!need(6)) return r;
             double v[6];
             for (int k = 0; k < 6; ++k)
-                if (!to_double(args[i + 1 + k], v[k])) {
+                if (!parse_double(args[i + 1 + k], v[k])) {
                     r.error = "--ray: expected 6 finite numbers, got '" + args[i + 1 + k] + "'";
                     return r;
                 }
@@ -121,20 +116,6 @@ ParseResult parse_command_line(const std::vector<std::string>& args) {
             o.raycast = shading;
         } else if (a == "--raycast-check") {
             o.raycast_check = true;
-        } else if (a == "--raycast-check-shift") {
-            if (!int_arg(o.raycast_check_shift, -1000, 1000)) return r;
-        } else if (a == "--abuse") {
-            if (!int_arg(o.abuse, 1, 1000000)) return r;
-        } else if (a == "--seed") {
-            int seed = 0;
-            if (!int_arg(seed, 0, 2147483647)) return r;
-            o.seed = seed;
-        } else if (a == "--abuse-sabotage") {
-            o.abuse_sabotage = true;
-        } else if (a == "--abuse-extreme") {
-            o.abuse_extreme = true;
-        } else if (a == "--bench-orbit") {
-            o.bench_orbit = true;
         } else if (a == "--no-ui") {
             o.no_ui = true;
         } else if (a == "--solid") {

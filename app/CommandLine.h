@@ -1,6 +1,8 @@
 // raypick demo: command-line options. No GL.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,29 +20,31 @@ struct CommandLine {
     int width = 1280, height = 720;
     std::optional<Ray<double>> ray;  ///< --ray ox oy oz dx dy dz: a frozen ray
     int frames = 0;                ///< --frames N: exit after N frames (0: run until closed)
-    int bench_frames = 0;          ///< --bench-frames N: run N frames, print frame times, exit
-    bool bench_orbit = false;      ///< --bench-orbit: every frame orbits the camera and moves the mouse
     int generated_shapes = -1;     ///< --shapes N: a generated scene of N shapes instead of a file
     bool no_ui = false;            ///< --no-ui: hide the panels
     bool solid = false;            ///< --solid: start in solid mode
     bool compare = false;          ///< --compare: compare every shape type with its textbook variant
     std::optional<RaycastShading> raycast;  ///< --raycast MODE: the CPU ray-cast view on at start
     bool raycast_check = false;    ///< --raycast-check: compare the CPU and OpenGL pictures, exit
-    int raycast_check_shift = 0;   ///< --raycast-check-shift N: test aid, shifts the OpenGL ids
-    int abuse = 0;                 ///< --abuse N: N random actions checked against undo's model, exit
-    long long seed = 1;            ///< --seed S: the random actions of --abuse
-    bool abuse_sabotage = false;   ///< --abuse-sabotage: test aid, the model skips one undo (must fail)
-    bool abuse_extreme = false;    ///< --abuse-extreme: --abuse also types +-DBL_MAX into fields
     bool help = false;
 };
 
-/// Parses argv; returns the options or a message naming the bad argument.
+/// Parses argv; returns the options or a message naming the bad argument. `extra`, if given, is
+/// asked first about each argument (a program built on the demo with options of its own): it
+/// returns how many arguments it took from args[i] on (0: not its option), or sets `error`.
+using ExtraOption = std::function<std::size_t(const std::vector<std::string>& args, std::size_t i, std::string& error)>;
 struct ParseResult {
     CommandLine options;
     std::string error;  ///< empty on success
 };
-ParseResult parse_command_line(const std::vector<std::string>& args);
+ParseResult parse_command_line(const std::vector<std::string>& args, const ExtraOption& extra = {});
 
-const char* usage();
+/// The demo's options, for --help (the first line names `program`).
+std::string usage(const std::string& program = "raypick");
+
+/// Number parsing shared with programs built on the demo: false unless the whole text is a
+/// finite double / an integer in [lo, hi].
+bool parse_double(const std::string& s, double& out);
+bool parse_int(const std::string& s, int& out, int lo, int hi);
 
 }  // namespace raypick::app

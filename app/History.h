@@ -1,55 +1,64 @@
-// raypick demo: undo/redo of scene edits as whole-scene snapshots (scenes are small values).
+// raypick demo: the undo history — a bounded stack of commands, each holding what it needs to be
+// applied again or reverted. Only the command layer (app/Commands.h) uses it.
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <deque>
-#include <optional>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "scene/Scene.h"
 
 namespace raypick::app {
 
-/// Undo/redo. Every step is the scene as it was before an edit. A gesture that changes the scene
-/// continuously (a drag, a slider) is one step: begin() takes the snapshot once, end() records it
-/// when the scene really changed. One-shot edits (add, delete, rename) call record(before).
+/// One shape's geometry before and after an edit.
+struct ShapeChange {
+    std::size_t index = 0;
+    Shape<double> before, after;
+};
+
+/// One undoable edit of a scene, reversible from its own data.
+struct Command {
+    enum class Kind {
+        AddShape,     ///< `shape` inserted at `index`
+        RemoveShape,  ///< `shape` removed from `index`; the expectations changed with it
+        Rename,       ///< shape `index` renamed from `name_before` to `shape.name`
+        EditShapes,   ///< shapes changed in place (`edits`): a one-shot edit or a whole gesture
+        Replace,      ///< the whole scene replaced (file open, presets, new scene)
+    };
+    Kind kind = Kind::EditShapes;
+    std::size_t index = 0;
+    SceneShape shape;
+    std::string name_before;
+    std::vector<SceneExpectation> expectations_before, expectations_after;
+    std::vector<ShapeChange> edits;
+    std::shared_ptr<const Scene> scene_before, scene_after;
+};
+
+/// Undo/redo stacks of commands, at most `max_steps` undo steps (the oldest are forgotten).
 class History {
 public:
     explicit History(std::size_t max_steps = 256) : max_steps_(max_steps) {}
 
-    /// Starts a gesture: remembers `current` unless a gesture is already under way.
-    void begin(const Scene& current);
-    /// Ends the gesture: records its snapshot if `current` differs from it. Returns true if recorded.
-    bool end(const Scene& current);
-    bool in_gesture() const { return pending_.has_value(); }
-    /// Records one finished edit whose state before was `before`.
-    void record(const Scene& before);
-
-    /// Restores the state before the last edit; `current` becomes redoable. False if none.
-    bool undo(Scene& current);
-    /// Re-applies the last undone edit. False if none.
-    bool redo(Scene& current);
+    /// A finished command: becomes the last undo step; the redo steps are dropped.
+    void record(Command command);
+    /// The last undo step, moved to the redo stack (null if none): the caller reverts it.
+    const Command* undo();
+    /// The last redo step, moved to the undo stack (null if none): the caller applies it again.
+    const Command* redo();
 
     bool can_undo() const { return !undo_.empty(); }
     bool can_redo() const { return !redo_.empty(); }
     std::size_t undo_count() const { return undo_.size(); }
-    /// Counts the steps recorded, undone and redone: it changes whenever a finished edit, an undo or
-    /// a redo changed the scene (gestures in progress are seen by in_gesture()).
-    std::uint64_t changes() const { return changes_; }
     std::size_t redo_count() const { return redo_.size(); }
+    std::size_t max_steps() const { return max_steps_; }
     void clear();
 
 private:
     std::size_t max_steps_;
-    std::deque<Scene> undo_;
-    std::deque<Scene> redo_;
-    std::optional<Scene> pending_;
-    std::uint64_t changes_ = 0;
+    std::deque<Command> undo_;
+    std::deque<Command> redo_;
 };
-
-/// Exact equality of two scenes (names, shape types and every parameter, rays, camera).
-bool same_scene(const Scene& a, const Scene& b);
-bool same_shape(const Shape<double>& a, const Shape<double>& b);
 
 }  // namespace raypick::app

@@ -6,12 +6,6 @@
 
 namespace raypick::app {
 
-void Selection::clamp(std::size_t n) {
-    if (selected && *selected >= n) selected.reset();
-    if (hovered && *hovered >= n) hovered.reset();
-    if (!selected) hovered_handle = -1;
-}
-
 Vec3d closest_on_line(const Ray<double>& ray, const Vec3d& p, const Vec3d& axis) {
     const Vec3d w0 = p - ray.origin;
     const double a = glm::dot(axis, axis), b = glm::dot(axis, ray.direction), c = glm::dot(ray.direction, ray.direction);
@@ -49,14 +43,8 @@ Vec3d Interaction::drag_target(const Ray<double>& ray, Axis axis) const {
     return p ? *p : last_point_;
 }
 
-void Interaction::update(const InputState& in, Scene& scene, Selection& sel, Camera& camera, History& history,
-                         std::uint64_t scene_version) {
-    scene_version_ = scene_version;
-    update(in, scene, sel, camera, history);
-    scene_version_.reset();
-}
-
-void Interaction::update(const InputState& in, Scene& scene, Selection& sel, Camera& camera, History& history) {
+void Interaction::update(const InputState& in, SceneEditor& editor, Selection& sel, Camera& camera) {
+    const Scene& scene = editor.scene();
     sel.clamp(scene.shapes.size());
     const Ray<double> ray = camera.ray_from_pixel(in.mouse_x, in.mouse_y, in.width, in.height);
     const double dx = in.mouse_x - last_x_, dy = in.mouse_y - last_y_;
@@ -66,7 +54,7 @@ void Interaction::update(const InputState& in, Scene& scene, Selection& sel, Cam
 
     if (mode_ == Mode::DragShape || mode_ == Mode::DragHandle) {
         if (target_ >= scene.shapes.size()) {  // the shape vanished (undo during a drag)
-            history.end(scene);
+            editor.end_gesture();
             mode_ = Mode::Idle;
             return;
         }
@@ -76,9 +64,9 @@ void Interaction::update(const InputState& in, Scene& scene, Selection& sel, Cam
         const bool moved = std::abs(in.mouse_x - press_x_) + std::abs(in.mouse_y - press_y_) > 0.0;
         const Vec3d delta = moved ? p - grab_ : Vec3d(0.0);
         if (!moved) {
-            scene.shapes[target_].shape = start_shape_;
+            editor.edit_shape(target_, start_shape_);
         } else if (mode_ == Mode::DragShape) {
-            scene.shapes[target_].shape = translated(start_shape_, delta);
+            editor.edit_shape(target_, translated(start_shape_, delta));
         } else {
             for (const Handle& h : handles(start_shape_))
                 if (h.id == handle_) {
@@ -99,11 +87,11 @@ void Interaction::update(const InputState& in, Scene& scene, Selection& sel, Cam
                         }
                     }
                     if (snap) to = *snap;
-                    scene.shapes[target_].shape = move_handle(start_shape_, handle_, to);
+                    editor.edit_shape(target_, move_handle(start_shape_, handle_, to));
                 }
         }
         if (!in.left_down) {
-            history.end(scene);
+            editor.end_gesture();
             mode_ = Mode::Idle;
         }
         return;
@@ -134,7 +122,7 @@ void Interaction::update(const InputState& in, Scene& scene, Selection& sel, Cam
         sel.hovered_handle = -1;
         return;
     }
-    sel.hovered = scene_version_ ? picker_.pick(scene, ray, *scene_version_) : picker_.pick(scene, ray);
+    sel.hovered = picker_.pick(editor, ray);
     sel.hovered_handle = -1;
     if (sel.selected) {
         double best = kHandlePickRadius;
@@ -166,7 +154,7 @@ void Interaction::update(const InputState& in, Scene& scene, Selection& sel, Cam
                     grab_ = p ? *p : h.position;
                 }
             last_point_ = grab_;
-            history.begin(scene);
+            editor.begin_gesture();
             mode_ = Mode::DragHandle;
         } else if (sel.hovered) {
             sel.selected = sel.hovered;
@@ -175,7 +163,7 @@ void Interaction::update(const InputState& in, Scene& scene, Selection& sel, Cam
             const auto s = pick(ray, start_shape_);
             grab_ = s ? s->point : shape_center(start_shape_);
             last_point_ = grab_;
-            history.begin(scene);
+            editor.begin_gesture();
             mode_ = Mode::DragShape;
         } else {
             mode_ = Mode::PressedEmpty;

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "app/Camera.h"
-#include "app/History.h"
+#include "app/Commands.h"
 #include "app/Picking.h"
 #include "app/SceneEdit.h"
 
@@ -28,22 +28,11 @@ struct InputState {
     bool ui_wants_mouse = false;                       ///< ImGui owns the mouse this frame
 };
 
-struct Selection {
-    std::optional<std::size_t> selected;
-    std::optional<std::size_t> hovered;
-    int hovered_handle = -1;  ///< a handle of the selected shape under the cursor
-    /// Drops indices that no longer exist (after delete, undo, load).
-    void clamp(std::size_t shape_count);
-};
-
 class Interaction {
 public:
-    /// Processes one frame. `mouse_ray` is the camera's ray through the cursor.
-    void update(const InputState& in, Scene& scene, Selection& sel, Camera& camera, History& history);
-    /// The same, with the scene's version (AppState::scene_version): the hover pick's hierarchy is
-    /// compared with the scene only when the version changed.
-    void update(const InputState& in, Scene& scene, Selection& sel, Camera& camera, History& history,
-                std::uint64_t scene_version);
+    /// Processes one frame. A drag of a shape or a handle is a gesture of `editor` (one undo step);
+    /// the hover pick's hierarchy follows the editor's changes.
+    void update(const InputState& in, SceneEditor& editor, Selection& sel, Camera& camera);
 
     bool dragging() const { return mode_ == Mode::DragShape || mode_ == Mode::DragHandle; }
     bool busy() const { return mode_ != Mode::Idle; }
@@ -76,7 +65,6 @@ private:
     Shape<double> start_shape_;
     Axis axis_ = Axis::Free;
     ScenePicker picker_;
-    std::optional<std::uint64_t> scene_version_;  // during update(..., scene_version)
 };
 
 /// Points a dragged handle snaps to: the shape's other handles, and a sphere's centre (radius 0).

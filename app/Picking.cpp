@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <type_traits>
 
-#include "app/History.h"  // same_shape()
 #include "geometry/textbook/TextbookAabb.h"
 #include "geometry/textbook/TextbookCapsule.h"
 #include "geometry/textbook/TextbookObb.h"
@@ -224,47 +223,43 @@ std::optional<std::size_t> pick_nearest(const Scene& scene, const Ray<double>& r
     return nearest;
 }
 
-void ScenePicker::sync(const Scene& scene) {
-    const std::size_t n = scene.shapes.size();
-    bool rebuild = !built_ || n != shapes_.size();
-    for (std::size_t i = 0; !rebuild && i < n; ++i) rebuild = scene.shapes[i].shape.index() != shapes_[i].index();
-    if (rebuild) {
-        shapes_.clear();
-        for (const SceneShape& s : scene.shapes) shapes_.push_back(s.shape);
-        bvh_.build(shapes_);
-        built_ = true;
-        ++rebuilds_;
-        return;
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-        if (same_shape(scene.shapes[i].shape, shapes_[i])) continue;
-        shapes_[i] = scene.shapes[i].shape;
-        bvh_.update(static_cast<std::uint32_t>(i), shapes_[i]);
-        ++refits_;
-    }
+void ScenePicker::build(const Scene& scene) {
+    std::vector<Shape<double>> shapes;
+    shapes.reserve(scene.shapes.size());
+    for (const SceneShape& s : scene.shapes) shapes.push_back(s.shape);
+    bvh_.build(shapes);
+    ++rebuilds_;
 }
 
-void ScenePicker::sync(const Scene& scene, std::uint64_t scene_version) {
-    if (!built_ || synced_version_ != scene_version) {
-        sync(scene);
-        synced_version_ = scene_version;
+void ScenePicker::sync(const SceneEditor& editor) {
+    if (synced_version_ == editor.version()) return;
+    const ChangeSet changes = editor.changes_since(synced_version_);
+    const Scene& scene = editor.scene();
+    if (changes.structure || bvh_.size() != scene.shapes.size()) {
+        build(scene);
+    } else {
+        for (const std::size_t i : changes.modified) {
+            bvh_.update(static_cast<std::uint32_t>(i), scene.shapes[i].shape);
+            ++refits_;
+        }
     }
+    synced_version_ = editor.version();
 }
 
-std::optional<std::size_t> ScenePicker::pick(const Scene& scene, const Ray<double>& ray, std::uint64_t scene_version) {
-    sync(scene, scene_version);
+std::optional<std::size_t> ScenePicker::pick(const SceneEditor& editor, const Ray<double>& ray) {
+    sync(editor);
     return pick_synced(ray);
 }
 
-void ScenePicker::cast_all(const Scene& scene, const Ray<double>& ray, std::uint64_t scene_version,
-                           const CompareOptions& compare, PickResult& out) {
-    sync(scene, scene_version);
-    app::cast_all(bvh_, scene, ray, compare, out);
+void ScenePicker::cast_all(const SceneEditor& editor, const Ray<double>& ray, const CompareOptions& compare,
+                           PickResult& out) {
+    sync(editor);
+    app::cast_all(bvh_, editor.scene(), ray, compare, out);
 }
 
 std::optional<std::size_t> ScenePicker::pick(const Scene& scene, const Ray<double>& ray) {
-    sync(scene);
-    synced_version_.reset();  // a version-less call may have seen any scene
+    build(scene);
+    synced_version_.reset();
     return pick_synced(ray);
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/Commands.h"
 #include "geometry/Bvh.h"
 #include "geometry/RayHit.h"
 #include "scene/Scene.h"
@@ -73,29 +74,27 @@ void clear_result(PickResult& out, std::size_t shape_count);
 std::optional<std::size_t> pick_nearest(const Scene& scene, const Ray<double>& ray);
 
 /// Nearest-shape picking (hover and click) through raypick's bounding volume hierarchy, kept in
-/// step with the scene: a shape that moved or changed size is refitted, anything structural
-/// (shapes added, removed, reordered, or a change of type) rebuilds. Same answer as pick_nearest().
+/// step with the editor's scene from its change sets: shapes whose parameters changed are
+/// refitted, a structural change (shapes added, removed, reordered, or a change of type) rebuilds.
+/// Same answer as pick_nearest().
 class ScenePicker {
 public:
+    std::optional<std::size_t> pick(const SceneEditor& editor, const Ray<double>& ray);
+    /// A scene outside any editor: the hierarchy is built for it (a rebuild), and the next pick
+    /// through an editor builds again.
     std::optional<std::size_t> pick(const Scene& scene, const Ray<double>& ray);
-    /// The same, comparing the hierarchy with the scene only when `scene_version` differs from the
-    /// last call's (AppState::scene_version changes whenever the scene may have).
-    std::optional<std::size_t> pick(const Scene& scene, const Ray<double>& ray, std::uint64_t scene_version);
-    /// cast_all() through the hierarchy, synced first as pick(scene, ray, scene_version) does.
-    void cast_all(const Scene& scene, const Ray<double>& ray, std::uint64_t scene_version,
-                  const CompareOptions& compare, PickResult& out);
+    /// cast_all() through the hierarchy, synced first as pick(editor, ray) does.
+    void cast_all(const SceneEditor& editor, const Ray<double>& ray, const CompareOptions& compare, PickResult& out);
     std::size_t rebuilds() const { return rebuilds_; }
     std::size_t refits() const { return refits_; }
     double last_pick_us() const { return last_pick_us_; }
 
 private:
-    void sync(const Scene& scene);
-    void sync(const Scene& scene, std::uint64_t scene_version);
+    void sync(const SceneEditor& editor);
+    void build(const Scene& scene);
     std::optional<std::size_t> pick_synced(const Ray<double>& ray);
     Bvh<double> bvh_;
-    std::vector<Shape<double>> shapes_;  ///< what bvh_ holds, to see what changed
-    bool built_ = false;
-    std::optional<std::uint64_t> synced_version_;
+    std::optional<std::uint64_t> synced_version_;  ///< the editor's version bvh_ holds
     std::size_t rebuilds_ = 0;
     std::size_t refits_ = 0;
     double last_pick_us_ = 0.0;

@@ -5,8 +5,6 @@
 #include <cmath>
 #include <string>
 
-#include "app/History.h"
-
 namespace raypick::app {
 
 namespace {
@@ -82,35 +80,29 @@ std::vector<std::uint32_t> shift_ids(const std::vector<std::uint32_t>& ids, int 
     return out;
 }
 
-void RaycastView::sync(const Scene& scene) {
-    const std::size_t n = scene.shapes.size();
-    bool rebuild = !built_ || n != shapes_.size();
-    for (std::size_t i = 0; !rebuild && i < n; ++i) rebuild = scene.shapes[i].shape.index() != shapes_[i].index();
-    if (rebuild) {
-        shapes_.clear();
+void RaycastView::sync(const SceneEditor& editor) {
+    if (synced_version_ == editor.version()) return;
+    const ChangeSet changes = editor.changes_since(synced_version_);
+    const Scene& scene = editor.scene();
+    synced_version_ = editor.version();
+    if (changes.structure || bvh_.size() != scene.shapes.size()) {
         std::vector<Shape<float>> shapes;
-        shapes.reserve(n);
-        for (const SceneShape& s : scene.shapes) {
-            shapes_.push_back(s.shape);
-            shapes.push_back(convert<float>(s.shape));
-        }
+        shapes.reserve(scene.shapes.size());
+        for (const SceneShape& s : scene.shapes) shapes.push_back(convert<float>(s.shape));
         bvh_.build(shapes);
-        built_ = true;
         scene_changed_ = true;
         ++rebuilds_;
         return;
     }
-    for (std::size_t i = 0; i < n; ++i) {
-        if (same_shape(scene.shapes[i].shape, shapes_[i])) continue;
-        shapes_[i] = scene.shapes[i].shape;
-        bvh_.update(static_cast<std::uint32_t>(i), convert<float>(shapes_[i]));
+    for (const std::size_t i : changes.modified) {
+        bvh_.update(static_cast<std::uint32_t>(i), convert<float>(scene.shapes[i].shape));
         scene_changed_ = true;
     }
 }
 
-bool RaycastView::update(const Scene& scene, const Camera& camera, double view_width, double view_height,
+bool RaycastView::update(const SceneEditor& editor, const Camera& camera, double view_width, double view_height,
                          const RaycastOptions& options, const IdPicture& other_ids) {
-    sync(scene);
+    sync(editor);
     const PictureSize picture = raycast_picture_size(view_width, view_height, options.half_resolution);
     if (picture.empty()) return false;  // minimised or a zero-size view: keep the last picture
     const bool recast = !have_picture_ || scene_changed_ || !same_camera(camera, camera_) ||

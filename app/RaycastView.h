@@ -7,9 +7,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "app/Camera.h"
+#include "app/Commands.h"
 #include "raycast/CpuRaycast.h"
 #include "scene/Scene.h"
 
@@ -64,11 +66,11 @@ using IdPicture = std::function<std::vector<std::uint32_t>(PictureSize)>;
 
 class RaycastView {
 public:
-    /// Brings the picture up to date. The hierarchy follows the scene (refit when shapes only moved,
-    /// rebuilt otherwise); the rays are cast again only when the camera, the view size, the scene or
+    /// Brings the picture up to date. The hierarchy follows the editor's change sets (refit when
+    /// only shapes' parameters changed, rebuilt on a structural change); the rays are cast again only when the camera, the view size, the scene or
     /// the resolution changed, and the picture is reshaded when the shading or margin changed too.
     /// `other_ids` is called in difference mode. Returns true when rgba() changed.
-    bool update(const Scene& scene, const Camera& camera, double view_width, double view_height,
+    bool update(const SceneEditor& editor, const Camera& camera, double view_width, double view_height,
                 const RaycastOptions& options, const IdPicture& other_ids);
 
     PictureSize size() const { return {image_.width, image_.height}; }
@@ -83,11 +85,10 @@ public:
     std::size_t rebuilds() const { return rebuilds_; }
 
 private:
-    void sync(const Scene& scene);
+    void sync(const SceneEditor& editor);
 
     Bvh<float> bvh_;
-    std::vector<Shape<double>> shapes_;  ///< what bvh_ holds
-    bool built_ = false;
+    std::optional<std::uint64_t> synced_version_;  ///< the editor's version bvh_ holds
     bool scene_changed_ = true;
     std::size_t rebuilds_ = 0;
 

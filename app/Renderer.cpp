@@ -6,7 +6,6 @@
 
 #include <glm/gtc/type_ptr.hpp>
 
-#include "app/History.h"
 #include "app/ShaderFiles.h"
 #include "raycast/CpuRaycast.h"
 
@@ -161,55 +160,40 @@ Renderer::Renderer()
     upload(grid_, grid.vertices, GL_STATIC_DRAW);
 }
 
-void Renderer::sync_scene(const Scene& scene, std::uint64_t scene_version) {
-    if (have_cache_ && synced_version_ == scene_version) return;
-    sync_scene(scene);
-    synced_version_ = scene_version;
-}
-
-void Renderer::sync_scene(const Scene& scene) {
-    synced_version_.reset();
-    const std::size_t n = scene.shapes.size();
-    if (have_cache_ && cached_.size() == n) {
-        changed_.clear();
-        for (std::size_t i = 0; i < n; ++i)
-            if (!same_shape(cached_[i], scene.shapes[i].shape)) changed_.push_back(i);
-        if (changed_.empty()) return;
-        // A few shapes changed in place (a drag, a field edit): the draw lists are rebuilt (a shape
-        // may need another unit mesh or level, e.g. a radius dragged to 0); if their order stays,
-        // only these shapes' instances are rewritten (update_lists).
-        if (changed_.size() <= 64) {
-            for (const std::size_t i : changed_) {
-                const PlacedInstance p = wireframe_instance(scene.shapes[i].shape, palette::shape);
-                instances_[i] = p.instance;
-                kinds_[i] = p.mesh;
-                cached_[i] = scene.shapes[i].shape;
-                pending_.push_back(i);
-            }
-            lists_dirty_ = true;
-            ids_dirty_ = true;
-            ++instance_updates_;
-            ++scene_version_;
-            return;
+void Renderer::sync_scene(const SceneEditor& editor) {
+    if (synced_version_ == editor.version()) return;
+    const ChangeSet changes = editor.changes_since(synced_version_);
+    synced_version_ = editor.version();
+    const Scene& scene = editor.scene();
+    // A few shapes changed in place (a drag, a field edit): the draw lists are rebuilt (a shape may
+    // need another unit mesh or level, e.g. a radius dragged to 0); if their order stays, only
+    // these shapes' instances are rewritten (update_lists).
+    if (!changes.structure && instances_.size() == scene.shapes.size() && changes.modified.size() <= 64) {
+        if (changes.modified.empty()) return;  // a rename: nothing drawn changed
+        for (const std::size_t i : changes.modified) {
+            const PlacedInstance p = wireframe_instance(scene.shapes[i].shape, palette::shape);
+            instances_[i] = p.instance;
+            kinds_[i] = p.mesh;
+            pending_.push_back(i);
         }
+        lists_dirty_ = true;
+        ids_dirty_ = true;
+        ++instance_updates_;
+        ++scene_version_;
+        return;
     }
     rebuild_instances(scene);
 }
 
 void Renderer::rebuild_instances(const Scene& scene) {
     const std::size_t n = scene.shapes.size();
-    cached_.clear();
-    cached_.reserve(n);
     instances_.resize(n);
     kinds_.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-        const Shape<double>& shape = scene.shapes[i].shape;
-        cached_.push_back(shape);
-        const PlacedInstance p = wireframe_instance(shape, palette::shape);
+        const PlacedInstance p = wireframe_instance(scene.shapes[i].shape, palette::shape);
         instances_[i] = p.instance;
         kinds_[i] = p.mesh;
     }
-    have_cache_ = true;
     lists_dirty_ = true;
     instances_dirty_ = true;
     pending_.clear();
@@ -304,26 +288,27 @@ void Renderer::draw_instanced(const gl::Program& program, UnitMeshSet& set) {
     glBindVertexArray(0);
 }
 
-void Renderer::rebuild_ids(const std::vector<Shape<double>>& shapes) {
+void Renderer::rebuild_ids(const Scene& scene) {
     // Fine enough that silhouettes are within a fraction of a pixel of the exact surfaces at the
     // sizes the view shows; coarser for large scenes, whose shapes are small on screen, so the mesh
     // stays small (64 segments are ~12 000 vertices a sphere, 8 are ~200).
-    const std::size_t n = shapes.size();
+    const std::size_t n = scene.shapes.size();
     id_segments_ = n <= 500 ? 64 : n <= 5000 ? 24 : n <= 20000 ? 12 : 8;
     std::vector<IdVertex> vertices;
     std::vector<SolidVertex> tris;
-    for (std::size_t i = 0; i < shapes.size(); ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
         tris.clear();
-        append_solid(tris, shapes[i], id_segments_);
+        append_solid(tris, scene.shapes[i].shape, id_segments_);
         for (const SolidVertex& v : tris) vertices.push_back({v.position, static_cast<float>(i)});
     }
     upload(id_mesh_, vertices, GL_DYNAMIC_DRAW);
     ids_dirty_ = false;
 }
 
-std::vector<std::uint32_t> Renderer::render_ids(const glm::dmat4& view_projection, int width, int height) {
+std::vector<std::uint32_t> Renderer::render_ids(const Scene& scene, const glm::dmat4& view_projection, int width,
+                                                int height) {
     if (width <= 0 || height <= 0) return {};
-    if (ids_dirty_) rebuild_ids(cached_);
+    if (ids_dirty_) rebuild_ids(scene);
     if (width != id_fbo_width_ || height != id_fbo_height_) {
         size_offscreen(id_fbo_.id(), id_color_.id(), id_depth_.id(), GL_DEPTH_COMPONENT24, width, height);
         id_fbo_width_ = width;

@@ -10,6 +10,7 @@
 
 #include <glm/glm.hpp>
 
+#include "app/Commands.h"
 #include "app/GlResources.h"
 #include "app/Wireframe.h"
 #include "scene/Scene.h"
@@ -58,22 +59,21 @@ public:
     /// Loads and compiles the shaders (throws StartupError) and creates the buffers.
     Renderer();
 
-    /// Brings the scene's instance buffers up to date: nothing if no shape changed, only the changed
-    /// instances if a few shapes changed in place (a drag), else a rebuild (counted by scene_rebuilds).
-    void sync_scene(const Scene& scene);
-    /// The same, doing nothing when `scene_version` (AppState::scene_version) is the last call's.
-    void sync_scene(const Scene& scene, std::uint64_t scene_version);
+    /// Brings the scene's instance buffers up to date from the editor's change sets: nothing if no
+    /// shape changed, only the changed instances if a few shapes changed in place (a drag), else a
+    /// rebuild (counted by scene_rebuilds).
+    void sync_scene(const SceneEditor& editor);
 
     /// Clears the current framebuffer (fb_width x fb_height pixels) and draws the 3D view into
     /// the `view` rectangle of it.
     void draw(const glm::dmat4& view_projection, int fb_width, int fb_height, const Viewport& view,
               const Overlay& overlay, const DrawSettings& settings);
 
-    /// The object-id picture of the scene at width x height pixels (offscreen, the whole picture
+    /// The object-id picture of `scene` (the one last synced) at width x height pixels (offscreen, the whole picture
     /// is the view): each pixel's shape index, raycast::kBackground where no shape is, row 0 at the
     /// top. Surfaces finely tessellated (see id_segments()). Restores the default framebuffer and
     /// the viewport. Empty for a zero size.
-    std::vector<std::uint32_t> render_ids(const glm::dmat4& view_projection, int width, int height);
+    std::vector<std::uint32_t> render_ids(const Scene& scene, const glm::dmat4& view_projection, int width, int height);
     /// Segments per circle of the id picture's tessellation: 64, fewer for large scenes.
     int id_segments() const { return id_segments_; }
 
@@ -167,8 +167,7 @@ private:
     LayerKey last_key_;  // the previous frame's
     std::size_t layer_draws_ = 0;
     std::size_t scene_version_ = 0;  // counts changes of the scene's shapes
-    std::optional<std::uint64_t> synced_version_;  // the app's scene_version at the last sync
-    std::vector<std::size_t> changed_;
+    std::optional<std::uint64_t> synced_version_;  // the editor's version the instances hold
     std::size_t instance_updates_ = 0;
     gl::Mesh grid_;
     gl::Mesh dynamic_lines_;
@@ -179,8 +178,6 @@ private:
     gl::Renderbuffer id_depth_;
     int id_fbo_width_ = 0, id_fbo_height_ = 0;
     gl::Texture picture_;
-    std::vector<Shape<double>> cached_;
-    bool have_cache_ = false;
     bool ids_dirty_ = true;
     int id_segments_ = 64;
     std::size_t rebuilds_ = 0;
@@ -197,7 +194,7 @@ private:
     /// One indexed draw per bucket of this view with `set`'s unit meshes (buckets whose mesh is
     /// empty, as the solids of points and segments, are skipped); `program` in use.
     void draw_instanced(const gl::Program& program, UnitMeshSet& set);
-    void rebuild_ids(const std::vector<Shape<double>>& shapes);
+    void rebuild_ids(const Scene& scene);
 };
 
 }  // namespace raypick::app

@@ -48,29 +48,12 @@ std::string unique_name(const Scene& scene, const std::string& base) {
     }
 }
 
-std::size_t add_shape(Scene& scene, ShapeType type, const Vec3d& at) {
-    SceneShape s;
-    s.name = unique_name(scene, shape_type_name(type));
-    s.shape = make_shape(type, at);
-    scene.shapes.push_back(std::move(s));
-    return scene.shapes.size() - 1;
-}
-
-std::optional<std::size_t> duplicate_shape(Scene& scene, std::size_t i, const Vec3d& offset) {
-    if (i >= scene.shapes.size()) return std::nullopt;
-    SceneShape copy = scene.shapes[i];
-    copy.name = unique_name(scene, scene.shapes[i].name + " copy");
-    copy.shape = translated(copy.shape, offset);
-    scene.shapes.push_back(std::move(copy));
-    return scene.shapes.size() - 1;
-}
-
 bool delete_shape(Scene& scene, std::size_t i) {
     if (i >= scene.shapes.size()) return false;
     scene.shapes.erase(scene.shapes.begin() + static_cast<std::ptrdiff_t>(i));
     // Expectations about the deleted shape go with it (a cast against it, or "picks it"); the
     // others keep pointing at the same shapes, whose indices above i move down by one. Without
-    // this the scene could no longer be saved (found by the abuse driver).
+    // this the scene could no longer be saved (found by the random-edit driver).
     auto& ex = scene.expectations;
     ex.erase(std::remove_if(ex.begin(), ex.end(),
                             [i](const SceneExpectation& e) { return e.shape == i || e.picked == i; }),
@@ -80,21 +63,6 @@ bool delete_shape(Scene& scene, std::size_t i) {
         if (e.picked && *e.picked > i) --*e.picked;
     }
     return true;
-}
-
-bool rename_shape(Scene& scene, std::size_t i, const std::string& name) {
-    if (i >= scene.shapes.size() || name.empty()) return false;
-    for (std::size_t k = 0; k < scene.shapes.size(); ++k)
-        if (k != i && scene.shapes[k].name == name) return false;  // names identify shapes in files
-    scene.shapes[i].name = name;
-    return true;
-}
-
-std::optional<std::string> apply_shape_edit(Scene& scene, std::size_t i, const Shape<double>& candidate) {
-    if (i >= scene.shapes.size()) return std::string("no such shape");
-    if (const auto err = validate(candidate)) return err->message;
-    scene.shapes[i].shape = candidate;
-    return std::nullopt;
 }
 
 namespace {

@@ -1,5 +1,6 @@
-// raypick demo: editing the scene — add, duplicate, delete, rename, validated parameter edits,
-// moving shapes and their handles, OBB rotations as Euler angles. No GL.
+// raypick demo: values for editing the scene — new shapes, unique names, degeneracy notes,
+// moving shapes and their handles, OBB rotations as Euler angles. The edits themselves are the
+// commands of app/Commands.h. No GL.
 #pragma once
 
 #include <cstddef>
@@ -17,17 +18,10 @@ Shape<double> make_shape(ShapeType type, const Vec3d& at);
 /// "sphere 3": `base` followed by the first number that no shape of the scene uses yet.
 std::string unique_name(const Scene& scene, const std::string& base);
 
-/// Appends a shape; returns its index.
-std::size_t add_shape(Scene& scene, ShapeType type, const Vec3d& at);
-/// Appends a copy of shape i, shifted by `offset`, with a new name; returns its index.
-std::optional<std::size_t> duplicate_shape(Scene& scene, std::size_t i, const Vec3d& offset);
+/// Removes shape i and the expectations about it; the other expectations follow their shapes'
+/// new indices. False if there is no shape i. (A value operation: the app deletes through
+/// SceneEditor::remove, app/Commands.h, which uses it.)
 bool delete_shape(Scene& scene, std::size_t i);
-/// Renames shape i; empty names and names of other shapes are refused (returns false).
-bool rename_shape(Scene& scene, std::size_t i, const std::string& name);
-
-/// Replaces shape i by `candidate` if raypick::validate() accepts it. Returns the refusal message
-/// (e.g. "radius must be finite and >= 0, got -1") and leaves the shape unchanged otherwise.
-std::optional<std::string> apply_shape_edit(Scene& scene, std::size_t i, const Shape<double>& candidate);
 
 /// Valid but degenerate features of a shape, as readable notes ("radius 0: a point", ...).
 std::vector<std::string> degeneracies(const Shape<double>& shape);

@@ -17,10 +17,8 @@
 #include "app/Wireframe.h"
 #include "scene/Euler.h"
 
-#include "scene/NumberText.h"  // header-only: with or without the scene library
-#if RAYPICK_HAVE_CASE_CHECK
 #include "scene/CaseCheck.h"
-#endif
+#include "scene/NumberText.h"
 
 namespace raypick::app {
 
@@ -167,7 +165,7 @@ bool input_full3(const char* id, Vec3d& v) {
 }
 
 // The column panels keep their place (the 3D view is the rectangle between the columns, see
-// Layout.h); floating panels (Test cases) start at a place and can be moved.
+// ViewLayout.h); floating panels (Test cases) start at a place and can be moved.
 // Mouse and keyboard controls, for the Help menu (and the README).
 const std::vector<std::pair<const char*, const char*>>& controls() {
     static const std::vector<std::pair<const char*, const char*>> list = {
@@ -221,16 +219,14 @@ void Ui::draw(AppState& s, std::size_t line_vertices) {
     options_panel(s);
     place(right, mid + options_height, kRightPanelWidth, std::max(bottom - mid - options_height, 80.0f));
     stats_panel(s, line_vertices);
-#if RAYPICK_HAVE_CASE_CHECK
     // Opens by itself for a scene with expectations (a case file); View > Test cases toggles it.
     if (cases_shown_for_ != s.scene_path) {
         cases_shown_for_ = s.scene_path;
-        show_cases_ = !s.scene.expectations.empty();
+        show_cases_ = !s.scene().expectations.empty();
     }
     place(kLeftPanelWidth + 10, std::max(bottom - 200, top + 20), std::max(right - kLeftPanelWidth - 20, 200.0f), 200,
           ImGuiCond_FirstUseEver);
     cases_panel(s);
-#endif
     popups(s);
     status_bar(s);
 }
@@ -272,22 +268,12 @@ void Ui::menu(AppState& s) {
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Edit")) {
-        if (ImGui::MenuItem("Undo", "Ctrl+Z", false, s.history.can_undo())) undo(s);
-        if (ImGui::MenuItem("Redo", "Ctrl+Shift+Z", false, s.history.can_redo())) redo(s);
+        if (ImGui::MenuItem("Undo", "Ctrl+Z", false, s.editor.can_undo())) undo(s);
+        if (ImGui::MenuItem("Redo", "Ctrl+Shift+Z", false, s.editor.can_redo())) redo(s);
         ImGui::Separator();
         const bool sel = s.sel.selected.has_value();
-        if (ImGui::MenuItem("Duplicate", "Ctrl+D", false, sel)) {
-            const Scene before = s.scene;
-            if (auto i = duplicate_shape(s.scene, *s.sel.selected, Vec3d(0.5, 0.0, 0.5))) {
-                s.history.record(before);
-                s.sel.selected = *i;
-            }
-        }
-        if (ImGui::MenuItem("Delete", "Del", false, sel)) {
-            const Scene before = s.scene;
-            if (delete_shape(s.scene, *s.sel.selected)) s.history.record(before);
-            s.sel.selected.reset();
-        }
+        if (ImGui::MenuItem("Duplicate", "Ctrl+D", false, sel)) duplicate_selected(s.editor, s.sel);
+        if (ImGui::MenuItem("Delete", "Del", false, sel)) delete_selected(s.editor, s.sel);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("View")) {
@@ -296,9 +282,7 @@ void Ui::menu(AppState& s) {
         ImGui::MenuItem("Solid (shaded by normal)", "W", &s.view.solid);
         ImGui::MenuItem("Panels", "F1", &s.view.show_ui);
         if (ImGui::MenuItem("Freeze ray", "Space", s.ray.frozen)) set_frozen(s, !s.ray.frozen);
-#if RAYPICK_HAVE_CASE_CHECK
         ImGui::MenuItem("Test cases panel", nullptr, &show_cases_);
-#endif
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Presets")) {
@@ -370,7 +354,7 @@ void Ui::status_bar(AppState& s) {
                      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoSavedSettings |
                          ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoBringToFrontOnFocus)) {
         ImGui::Text("%s ray | %zu shapes | undo %zu / redo %zu | %s", s.ray.frozen ? "frozen" : "mouse",
-                    s.scene.shapes.size(), s.history.undo_count(), s.history.redo_count(), s.status.c_str());
+                    s.scene().shapes.size(), s.editor.undo_count(), s.editor.redo_count(), s.status.c_str());
     }
     ImGui::End();
     ImGui::PopStyleVar();
@@ -386,49 +370,31 @@ void Ui::scene_panel(AppState& s) {
     ImGui::TextUnformatted("Add:");
     for (int t = 0; t < kShapeTypeCount; ++t) {
         ImGui::SameLine();
-        if (ImGui::SmallButton(shape_type_name(ShapeType(t)))) {
-            const Scene before = s.scene;
-            const Vec3d at = s.camera.target;
-            s.sel.selected = add_shape(s.scene, ShapeType(t), at);
-            s.history.record(before);
-        }
+        if (ImGui::SmallButton(shape_type_name(ShapeType(t)))) add_and_select(s.editor, s.sel, ShapeType(t), s.camera.target);
     }
-    const bool has = s.sel.selected && *s.sel.selected < s.scene.shapes.size();
+    const bool has = s.sel.selected && *s.sel.selected < s.scene().shapes.size();
     if (!has) ImGui::BeginDisabled();
-    if (ImGui::Button("Duplicate")) {
-        const Scene before = s.scene;
-        if (auto i = duplicate_shape(s.scene, *s.sel.selected, Vec3d(0.5, 0.0, 0.5))) {
-            s.history.record(before);
-            s.sel.selected = *i;
-        }
-    }
+    if (ImGui::Button("Duplicate")) duplicate_selected(s.editor, s.sel);
     ImGui::SameLine();
-    if (ImGui::Button("Delete")) {
-        const Scene before = s.scene;
-        if (delete_shape(s.scene, *s.sel.selected)) s.history.record(before);
-        s.sel.selected.reset();
-    }
+    if (ImGui::Button("Delete")) delete_selected(s.editor, s.sel);
     ImGui::SameLine();
     if (ImGui::Button("Frame")) frame_selection(s);
     if (!has) ImGui::EndDisabled();
 
-    const bool sel_ok = s.sel.selected && *s.sel.selected < s.scene.shapes.size();
+    const bool sel_ok = s.sel.selected && *s.sel.selected < s.scene().shapes.size();
     if (sel_ok) {
         const std::size_t i = *s.sel.selected;
         if (rename_for_ != i) {
-            std::snprintf(rename_buf_, sizeof rename_buf_, "%s", s.scene.shapes[i].name.c_str());
+            std::snprintf(rename_buf_, sizeof rename_buf_, "%s", s.scene().shapes[i].name.c_str());
             rename_for_ = i;
         }
         ImGui::InputText("Name", rename_buf_, sizeof rename_buf_);
         if (ImGui::IsItemDeactivatedAfterEdit()) {
-            if (s.scene.shapes[i].name != rename_buf_) {
-                const Scene before = s.scene;
-                if (rename_shape(s.scene, i, rename_buf_)) {
-                    s.history.record(before);
-                } else {
+            if (s.scene().shapes[i].name != rename_buf_) {
+                if (!s.editor.rename(i, rename_buf_)) {
                     s.status = rename_buf_[0] ? "another shape is already called that: kept the old name"
                                               : "a shape needs a name: kept the old one";
-                    std::snprintf(rename_buf_, sizeof rename_buf_, "%s", s.scene.shapes[i].name.c_str());
+                    std::snprintf(rename_buf_, sizeof rename_buf_, "%s", s.scene().shapes[i].name.c_str());
                 }
             }
         }
@@ -439,11 +405,11 @@ void Ui::scene_panel(AppState& s) {
     ImGui::Separator();
     ImGui::BeginChild("shapes");
     ImGuiListClipper clipper;
-    clipper.Begin(static_cast<int>(s.scene.shapes.size()));
+    clipper.Begin(static_cast<int>(s.scene().shapes.size()));
     while (clipper.Step()) {
         for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
             const std::size_t i = static_cast<std::size_t>(row);
-            const SceneShape& sh = s.scene.shapes[i];
+            const SceneShape& sh = s.scene().shapes[i];
             const bool hit = i < s.result.shapes.size() && s.result.shapes[i].hit.has_value();
             char label[320];
             std::snprintf(label, sizeof label, "%s %s##%zu", hit ? "*" : " ", sh.name.c_str(), i);
@@ -465,9 +431,9 @@ void Ui::scene_panel(AppState& s) {
 // ---- Inspector ---------------------------------------------------------------------------------
 
 void Ui::apply_edit(AppState& s, std::size_t index, const Shape<double>& candidate) {
-    if (same_shape(candidate, s.scene.shapes[index].shape)) return;
-    s.history.begin(s.scene);  // no-op while the same gesture goes on
-    if (auto err = apply_shape_edit(s.scene, index, candidate)) {
+    if (same_geometry(candidate, s.scene().shapes[index].shape)) return;
+    s.editor.begin_gesture();  // ended by App::update when no field is active any more
+    if (auto err = s.editor.edit_shape(index, candidate)) {
         refusal_ = "refused: " + *err + "; kept the last valid value";
         refusal_for_ = index;
         euler_for_.reset();  // an OBB's angles are shown again from the rotation kept
@@ -481,15 +447,15 @@ void Ui::inspector_panel(AppState& s) {
         ImGui::End();
         return;
     }
-    if (!s.sel.selected || *s.sel.selected >= s.scene.shapes.size()) {
+    if (!s.sel.selected || *s.sel.selected >= s.scene().shapes.size()) {
         hint("Click a shape (or pick one in the Scene list).");
         ImGui::End();
         return;
     }
     const std::size_t i = *s.sel.selected;
     if (refusal_for_ && refusal_for_ != i) refusal_.clear();
-    ImGui::Text("%s  (%s)", s.scene.shapes[i].name.c_str(), shape_type_name(type_of(s.scene.shapes[i].shape)));
-    Shape<double> edit = s.scene.shapes[i].shape;
+    ImGui::Text("%s  (%s)", s.scene().shapes[i].name.c_str(), shape_type_name(type_of(s.scene().shapes[i].shape)));
+    Shape<double> edit = s.scene().shapes[i].shape;
     bool touched = false;  // some field reported a value this frame
     std::visit(
         [&](auto& x) {
@@ -556,8 +522,8 @@ void Ui::inspector_panel(AppState& s) {
     } else {
         apply_edit(s, i, edit);
     }
-    euler_rotation_ = std::holds_alternative<Obb<double>>(s.scene.shapes[i].shape)
-                          ? std::get<Obb<double>>(s.scene.shapes[i].shape).rotation
+    euler_rotation_ = std::holds_alternative<Obb<double>>(s.scene().shapes[i].shape)
+                          ? std::get<Obb<double>>(s.scene().shapes[i].shape).rotation
                           : euler_rotation_;
 
     if (!refusal_.empty()) {
@@ -565,13 +531,13 @@ void Ui::inspector_panel(AppState& s) {
         ImGui::TextColored(kRed, "%s", refusal_.c_str());
         ImGui::PopTextWrapPos();
     }
-    const auto notes = degeneracies(s.scene.shapes[i].shape);
+    const auto notes = degeneracies(s.scene().shapes[i].shape);
     for (const std::string& n : notes) ImGui::TextColored(kYellow, "degenerate: %s", n.c_str());
     if (notes.empty()) ImGui::TextColored(kGreen, "valid, not degenerate");
 
     ImGui::Separator();
     hint("Handles (drag the white squares in the view):");
-    for (const Handle& h : handles(s.scene.shapes[i].shape))
+    for (const Handle& h : handles(s.scene().shapes[i].shape))
         ImGui::TextDisabled("  %s (%.4g, %.4g, %.4g)", h.label, h.position.x, h.position.y, h.position.z);
     ImGui::End();
 }
@@ -594,7 +560,7 @@ void Ui::ray_panel(AppState& s) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("turn the camera to the ray's first hit and orbit around it");
     ImGui::SameLine();
     if (ImGui::Button("Copy as text"))
-        ImGui::SetClipboardText(format_result(s.scene, s.result, s.view.show_misses).c_str());
+        ImGui::SetClipboardText(format_result(s.scene(), s.result, s.view.show_misses).c_str());
 
     if (!s.ray.valid) {
         hint("No ray yet: move the mouse over the view (or start with --ray).");
@@ -622,16 +588,16 @@ void Ui::ray_panel(AppState& s) {
     if (!s.ray.frozen) hint("The ray through the mouse. Freeze it to edit it and orbit around it.");
 
     const PickResult& res = s.result;
-    if (res.nearest && *res.nearest < s.scene.shapes.size())
-        ImGui::TextColored(kGreen, "picked: %s at t = %s", s.scene.shapes[*res.nearest].name.c_str(),
+    if (res.nearest && *res.nearest < s.scene().shapes.size())
+        ImGui::TextColored(kGreen, "picked: %s at t = %s", s.scene().shapes[*res.nearest].name.c_str(),
                            full(res.shapes[*res.nearest].surface->t).c_str());
     else
         ImGui::TextDisabled("picked: nothing");
-    ImGui::Text("%zu of %zu shapes hit", res.hit_count, s.scene.shapes.size());
+    ImGui::Text("%zu of %zu shapes hit", res.hit_count, s.scene().shapes.size());
 
     // One row per shape that is hit (every shape with "show misses"); details below for one shape.
     std::vector<std::size_t> rows;
-    for (std::size_t i = 0; i < res.shapes.size() && i < s.scene.shapes.size(); ++i) {
+    for (std::size_t i = 0; i < res.shapes.size() && i < s.scene().shapes.size(); ++i) {
         const ShapeResult& sr = res.shapes[i];
         if (sr.hit || s.view.show_misses || (sr.variant && sr.variant->hit)) rows.push_back(i);
     }
@@ -659,7 +625,7 @@ void Ui::ray_panel(AppState& s) {
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
                 char label[300];
-                std::snprintf(label, sizeof label, "%s##hit%zu", s.scene.shapes[i].name.c_str(), i);
+                std::snprintf(label, sizeof label, "%s##hit%zu", s.scene().shapes[i].name.c_str(), i);
                 if (ImGui::Selectable(label, s.sel.selected == i, ImGuiSelectableFlags_SpanAllColumns))
                     s.sel.selected = i;
                 ImGui::TableNextColumn();
@@ -690,7 +656,7 @@ void Ui::ray_panel(AppState& s) {
         const std::size_t i = *detail;
         const ShapeResult& sr = res.shapes[i];
         ImGui::Separator();
-        ImGui::Text("%s:", s.scene.shapes[i].name.c_str());
+        ImGui::Text("%s:", s.scene().shapes[i].name.c_str());
         ImGui::BeginChild("detail");
         if (sr.variant) ImGui::Columns(2, "cmp", true);
         ImGui::TextColored(kGreen, "raypick core (double)");
@@ -823,23 +789,22 @@ void Ui::stats_panel(AppState& s, std::size_t line_vertices) {
                      ImVec2(-1, 40));
     ImGui::TextWrapped("last pick %.1f us through the hierarchy (%zu builds, %zu refits)", s.stats.bvh_pick_us,
                 s.stats.bvh_rebuilds, s.stats.bvh_refits);
-    ImGui::TextWrapped("ray vs every shape %.1f us (%zu shapes, double core)", s.stats.pick_us, s.scene.shapes.size());
+    ImGui::TextWrapped("ray vs every shape %.1f us (%zu shapes, double core)", s.stats.pick_us, s.scene().shapes.size());
     if (s.view.raycast.enabled)
         ImGui::TextWrapped("ray-cast view %.1f ms (%d x %d, all cores)", s.stats.raycast_ms, s.stats.raycast_width,
                     s.stats.raycast_height);
-    ImGui::TextWrapped("shapes %zu, scene rays %zu, wire vertices %zu", s.scene.shapes.size(), s.scene.rays.size(), line_vertices);
+    ImGui::TextWrapped("shapes %zu, scene rays %zu, wire vertices %zu", s.scene().shapes.size(), s.scene().rays.size(), line_vertices);
     ImGui::End();
 }
 
 // ---- Test cases --------------------------------------------------------------------------------
 
 void Ui::update_case_report(const AppState& s) {
-#if RAYPICK_HAVE_CASE_CHECK
-    if (case_valid_ && case_double_used_ == case_double_ && case_version_ == s.scene_version) return;
+    if (case_valid_ && case_double_used_ == case_double_ && case_version_ == s.scene_version()) return;
     // Not while a drag or slider is moving: a large case file takes a while to check; the report
     // follows when the gesture ends.
-    if (case_valid_ && s.history.in_gesture()) return;
-    case_version_ = s.scene_version;
+    if (case_valid_ && s.editor.in_gesture()) return;
+    case_version_ = s.scene_version();
     case_valid_ = true;
     case_double_used_ = case_double_;
     case_labels_.clear();
@@ -848,21 +813,21 @@ void Ui::update_case_report(const AppState& s) {
     case_line_ray_.clear();
     selected_case_.reset();
     selected_case_ray_.reset();
-    failing_rays_.assign(s.scene.rays.size(), false);
-    const CaseReport report = check_case(s.scene, case_double_ ? Precision::Double : Precision::Float);
+    failing_rays_.assign(s.scene().rays.size(), false);
+    const CaseReport report = check_case(s.scene(), case_double_ ? Precision::Double : Precision::Float);
     case_passed_ = report.passed;
     case_failed_ = report.failed;
     for (const ExpectationResult& r : report.results) {
         case_lines_.push_back(r.passed ? "pass  " + r.label + ": " + r.got : r.summary());
         case_line_failed_.push_back(!r.passed);
         case_line_ray_.push_back(r.ray);
-        if (r.passed || r.ray >= s.scene.rays.size()) continue;
+        if (r.passed || r.ray >= s.scene().rays.size()) continue;
         failing_rays_[r.ray] = true;
         CaseLabel label;
-        const SceneRay& ray = s.scene.rays[r.ray];
+        const SceneRay& ray = s.scene().rays[r.ray];
         label.anchor = ray.ray.origin;
         std::optional<SurfaceHit<double>> best;
-        for (const SceneShape& sh : s.scene.shapes) {
+        for (const SceneShape& sh : s.scene().shapes) {
             const auto h = pick(ray.ray, sh.shape, ray.t_min, ray.t_max);
             if (h && (!best || h->t < best->t)) best = h;
         }
@@ -872,9 +837,6 @@ void Ui::update_case_report(const AppState& s) {
             if (!f.passed) label.text += " " + f.field + " expected " + f.expected + ", got " + f.got;
         case_labels_.push_back(std::move(label));
     }
-#else
-    (void)s;
-#endif
 }
 
 void Ui::cases_panel(AppState& s) {

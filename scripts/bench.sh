@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every benchmark on the same data and prints the figures the README's table quotes.
 # Install libembree-dev first to include Embree 3 in the picking comparison (optional).
-#   bash scripts/bench.sh            # Release build in build-bench/, then all benchmarks
+#   bash scripts/bench.sh                      # Release build in build-bench/, then all benchmarks
+#   RAYPICK_BENCH_DEMO=1 bash scripts/bench.sh # also the demo's frame times, through raypick_harness
+#                                              # (Release build in build-bench-demo/, Xvfb if no display)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${RAYPICK_BENCH_BUILD_DIR:-build-bench}"
@@ -30,4 +32,17 @@ echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d
 if cmake --build "$BUILD_DIR" --target help | grep raypick_embree_edge_cases > /dev/null; then
   cmake --build "$BUILD_DIR" --target raypick_embree_edge_cases > /dev/null
   "$BUILD_DIR/bench/raypick_embree_edge_cases"
+fi
+# The demo's frame times (1 000 and 10 000 shapes, still and orbiting, wire and solid), through
+# the harness's --bench-frames / --bench-orbit, with the software renderer as in the README.
+if [[ "${RAYPICK_BENCH_DEMO:-0}" == 1 ]]; then
+  DEMO_DIR="${RAYPICK_BENCH_DEMO_BUILD_DIR:-build-bench-demo}"
+  cmake -S . -B "$DEMO_DIR" -DCMAKE_BUILD_TYPE=Release -DRAYPICK_BUILD_TESTS=OFF -DRAYPICK_BUILD_BENCH=OFF > /dev/null
+  cmake --build "$DEMO_DIR" -j"$(nproc)" --target raypick_harness
+  harness=("$DEMO_DIR/app/raypick_harness")
+  [[ -z "${DISPLAY:-}" ]] && harness=(xvfb-run -a -s "-screen 0 1280x720x24" "${harness[@]}")
+  for args in "--shapes 1000" "--shapes 10000" "--shapes 10000 --bench-orbit" "--shapes 10000 --bench-orbit --solid"; do
+    # shellcheck disable=SC2086
+    LIBGL_ALWAYS_SOFTWARE=1 "${harness[@]}" $args --bench-frames 200
+  done
 fi

@@ -7,7 +7,7 @@
 #   RAYPICK_ASAN_APP=OFF bash scripts/sanitize.sh   # core, scene and cli only (no GL stack)
 #   bash scripts/sanitize.sh -R Bvh     # extra arguments go to both ctest passes
 #
-# The tests that run the demo under Xvfb (AppWindow.*, AppWindowEndToEnd.*, AppAbuse.*;
+# The tests that run the demo under Xvfb (AppWindow.*, AppWindowEndToEnd.*, AppRandomEdits.*;
 # $RAYPICK_ASAN_GL_TESTS) run in a second pass with detect_leaks=0 (Mesa leaks, see below);
 # everything else with leak detection.
 # The fuzz test is left out (-E '^fuzz\.'): its targets are built by clang with ASan + UBSan
@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 BUILD_DIR="${RAYPICK_ASAN_BUILD_DIR:-build-asan}"
 APP="${RAYPICK_ASAN_APP:-ON}"
 # Tests that run the demo under Xvfb (through Mesa): the second pass below.
-GL_TESTS="${RAYPICK_ASAN_GL_TESTS:-^(AppWindow|AppWindowEndToEnd|AppAbuse)\.}"
+GL_TESTS="${RAYPICK_ASAN_GL_TESTS:-^(AppWindow|AppWindowEndToEnd|AppRandomEdits)\.}"
 SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 
 # -O1 keeps the instrumented tests reasonably fast; Debug adds -g for readable stack traces.

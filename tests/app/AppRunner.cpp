@@ -36,9 +36,10 @@ fs::path tmp_dir() {
 
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 
-AppRun run_app(const std::string& args, const std::string& env) {
+namespace {
+AppRun run(const char* exe, const std::string& args, const std::string& env) {
     const fs::path log = tmp_dir() / "log.txt";
-    const std::string cmd = env + " " + quote(RAYPICK_APP_EXE) + " " + args + " > " + quote(log.string()) + " 2>&1";
+    const std::string cmd = env + " " + quote(exe) + " " + args + " > " + quote(log.string()) + " 2>&1";
     const int status = std::system(cmd.c_str());
     AppRun r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -48,6 +49,10 @@ AppRun run_app(const std::string& args, const std::string& env) {
     r.output = ss.str();
     return r;
 }
+}  // namespace
+
+AppRun run_app(const std::string& args, const std::string& env) { return run(RAYPICK_APP_EXE, args, env); }
+AppRun run_harness(const std::string& args, const std::string& env) { return run(RAYPICK_HARNESS_EXE, args, env); }
 
 Image load_png(const std::string& path) {
     Image img;

@@ -32,6 +32,8 @@ struct AppRun {
 
 /// Runs the demo with `args` (a shell command line fragment), `env` prefixed (e.g. "VAR=1").
 AppRun run_app(const std::string& args, const std::string& env = "");
+/// The same with the harness (raypick_harness: the demo plus its test and benchmark drivers).
+AppRun run_harness(const std::string& args, const std::string& env = "");
 
 /// An RGB picture; empty (width 0) when the file could not be read.
 struct Image {

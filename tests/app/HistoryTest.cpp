@@ -1,8 +1,8 @@
-// Undo/redo: one step per gesture, redo cleared by a new edit, no step for a gesture that changed
-// nothing, bounded depth.
+// Undo/redo through the command layer: one step per gesture, redo cleared by a new edit, no step
+// for a gesture that changed nothing, bounded depth, one version bump per change.
 #include <gtest/gtest.h>
 
-#include "app/History.h"
+#include "app/Commands.h"
 #include "app/SceneEdit.h"
 
 using namespace raypick;
@@ -10,134 +10,131 @@ using namespace raypick::app;
 
 namespace {
 double radius(const Scene& s, std::size_t i) { return std::get<Sphere<double>>(s.shapes[i].shape).radius; }
-void set_radius(Scene& s, std::size_t i, double r) { std::get<Sphere<double>>(s.shapes[i].shape).radius = r; }
+void set_radius(SceneEditor& e, std::size_t i, double r) {
+    Sphere<double> s = std::get<Sphere<double>>(e.scene().shapes[i].shape);
+    s.radius = r;
+    ASSERT_FALSE(e.edit_shape(i, s).has_value());
+}
 }  // namespace
 
 TEST(History, UndoAndRedoOneShotEdits) {
-    Scene s;
-    History h;
-    EXPECT_FALSE(h.undo(s));
-    Scene before = s;
-    add_shape(s, ShapeType::Sphere, Vec3d(0.0));
-    h.record(before);
-    before = s;
-    add_shape(s, ShapeType::Capsule, Vec3d(1.0));
-    h.record(before);
+    SceneEditor h;
+    const Scene& s = h.scene();
+    EXPECT_FALSE(h.undo());
+    h.add(ShapeType::Sphere, Vec3d(0.0));
+    h.add(ShapeType::Capsule, Vec3d(1.0));
     ASSERT_EQ(s.shapes.size(), 2u);
 
-    ASSERT_TRUE(h.undo(s));
+    ASSERT_TRUE(h.undo());
     EXPECT_EQ(s.shapes.size(), 1u);
-    ASSERT_TRUE(h.undo(s));
+    ASSERT_TRUE(h.undo());
     EXPECT_EQ(s.shapes.size(), 0u);
-    EXPECT_FALSE(h.undo(s));
-    ASSERT_TRUE(h.redo(s));
-    ASSERT_TRUE(h.redo(s));
+    EXPECT_FALSE(h.undo());
+    ASSERT_TRUE(h.redo());
+    ASSERT_TRUE(h.redo());
     ASSERT_EQ(s.shapes.size(), 2u);
     EXPECT_EQ(type_of(s.shapes[1].shape), ShapeType::Capsule);
-    EXPECT_FALSE(h.redo(s));
+    EXPECT_FALSE(h.redo());
 }
 
 TEST(History, AGestureIsOneStep) {
-    Scene s;
-    add_shape(s, ShapeType::Sphere, Vec3d(0.0));
-    History h;
-    h.begin(s);
+    SceneEditor h;
+    const Scene& s = h.scene();
+    h.add(ShapeType::Sphere, Vec3d(0.0));
+    h.clear_history();
+    h.begin_gesture();
     for (int k = 1; k <= 50; ++k) {  // a drag: many intermediate values
-        h.begin(s);                  // repeated begins inside the gesture are ignored
-        set_radius(s, 0, 1.0 + k * 0.1);
+        h.begin_gesture();           // repeated begins inside the gesture are ignored
+        set_radius(h, 0, 1.0 + k * 0.1);
     }
-    EXPECT_TRUE(h.end(s));
+    EXPECT_TRUE(h.end_gesture());
     EXPECT_EQ(h.undo_count(), 1u);
-    ASSERT_TRUE(h.undo(s));
+    ASSERT_TRUE(h.undo());
     EXPECT_EQ(radius(s, 0), 1.0);
-    ASSERT_TRUE(h.redo(s));
+    ASSERT_TRUE(h.redo());
     EXPECT_DOUBLE_EQ(radius(s, 0), 6.0);
 }
 
 TEST(History, AGestureThatChangesNothingIsNoStep) {
-    Scene s;
-    add_shape(s, ShapeType::Sphere, Vec3d(0.0));
-    History h;
-    h.begin(s);
-    set_radius(s, 0, 2.0);
-    set_radius(s, 0, 1.0);  // back where it started
-    EXPECT_FALSE(h.end(s));
+    SceneEditor h;
+    h.add(ShapeType::Sphere, Vec3d(0.0));
+    h.clear_history();
+    h.begin_gesture();
+    set_radius(h, 0, 2.0);
+    set_radius(h, 0, 1.0);  // back where it started
+    EXPECT_FALSE(h.end_gesture());
     EXPECT_FALSE(h.can_undo());
 }
 
 TEST(History, ANewEditClearsRedo) {
-    Scene s;
-    add_shape(s, ShapeType::Sphere, Vec3d(0.0));
-    History h;
-    Scene before = s;
-    set_radius(s, 0, 2.0);
-    h.record(before);
-    ASSERT_TRUE(h.undo(s));
+    SceneEditor h;
+    const Scene& s = h.scene();
+    h.add(ShapeType::Sphere, Vec3d(0.0));
+    set_radius(h, 0, 2.0);
+    ASSERT_TRUE(h.undo());
     EXPECT_TRUE(h.can_redo());
-    before = s;
-    set_radius(s, 0, 3.0);
-    h.record(before);
+    set_radius(h, 0, 3.0);
     EXPECT_FALSE(h.can_redo());
-    ASSERT_TRUE(h.undo(s));
+    ASSERT_TRUE(h.undo());
     EXPECT_EQ(radius(s, 0), 1.0);
 }
 
 TEST(History, UndoDuringAGestureFirstFinishesIt) {
-    Scene s;
-    add_shape(s, ShapeType::Sphere, Vec3d(0.0));
-    History h;
-    h.begin(s);
-    set_radius(s, 0, 4.0);
-    ASSERT_TRUE(h.undo(s));
+    SceneEditor h;
+    const Scene& s = h.scene();
+    h.add(ShapeType::Sphere, Vec3d(0.0));
+    h.clear_history();
+    h.begin_gesture();
+    set_radius(h, 0, 4.0);
+    ASSERT_TRUE(h.undo());
     EXPECT_FALSE(h.in_gesture());
     EXPECT_EQ(radius(s, 0), 1.0);
 }
 
 TEST(History, DepthIsBounded) {
-    Scene s;
-    add_shape(s, ShapeType::Sphere, Vec3d(0.0));
-    History h(3);
-    for (int k = 0; k < 10; ++k) {
-        const Scene before = s;
-        set_radius(s, 0, 10.0 + k);
-        h.record(before);
-    }
+    SceneEditor h(Scene{}, 3);
+    const Scene& s = h.scene();
+    h.add(ShapeType::Sphere, Vec3d(0.0));
+    for (int k = 0; k < 10; ++k) set_radius(h, 0, 10.0 + k);
     EXPECT_EQ(h.undo_count(), 3u);
-    while (h.undo(s)) {
+    while (h.undo()) {
     }
     EXPECT_EQ(radius(s, 0), 16.0);  // the oldest steps were dropped
 }
 
 TEST(History, SameSceneComparesEveryParameter) {
-    Scene a;
-    add_shape(a, ShapeType::Obb, Vec3d(0.0));
+    // The scene's own equality (scene/Scene.h) is the one undo and the random-edit driver use.
+    SceneEditor e;
+    e.add(ShapeType::Obb, Vec3d(0.0));
+    const Scene a = e.scene();
     Scene b = a;
-    EXPECT_TRUE(same_scene(a, b));
+    EXPECT_TRUE(a == b);
     std::get<Obb<double>>(b.shapes[0].shape).rotation[1][2] += 1e-15;
-    EXPECT_FALSE(same_scene(a, b));
+    EXPECT_FALSE(a == b);
+    EXPECT_FALSE(same_geometry(a.shapes[0].shape, b.shapes[0].shape));
     b = a;
     b.shapes[0].name = "other";
-    EXPECT_FALSE(same_scene(a, b));
+    EXPECT_FALSE(a == b);
+    EXPECT_TRUE(same_geometry(a.shapes[0].shape, b.shapes[0].shape));
 }
 
 TEST(History, CountsEveryChangeItMakesOrRecords) {
-    History h;
-    Scene s;
-    EXPECT_EQ(h.changes(), 0u);
-    EXPECT_FALSE(h.undo(s));
-    EXPECT_EQ(h.changes(), 0u) << "nothing to undo changes nothing";
-    h.record(s);
-    EXPECT_EQ(h.changes(), 1u);
-    EXPECT_TRUE(h.undo(s));
-    EXPECT_EQ(h.changes(), 2u);
-    EXPECT_TRUE(h.redo(s));
-    EXPECT_EQ(h.changes(), 3u);
-    EXPECT_FALSE(h.redo(s));
-    h.begin(s);
-    EXPECT_FALSE(h.end(s)) << "a gesture that changed nothing";
-    EXPECT_EQ(h.changes(), 3u);
-    h.begin(s);
-    s.shapes.push_back({"x", Sphere<double>{Vec3d(0.0), 1.0}, ""});
-    EXPECT_TRUE(h.end(s));
-    EXPECT_EQ(h.changes(), 4u);
+    SceneEditor h;
+    EXPECT_EQ(h.version(), 0u);
+    EXPECT_FALSE(h.undo());
+    EXPECT_EQ(h.version(), 0u) << "nothing to undo changes nothing";
+    h.add(ShapeType::Sphere, Vec3d(0.0));
+    EXPECT_EQ(h.version(), 1u);
+    EXPECT_TRUE(h.undo());
+    EXPECT_EQ(h.version(), 2u);
+    EXPECT_TRUE(h.redo());
+    EXPECT_EQ(h.version(), 3u);
+    EXPECT_FALSE(h.redo());
+    h.begin_gesture();
+    EXPECT_FALSE(h.end_gesture()) << "a gesture that changed nothing";
+    EXPECT_EQ(h.version(), 3u);
+    h.begin_gesture();
+    set_radius(h, 0, 2.0);
+    EXPECT_TRUE(h.end_gesture());
+    EXPECT_EQ(h.version(), 4u);
 }

@@ -12,14 +12,14 @@ namespace {
 constexpr double W = 800.0, H = 600.0;
 
 struct Fixture {
-    Scene scene;
+    SceneEditor editor;
     Selection sel;
     Camera camera;
-    History history;
     Interaction ia;
 
     Fixture() {
         camera.look_at(Vec3d(0, 0, 10), Vec3d(0, 0, 0));
+        Scene scene;
         SceneShape s;
         s.name = "ball";
         s.shape = Sphere<double>{Vec3d(0.0), 1.0};
@@ -32,7 +32,9 @@ struct Fixture {
         cap.radius = 0.3;
         c.shape = cap;
         scene.shapes.push_back(c);
+        editor.reset(scene);
     }
+    const Scene& scene() const { return editor.scene(); }
     ScreenPoint at(const Vec3d& p) const { return *camera.project(p, W, H); }
     void frame(double x, double y, bool down, bool pressed = false, bool key_x = false, bool key_y = false) {
         InputState in;
@@ -44,9 +46,9 @@ struct Fixture {
         in.left_pressed = pressed;
         in.key_x = key_x;
         in.key_y = key_y;
-        ia.update(in, scene, sel, camera, history);
+        ia.update(in, editor, sel, camera);
     }
-    Vec3d ball() const { return std::get<Sphere<double>>(scene.shapes[0].shape).center; }
+    Vec3d ball() const { return std::get<Sphere<double>>(scene().shapes[0].shape).center; }
 };
 
 }  // namespace
@@ -60,7 +62,7 @@ TEST(Interaction, HoverAndClickSelectTheNearestShape) {
     f.frame(W / 2, H / 2, false);
     ASSERT_TRUE(f.sel.selected);
     EXPECT_EQ(*f.sel.selected, 0u);
-    EXPECT_FALSE(f.history.can_undo());  // a click without motion changes nothing
+    EXPECT_FALSE(f.editor.can_undo());  // a click without motion changes nothing
     EXPECT_EQ(f.ball(), Vec3d(0.0));     // not even by rounding
     // The same from an oblique view, where the grab plane's rounding is not exact.
     Fixture g;
@@ -69,7 +71,7 @@ TEST(Interaction, HoverAndClickSelectTheNearestShape) {
     for (int k = 0; k < 3; ++k) g.frame(c.x + 0.37, c.y - 0.21, k < 2, k == 0);
     ASSERT_TRUE(g.sel.selected);
     EXPECT_EQ(g.ball(), Vec3d(0.0));
-    EXPECT_FALSE(g.history.can_undo());
+    EXPECT_FALSE(g.editor.can_undo());
     // A click on empty space clears the selection.
     f.frame(5, 5, false);
     EXPECT_FALSE(f.sel.hovered);
@@ -90,10 +92,9 @@ TEST(Interaction, DragMovesOnTheCameraPlaneAndIsOneUndoStep) {
     f.frame(target.x, target.y, false);
     EXPECT_FALSE(f.ia.dragging());
     EXPECT_LT(glm::length(f.ball() - Vec3d(1, 0.5, 0)), 1e-9);
-    EXPECT_EQ(f.history.undo_count(), 1u);
-    Scene s = f.scene;
-    ASSERT_TRUE(f.history.undo(s));
-    EXPECT_EQ(std::get<Sphere<double>>(s.shapes[0].shape).center, Vec3d(0.0));
+    EXPECT_EQ(f.editor.undo_count(), 1u);
+    ASSERT_TRUE(f.editor.undo());
+    EXPECT_EQ(std::get<Sphere<double>>(f.scene().shapes[0].shape).center, Vec3d(0.0));
 }
 
 TEST(Interaction, AxisKeyConstrainsTheDrag) {
@@ -127,10 +128,10 @@ TEST(Interaction, CapsuleEndHandleDraggedOntoTheOtherEnd) {
     f.frame(a.x + 2, a.y - 1, true, true);
     f.frame(b.x + 2, b.y - 1, true);
     f.frame(b.x + 2, b.y - 1, false);
-    const auto& cap = std::get<Capsule<double>>(f.scene.shapes[1].shape);
+    const auto& cap = std::get<Capsule<double>>(f.scene().shapes[1].shape);
     EXPECT_EQ(cap.a, cap.b);  // snapped exactly: a degenerate capsule, which is valid
     EXPECT_TRUE(is_valid(cap));
-    EXPECT_EQ(f.history.undo_count(), 1u);
+    EXPECT_EQ(f.editor.undo_count(), 1u);
 }
 
 TEST(Interaction, HandlesSnapSoABoxCanBeSqueezedToZeroSize) {
@@ -138,7 +139,7 @@ TEST(Interaction, HandlesSnapSoABoxCanBeSqueezedToZeroSize) {
     Aabb<double> box;
     box.min = Vec3d(-1, -1, -0.5);
     box.max = Vec3d(1, 1, 0.5);
-    f.scene.shapes[0].shape = box;
+    ASSERT_FALSE(f.editor.edit_shape(0, box).has_value());
     f.sel.selected = 0;
     // Corner +++ (id 7) dragged onto the screen position of corner --+ (id 4, the same z): a
     // few pixels off, it snaps exactly, leaving a box that is flat in x and y.
@@ -149,7 +150,7 @@ TEST(Interaction, HandlesSnapSoABoxCanBeSqueezedToZeroSize) {
     f.frame(from.x, from.y, true, true);
     f.frame(to.x + 3, to.y - 2, true);
     f.frame(to.x + 3, to.y - 2, false);
-    const auto& b = std::get<Aabb<double>>(f.scene.shapes[0].shape);
+    const auto& b = std::get<Aabb<double>>(f.scene().shapes[0].shape);
     EXPECT_EQ(b.min.x, b.max.x);
     EXPECT_EQ(b.min.y, b.max.y);
     EXPECT_EQ(b.max.z - b.min.z, 1.0);
@@ -165,7 +166,7 @@ TEST(Interaction, HandlesSnapSoABoxCanBeSqueezedToZeroSize) {
     g.frame(r.x, r.y, true, true);
     g.frame(c.x + 2, c.y + 2, true);
     g.frame(c.x + 2, c.y + 2, false);
-    EXPECT_EQ(std::get<Sphere<double>>(g.scene.shapes[0].shape).radius, 0.0);
+    EXPECT_EQ(std::get<Sphere<double>>(g.scene().shapes[0].shape).radius, 0.0);
 }
 
 TEST(Interaction, ClosestPointOnAnAxisAndPlaneHits) {

@@ -34,6 +34,14 @@ Shape<double> random_edit_shape(std::mt19937& rng, int type) {
         default: return Capsule<double>{c, c + Vec3d(u(rng), 0, 0) * 0.3, sz(rng)};
     }
 }
+
+/// Appends `shape` through the editor's commands (Add, then the new shape's parameters set).
+void append(SceneEditor& e, const Shape<double>& shape) {
+    const std::size_t i = e.add(type_of(shape), Vec3d(0.0));
+    ASSERT_FALSE(e.edit_shape(i, shape).has_value());
+}
+/// Shape i's parameters (and type) set through the editor's commands.
+void set(SceneEditor& e, std::size_t i, const Shape<double>& shape) { ASSERT_FALSE(e.edit_shape(i, shape).has_value()); }
 Ray<double> down_z() {
     Ray<double> r;
     r.origin = Vec3d(0.0);
@@ -123,28 +131,30 @@ TEST(ScenePickerTest, FollowsEditsAndMatchesBruteForce) {
     std::mt19937 rng(4242);
     std::uniform_real_distribution<double> u(-5.0, 5.0);
     auto random_shape = [&](int type) { return random_edit_shape(rng, type); };
-    Scene s;
-    for (int i = 0; i < 60; ++i) s.shapes.push_back({"s" + std::to_string(i), random_shape(i % 4), ""});
+    Scene start;
+    for (int i = 0; i < 60; ++i) start.shapes.push_back({"s" + std::to_string(i), random_shape(i % 4), ""});
+    SceneEditor e(start);
+    const Scene& s = e.scene();
     ScenePicker picker;
     std::size_t structural = 0;
     for (int step = 0; step < 300; ++step) {
         const int edit = int(rng() % 10);
         const std::size_t i = rng() % s.shapes.size();
         if (edit < 7) {
-            s.shapes[i].shape = random_shape(int(s.shapes[i].shape.index()));  // a drag or resize
+            set(e, i, random_shape(int(s.shapes[i].shape.index())));  // a drag or resize
         } else if (edit == 7) {
-            s.shapes.push_back({"new", random_shape(int(rng() % 4)), ""});
+            append(e, random_shape(int(rng() % 4)));
             ++structural;
         } else if (edit == 8 && s.shapes.size() > 5) {
-            s.shapes.erase(s.shapes.begin() + std::ptrdiff_t(i));
+            e.remove(i);
             ++structural;
         } else {
-            s.shapes[i].shape = random_shape(int(s.shapes[i].shape.index() + 1) % 4);  // a change of type
+            set(e, i, random_shape(int(s.shapes[i].shape.index() + 1) % 4));  // a change of type
             ++structural;
         }
         for (int k = 0; k < 20; ++k) {
             const Ray<double> ray{Vec3d(u(rng), u(rng), u(rng)) * 3.0, Vec3d(u(rng), u(rng), u(rng))};
-            ASSERT_EQ(picker.pick(s, ray), pick_nearest(s, ray)) << "step " << step << " ray " << k;
+            ASSERT_EQ(picker.pick(e, ray), pick_nearest(s, ray)) << "step " << step << " ray " << k;
         }
     }
     EXPECT_GT(picker.refits(), 100u);
@@ -184,26 +194,36 @@ TEST(Picking, CastingIntoAReusedResultGivesTheFreshResult) {
 }
 
 TEST(ScenePickerTest, WithTheSceneVersionItComparesTheSceneOnlyWhenTheVersionChanged) {
-    Scene s = two_spheres();
+    SceneEditor e(two_spheres());
     ScenePicker picker;
-    EXPECT_EQ(picker.pick(s, down_z(), 1), std::optional<std::size_t>(1));
+    EXPECT_EQ(picker.pick(e, down_z()), std::optional<std::size_t>(1));
     EXPECT_EQ(picker.rebuilds(), 1u);
     // The near sphere moves away: with a new version the hierarchy follows (a refit)...
-    s.shapes[1].shape = Sphere<double>{Vec3d(5, 0, -5), 1.0};
-    EXPECT_EQ(picker.pick(s, down_z(), 2), std::optional<std::size_t>(0));
+    set(e, 1, Sphere<double>{Vec3d(5, 0, -5), 1.0});
+    EXPECT_EQ(picker.pick(e, down_z()), std::optional<std::size_t>(0));
     EXPECT_EQ(picker.refits(), 1u);
-    // ...and with the same version it is not compared again (no refit, no rebuild).
-    for (int i = 0; i < 5; ++i) EXPECT_EQ(picker.pick(s, down_z(), 2), std::optional<std::size_t>(0));
+    // ...and with the same version nothing is done again (no refit, no rebuild).
+    for (int i = 0; i < 5; ++i) EXPECT_EQ(picker.pick(e, down_z()), std::optional<std::size_t>(0));
     EXPECT_EQ(picker.refits(), 1u);
     EXPECT_EQ(picker.rebuilds(), 1u);
-    // A structural change with a new version rebuilds; a version-less pick always compares.
-    s.shapes.pop_back();
-    EXPECT_EQ(picker.pick(s, down_z(), 3), std::optional<std::size_t>(0));
+    // A structural change rebuilds; a rename (no geometry) neither refits nor rebuilds.
+    e.remove(1);
+    EXPECT_EQ(picker.pick(e, down_z()), std::optional<std::size_t>(0));
     EXPECT_EQ(picker.rebuilds(), 2u);
-    s.shapes[0].shape = Sphere<double>{Vec3d(5, 0, -10), 1.0};
-    EXPECT_EQ(picker.pick(s, down_z()), std::nullopt);
-    s.shapes[0].shape = Sphere<double>{Vec3d(0, 0, -10), 1.0};
-    EXPECT_EQ(picker.pick(s, down_z(), 3), std::optional<std::size_t>(0)) << "a version-less pick forgets the version";
+    e.rename(0, "renamed");
+    EXPECT_EQ(picker.pick(e, down_z()), std::optional<std::size_t>(0));
+    EXPECT_EQ(picker.rebuilds(), 2u);
+    EXPECT_EQ(picker.refits(), 1u);
+    // A scene outside the editor is built for; the next pick through the editor builds again.
+    Scene moved = e.scene();
+    moved.shapes[0].shape = Sphere<double>{Vec3d(5, 0, -10), 1.0};
+    EXPECT_EQ(picker.pick(moved, down_z()), std::nullopt);
+    EXPECT_EQ(picker.pick(e, down_z()), std::optional<std::size_t>(0)) << "a pick of another scene forgets the version";
+    // Undo and redo are changes like any other: the structural undo rebuilds.
+    ASSERT_TRUE(e.undo());  // the rename
+    ASSERT_TRUE(e.undo());  // the removal
+    EXPECT_EQ(picker.pick(e, down_z()), std::optional<std::size_t>(0));
+    EXPECT_EQ(picker.rebuilds(), 5u);
 }
 
 // The mouse ray's every-hit cast through the hierarchy gives exactly the brute-force result —
@@ -213,27 +233,27 @@ TEST(ScenePickerTest, EveryHitCastThroughTheHierarchyMatchesBruteForce) {
     std::mt19937 rng(777);
     std::uniform_real_distribution<double> u(-5.0, 5.0);
     auto random_shape = [&](int type) { return random_edit_shape(rng, type); };
-    Scene s;
-    for (int i = 0; i < 80; ++i) s.shapes.push_back({"s" + std::to_string(i), random_shape(i % 4), ""});
+    Scene start;
+    for (int i = 0; i < 80; ++i) start.shapes.push_back({"s" + std::to_string(i), random_shape(i % 4), ""});
+    SceneEditor e(start);
+    const Scene& s = e.scene();
     ScenePicker picker;
     PickResult reused;
-    std::uint64_t version = 1;
     std::size_t hits = 0;
     for (int step = 0; step < 200; ++step) {
         const std::size_t i = rng() % s.shapes.size();
         switch (rng() % 6) {
-            case 0: s.shapes.push_back({"new", random_shape(int(rng() % 4)), ""}); break;
-            case 1: if (s.shapes.size() > 5) s.shapes.erase(s.shapes.begin() + std::ptrdiff_t(i)); break;
-            case 2: s.shapes[i].shape = random_shape(int(s.shapes[i].shape.index() + 1) % 4); break;
-            default: s.shapes[i].shape = random_shape(int(s.shapes[i].shape.index())); break;
+            case 0: append(e, random_shape(int(rng() % 4))); break;
+            case 1: if (s.shapes.size() > 5) e.remove(i); break;
+            case 2: set(e, i, random_shape(int(s.shapes[i].shape.index() + 1) % 4)); break;
+            default: set(e, i, random_shape(int(s.shapes[i].shape.index()))); break;
         }
-        ++version;
         CompareOptions compare;
         if (step % 7 == 3) compare.enabled.fill(true);
         for (int k = 0; k < 10; ++k) {
             SCOPED_TRACE("step " + std::to_string(step) + " ray " + std::to_string(k));
             const Ray<double> ray{Vec3d(u(rng), u(rng), u(rng)) * 2.0, Vec3d(u(rng), u(rng), u(rng))};
-            picker.cast_all(s, ray, version, compare, reused);
+            picker.cast_all(e, ray, compare, reused);
             const PickResult fresh = cast_all(s, ray, compare);
             ASSERT_EQ(reused.nearest, fresh.nearest);
             ASSERT_EQ(reused.hit_count, fresh.hit_count);

@@ -86,7 +86,7 @@ TEST(RaycastView, ShiftedIdsMoveRightWithBackgroundComingIn) {
 }
 
 TEST(RaycastView, CastsAgainOnlyWhenCameraSizeSceneOrResolutionChange) {
-    Scene scene = two_shapes();
+    SceneEditor scene(two_shapes());
     Camera cam;
     cam.look_at(Vec3d(0.0, 0.0, 10.0), Vec3d(0.0));
     RaycastView view;
@@ -109,7 +109,9 @@ TEST(RaycastView, CastsAgainOnlyWhenCameraSizeSceneOrResolutionChange) {
     cam.orbit(3.0, 0.0);
     EXPECT_TRUE(view.update(scene, cam, 160.0, 90.0, o, {}));
     EXPECT_EQ(view.casts(), 2u);
-    std::get<Sphere<double>>(scene.shapes[0].shape).radius = 1.2;  // a refit, not a rebuild
+    Sphere<double> bigger = std::get<Sphere<double>>(scene.scene().shapes[0].shape);
+    bigger.radius = 1.2;
+    ASSERT_FALSE(scene.edit_shape(0, bigger).has_value());  // a refit, not a rebuild
     EXPECT_TRUE(view.update(scene, cam, 160.0, 90.0, o, {}));
     EXPECT_EQ(view.casts(), 3u);
     EXPECT_EQ(view.rebuilds(), 1u);
@@ -121,7 +123,7 @@ TEST(RaycastView, CastsAgainOnlyWhenCameraSizeSceneOrResolutionChange) {
 }
 
 TEST(RaycastView, DifferenceModeComparesWithTheOtherPicture) {
-    const Scene scene = two_shapes();
+    const SceneEditor scene(two_shapes());
     Camera cam;
     cam.look_at(Vec3d(0.0, 0.0, 10.0), Vec3d(0.0));
     RaycastOptions o;
@@ -159,7 +161,7 @@ TEST(RaycastView, EmptySceneAndZeroSizeViewDoNotCrash) {
     RaycastOptions o;
     o.enabled = true;
     o.shading = RaycastShading::Difference;
-    const Scene empty;
+    const SceneEditor empty;
     Camera cam;
     EXPECT_FALSE(view.update(empty, cam, 0.0, 0.0, o, {}));  // minimised: no picture
     EXPECT_TRUE(view.size().empty());

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "app/Commands.h"
 #include "app/SceneEdit.h"
 #include "scene/Euler.h"
 
@@ -12,60 +13,63 @@ using namespace raypick;
 using namespace raypick::app;
 
 TEST(SceneEdit, AddDuplicateRenameDelete) {
-    Scene s;
-    EXPECT_EQ(add_shape(s, ShapeType::Sphere, Vec3d(1, 2, 3)), 0u);
-    EXPECT_EQ(add_shape(s, ShapeType::Sphere, Vec3d(0.0)), 1u);
+    SceneEditor e;
+    const Scene& s = e.scene();
+    EXPECT_EQ(e.add(ShapeType::Sphere, Vec3d(1, 2, 3)), 0u);
+    EXPECT_EQ(e.add(ShapeType::Sphere, Vec3d(0.0)), 1u);
     EXPECT_EQ(s.shapes[0].name, "sphere 1");
     EXPECT_EQ(s.shapes[1].name, "sphere 2");
     EXPECT_EQ(std::get<Sphere<double>>(s.shapes[0].shape).center, Vec3d(1, 2, 3));
-    const auto d = duplicate_shape(s, 0, Vec3d(1, 0, 0));
+    const auto d = e.duplicate(0);  // kDuplicateOffset = (0.5, 0, 0.5)
     ASSERT_TRUE(d);
-    EXPECT_EQ(std::get<Sphere<double>>(s.shapes[*d].shape).center, Vec3d(2, 2, 3));
+    EXPECT_EQ(std::get<Sphere<double>>(s.shapes[*d].shape).center, Vec3d(1.5, 2, 3.5));
     EXPECT_NE(s.shapes[*d].name, s.shapes[0].name);
-    EXPECT_FALSE(duplicate_shape(s, 99, Vec3d(0.0)));
-    EXPECT_TRUE(rename_shape(s, 1, "ball"));
+    EXPECT_FALSE(e.duplicate(99));
+    EXPECT_TRUE(e.rename(1, "ball"));
     EXPECT_EQ(s.shapes[1].name, "ball");
-    EXPECT_FALSE(rename_shape(s, 1, ""));
-    EXPECT_FALSE(rename_shape(s, 1, s.shapes[0].name));  // names must stay unique (files refer to them)
+    EXPECT_FALSE(e.rename(1, ""));
+    EXPECT_FALSE(e.rename(1, s.shapes[0].name));  // names must stay unique (files refer to them)
     EXPECT_EQ(s.shapes[1].name, "ball");
-    EXPECT_TRUE(rename_shape(s, 1, "ball"));             // its own name is fine
-    EXPECT_TRUE(delete_shape(s, 0));
+    EXPECT_TRUE(e.rename(1, "ball"));             // its own name is fine
+    EXPECT_TRUE(e.remove(0));
     EXPECT_EQ(s.shapes.size(), 2u);
     EXPECT_EQ(s.shapes[0].name, "ball");
-    EXPECT_FALSE(delete_shape(s, 5));
+    EXPECT_FALSE(e.remove(5));
     for (int t = 0; t < kShapeTypeCount; ++t) EXPECT_TRUE(is_valid(make_shape(ShapeType(t), Vec3d(0.5))));
 }
 
 TEST(SceneEdit, InvalidValuesAreRefusedAndTheLastValidValueKept) {
-    Scene s;
-    add_shape(s, ShapeType::Sphere, Vec3d(0.0));
+    SceneEditor e;
+    const Scene& s = e.scene();
+    e.add(ShapeType::Sphere, Vec3d(0.0));
     Sphere<double> bad = std::get<Sphere<double>>(s.shapes[0].shape);
     bad.radius = -1.0;
-    const auto err = apply_shape_edit(s, 0, bad);
+    const auto err = e.edit_shape(0, bad);
     ASSERT_TRUE(err);
     EXPECT_NE(err->find("radius"), std::string::npos);
     EXPECT_EQ(std::get<Sphere<double>>(s.shapes[0].shape).radius, 1.0);
 
     bad.radius = std::numeric_limits<double>::quiet_NaN();
-    EXPECT_TRUE(apply_shape_edit(s, 0, bad));
+    EXPECT_TRUE(e.edit_shape(0, bad));
     bad.radius = 1.0;
     bad.center.y = std::numeric_limits<double>::quiet_NaN();
-    EXPECT_TRUE(apply_shape_edit(s, 0, bad));
+    EXPECT_TRUE(e.edit_shape(0, bad));
     EXPECT_EQ(std::get<Sphere<double>>(s.shapes[0].shape).center, Vec3d(0.0));
 
-    add_shape(s, ShapeType::Aabb, Vec3d(0.0));
+    e.add(ShapeType::Aabb, Vec3d(0.0));
     Aabb<double> box = std::get<Aabb<double>>(s.shapes[1].shape);
     box.min.x = box.max.x + 1.0;  // min > max
-    EXPECT_TRUE(apply_shape_edit(s, 1, box));
+    EXPECT_TRUE(e.edit_shape(1, box));
     EXPECT_TRUE(is_valid(s.shapes[1].shape));
 }
 
 TEST(SceneEdit, DegenerateValuesAreAcceptedAndFlagged) {
-    Scene s;
-    add_shape(s, ShapeType::Sphere, Vec3d(0.0));
+    SceneEditor e;
+    const Scene& s = e.scene();
+    e.add(ShapeType::Sphere, Vec3d(0.0));
     Sphere<double> point = std::get<Sphere<double>>(s.shapes[0].shape);
     point.radius = 0.0;
-    EXPECT_FALSE(apply_shape_edit(s, 0, point));
+    EXPECT_FALSE(e.edit_shape(0, point));
     ASSERT_EQ(degeneracies(s.shapes[0].shape).size(), 1u);
 
     Capsule<double> c;

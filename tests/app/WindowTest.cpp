@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "app/Camera.h"
-#include "app/Layout.h"
+#include "app/ViewLayout.h"
 #include "app/Wireframe.h"
 #include "geometry/Shape.h"
 #include "scene/SceneFile.h"
@@ -151,6 +151,20 @@ TEST(AppWindow, StartsAndExitsCleanly) {
     EXPECT_EQ(with_file.code, 0) << with_file.output;
     const AppRun many = run_app("--shapes 1000 --frames 3");
     EXPECT_EQ(many.code, 0) << many.output;
+}
+
+TEST(AppWindow, HelpListsTheUsersOptionsAndTheHarnessItsDrivers) {
+    // No window needed: --help exits before one is opened.
+    const AppRun demo = run_app("--help");
+    EXPECT_EQ(demo.code, 0) << demo.output;
+    EXPECT_NE(demo.output.find("--scene"), std::string::npos) << demo.output;
+    for (const char* driver : {"--bench", "--random-edits", "--seed", "--abuse", "sabotage", "--raycast-check-shift"})
+        EXPECT_EQ(demo.output.find(driver), std::string::npos) << driver;
+    EXPECT_EQ(run_app("--bench-frames 5").code, 2) << "the demo refuses the harness's options";
+    const AppRun harness = run_harness("--help");
+    EXPECT_EQ(harness.code, 0) << harness.output;
+    for (const char* option : {"--scene", "--bench-frames", "--bench-orbit", "--random-edits", "--raycast-check-shift"})
+        EXPECT_NE(harness.output.find(option), std::string::npos) << option;
 }
 
 TEST(AppWindow, BadInputStopsWithAMessageNotACrash) {
@@ -294,7 +308,7 @@ TEST(AppWindow, SolidModeShadesSurfacesByTheirNormal) {
 
 TEST(AppWindow, AThousandShapesAreOneBatchedUploadAndStayInteractive) {
     REQUIRE_DISPLAY();
-    const AppRun r = run_app("--shapes 1000 --bench-frames 30");
+    const AppRun r = run_harness("--shapes 1000 --bench-frames 30");
     ASSERT_EQ(r.code, 0) << r.output;
     double mean = 0.0;
     std::size_t vertices = 0, uploads = 0;
@@ -411,7 +425,7 @@ TEST(AppWindow, RaycastCheckFailsWhenTheOpenGlPictureIsOffByAFewPixels) {
     // The negative control: the same check against OpenGL ids deliberately shifted 6 pixels to the
     // right (--raycast-check-shift, a test aid) must fail, so the passing check above means something.
     REQUIRE_DISPLAY();
-    const AppRun r = run_app("--scene " + quote(showcase_file()) + " --raycast-check --raycast-check-shift 6 --width " +
+    const AppRun r = run_harness("--scene " + quote(showcase_file()) + " --raycast-check --raycast-check-shift 6 --width " +
                              std::to_string(kW) + " --height " + std::to_string(kH));
     EXPECT_EQ(r.code, 1) << r.output;
     const auto f = parse_raycast_check(r.output);

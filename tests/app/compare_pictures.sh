@@ -4,7 +4,9 @@
 # change the picture: every line exactly as before. (Against builds before b7a9793 it also counts
 # what differs besides the wireframes' red channel, 229 then and 230 now on some line pixels.)
 #
-#   bash tests/app/compare_pictures.sh OLD/app/raypick NEW/app/raypick [OUT_DIR]
+#   bash tests/app/compare_pictures.sh OLD/app/raypick_harness NEW/app/raypick_harness [OUT_DIR]
+#
+# (Any two demo executables that take --bench-orbit and --screenshot can be compared.)
 #
 # Cases: 10 000 and 100 000 generated shapes (still camera, and after a few --bench-orbit frames,
 # which draw the scene straight into the window), wire and solid, without the panels (their Stats

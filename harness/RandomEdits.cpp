@@ -1,4 +1,4 @@
-#include "app/Abuse.h"
+#include "harness/RandomEdits.h"
 
 #include <stdlib.h>  // mkdtemp
 
@@ -14,10 +14,7 @@
 #include "app/Showcase.h"
 #include "scene/Euler.h"
 #include "scene/NumberText.h"
-
-#if RAYPICK_HAVE_SCENE_FILE
 #include "scene/SceneFile.h"
-#endif
 
 namespace raypick::app {
 
@@ -25,7 +22,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// History's default depth (app/History.h): the model forgets what the app's history forgets.
+// The editor's default undo depth (SceneEditor): the model forgets what the app's history forgets.
 constexpr std::size_t kHistorySteps = 256;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -42,10 +39,10 @@ std::string difference(const Scene& got, const Scene& want) {
         if (got.shapes[i].name != want.shapes[i].name)
             return "shape " + std::to_string(i) + " is called '" + got.shapes[i].name + "', expected '" +
                    want.shapes[i].name + "'";
-        if (!same_shape(got.shapes[i].shape, want.shapes[i].shape))
+        if (!same_geometry(got.shapes[i].shape, want.shapes[i].shape))
             return "shape " + std::to_string(i) + " '" + got.shapes[i].name + "' has other parameters (centre " +
-                   num(shape_center(got.shapes[i].shape).x) + " vs " + num(shape_center(want.shapes[i].shape).x) +
-                   " in x)";
+                   full(shape_center(got.shapes[i].shape)) + ", expected " + full(shape_center(want.shapes[i].shape)) +
+                   ")";
         if (got.shapes[i].description != want.shapes[i].description)
             return "shape " + std::to_string(i) + " has another description";
     }
@@ -62,7 +59,7 @@ bool on_screen(const std::optional<ScreenPoint>& p, const ViewRect& v) {
 void write_file(const fs::path& p, const std::string& text) {
     std::ofstream out(p, std::ios::binary);
     out << text;
-    if (!out) throw std::runtime_error("abuse: cannot write " + p.string());
+    if (!out) throw std::runtime_error("random-edits: cannot write " + p.string());
 }
 
 }  // namespace
@@ -70,8 +67,8 @@ void write_file(const fs::path& p, const std::string& text) {
 // ---- TempDir -------------------------------------------------------------------------------------
 
 TempDir::TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "raypick-abuse-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("abuse: cannot create a temporary directory");
+    std::string pattern = (fs::temp_directory_path() / "raypick-random-edits-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("random-edits: cannot create a temporary directory");
     path_ = pattern;
 }
 
@@ -82,60 +79,71 @@ TempDir::~TempDir() {
 
 // ---- set-up and reporting ------------------------------------------------------------------------
 
-Abuse::Abuse(const AbuseOptions& options, AppState& s) : opt_(options), rng_(options.seed) {
-    const fs::path d = dir_.path();
-    auto bad = [&](const char* name, const std::string& text) {
-        write_file(d / name, text);
-        bad_files_.push_back((d / name).string());
-    };
-    bad("syntax.json", "{\"shapes\": [ {\"name\": \"s\", \"type\": \"sphere\", \"center\": [0, 0, ");
-    bad("nan_string.json",
-        "{\"shapes\": [{\"name\": \"s\", \"type\": \"sphere\", \"center\": [0, 0, 0], \"radius\": \"NaN\"}]}");
-    bad("nan_literal.json",
-        "{\"shapes\": [{\"name\": \"s\", \"type\": \"sphere\", \"center\": [NaN, 0, 0], \"radius\": 1}]}");
-    bad("negative_radius.json",
-        "{\"shapes\": [{\"name\": \"c\", \"type\": \"capsule\", \"a\": [0, 0, 0], \"b\": [0, 1, 0], \"radius\": -1}]}");
-    bad("overflow.json",
-        "{\"shapes\": [{\"name\": \"s\", \"type\": \"sphere\", \"center\": [1e999, 0, 0], \"radius\": 1}]}");
-    bad("skewed_obb.json",
+std::vector<BrokenFile> broken_scene_files() {
+    return {
+        {"syntax.json", "{\"shapes\": [ {\"name\": \"s\", \"type\": \"sphere\", \"center\": [0, 0, "},
+        {"nan_string.json",
+        "{\"shapes\": [{\"name\": \"s\", \"type\": \"sphere\", \"center\": [0, 0, 0], \"radius\": \"NaN\"}]}"},
+        {"nan_literal.json",
+        "{\"shapes\": [{\"name\": \"s\", \"type\": \"sphere\", \"center\": [NaN, 0, 0], \"radius\": 1}]}"},
+        {"negative_radius.json",
+        "{\"shapes\": [{\"name\": \"c\", \"type\": \"capsule\", \"a\": [0, 0, 0], \"b\": [0, 1, 0], \"radius\": -1}]}"},
+        {"overflow.json",
+        "{\"shapes\": [{\"name\": \"s\", \"type\": \"sphere\", \"center\": [1e999, 0, 0], \"radius\": 1}]}"},
+        {"skewed_obb.json",
         "{\"shapes\": [{\"name\": \"o\", \"type\": \"obb\", \"center\": [0, 0, 0], \"half_extents\": [1, 1, 1], "
-        "\"rotation\": [[1, 0, 0], [0.5, 1, 0], [0, 0, 1]]}]}");
-    bad("inverted_aabb.json",
-        "{\"shapes\": [{\"name\": \"b\", \"type\": \"aabb\", \"min\": [1, 1, 1], \"max\": [0, 2, 2]}]}");
-    bad("duplicate_names.json",
+        "\"axes\": [[1, 0, 0], [0.5, 1, 0], [0, 0, 1]]}]}"},
+        {"left_handed_obb.json",
+        "{\"shapes\": [{\"name\": \"o\", \"type\": \"obb\", \"center\": [0, 0, 0], \"half_extents\": [1, 1, 1], "
+        "\"axes\": [[1, 0, 0], [0, 1, 0], [0, 0, -1]]}]}"},
+        {"infinite_euler_obb.json",
+        "{\"shapes\": [{\"name\": \"o\", \"type\": \"obb\", \"center\": [0, 0, 0], \"half_extents\": [1, 1, 1], "
+        "\"euler_degrees\": [1e999, 0, 0]}]}"},
+        {"inverted_aabb.json",
+        "{\"shapes\": [{\"name\": \"b\", \"type\": \"aabb\", \"min\": [1, 1, 1], \"max\": [0, 2, 2]}]}"},
+        {"duplicate_names.json",
         "{\"shapes\": [{\"name\": \"s\", \"type\": \"sphere\", \"center\": [0, 0, 0], \"radius\": 1},"
-        " {\"name\": \"s\", \"type\": \"sphere\", \"center\": [1, 0, 0], \"radius\": 1}]}");
-    bad("wrong_types.json", "{\"shapes\": 5}");
-    bad("array.json", "[1, 2, 3]");
-    bad("empty.json", "");
-    bad("binary.json", std::string("\x00\xff\xfe{\x01\x02", 6));
-    bad("deep.json", std::string(5000, '[') + std::string(5000, ']'));
+        " {\"name\": \"s\", \"type\": \"sphere\", \"center\": [1, 0, 0], \"radius\": 1}]}"},
+        {"wrong_types.json", "{\"shapes\": 5}"},
+        {"array.json", "[1, 2, 3]"},
+        {"empty.json", ""},
+        {"binary.json", std::string("\x00\xff\xfe{\x01\x02", 6)},
+        {"deep.json", std::string(5000, '[') + std::string(5000, ']')},
+    };
+}
+
+RandomEdits::RandomEdits(const RandomEditsOptions& options, AppState& s) : opt_(options), rng_(options.seed) {
+    const fs::path d = dir_.path();
+    for (const BrokenFile& f : broken_scene_files()) {
+        write_file(d / f.name, f.text);
+        bad_files_.push_back((d / f.name).string());
+    }
     fs::create_directories(d / "directory.json");
     bad_files_.push_back((d / "directory.json").string());
     bad_files_.push_back((d / "missing.json").string());
-    model_.push_back(s.scene);
+    model_.push_back(s.scene());
     pos_ = 0;
     // The model starts from the app's state: anything already undoable is not the driver's to check.
-    if (s.history.can_undo() || s.history.can_redo()) s.history.clear();
+    if (s.editor.can_undo() || s.editor.can_redo()) s.editor.clear_history();
 }
 
-std::string Abuse::summary() const {
+std::string RandomEdits::summary() const {
     std::ostringstream os;
     for (const std::string& n : notes_) os << n << "\n";
-    os << "abuse: " << action_ << " actions, " << undos_ << " undos, " << redos_ << " redos, " << refused_
+    os << "random-edits: " << action_ << " actions, " << undos_ << " undos, " << redos_ << " redos, " << refused_
        << " refused edits, " << bad_kept_ << " bad files kept, " << mismatches_.size() << " mismatches\n";
-    os << "abuse: kinds:";
+    os << "random-edits: kinds:";
     for (const auto& [k, n] : kinds_) os << " " << k << "=" << n;
     os << ", snapped=" << snaps_ << "\n";
     return os.str();
 }
 
-void Abuse::mismatch(const std::string& what) {
+void RandomEdits::mismatch(const std::string& what) {
     if (mismatches_.size() >= kMaxMismatches) return;
-    mismatches_.push_back("abuse: mismatch at action " + std::to_string(action_) + " (" + current_ + "): " + what);
+    mismatches_.push_back("random-edits: mismatch at action " + std::to_string(action_) + " (" + current_ + "): " + what);
 }
 
-void Abuse::note_gl_error(unsigned error) {
+void RandomEdits::note_gl_error(unsigned error) {
     if (error != 0) {
         char buf[32];
         std::snprintf(buf, sizeof buf, "0x%04x", error);
@@ -145,7 +153,7 @@ void Abuse::note_gl_error(unsigned error) {
 
 // ---- the model -----------------------------------------------------------------------------------
 
-void Abuse::model_push(const Scene& scene) {
+void RandomEdits::model_push(const Scene& scene) {
     model_.resize(pos_ + 1);
     model_.push_back(scene);
     ++pos_;
@@ -155,24 +163,24 @@ void Abuse::model_push(const Scene& scene) {
     }
 }
 
-void Abuse::expect_model(const AppState& s, const char* what) {
-    if (!(s.scene == model_[pos_])) mismatch(std::string(what) + ": " + difference(s.scene, model_[pos_]));
-    if (s.history.undo_count() != pos_ || s.history.redo_count() != model_.size() - 1 - pos_)
-        mismatch(std::string(what) + ": history has " + std::to_string(s.history.undo_count()) + " undo / " +
-                 std::to_string(s.history.redo_count()) + " redo steps, the model " + std::to_string(pos_) + " / " +
+void RandomEdits::expect_model(const AppState& s, const char* what) {
+    if (!(s.scene() == model_[pos_])) mismatch(std::string(what) + ": " + difference(s.scene(), model_[pos_]));
+    if (s.editor.undo_count() != pos_ || s.editor.redo_count() != model_.size() - 1 - pos_)
+        mismatch(std::string(what) + ": history has " + std::to_string(s.editor.undo_count()) + " undo / " +
+                 std::to_string(s.editor.redo_count()) + " redo steps, the model " + std::to_string(pos_) + " / " +
                  std::to_string(model_.size() - 1 - pos_));
 }
 
-void Abuse::check_invariants(const AppState& s, const Interaction& interaction) {
-    for (std::size_t i = 0; i < s.scene.shapes.size(); ++i)
-        if (const auto err = validate(s.scene.shapes[i].shape))
-            mismatch("shape " + std::to_string(i) + " '" + s.scene.shapes[i].name + "' is invalid: " + err->message);
-    const std::size_t n = s.scene.shapes.size();
+void RandomEdits::check_invariants(const AppState& s, const Interaction& interaction) {
+    for (std::size_t i = 0; i < s.scene().shapes.size(); ++i)
+        if (const auto err = validate(s.scene().shapes[i].shape))
+            mismatch("shape " + std::to_string(i) + " '" + s.scene().shapes[i].name + "' is invalid: " + err->message);
+    const std::size_t n = s.scene().shapes.size();
     if (s.sel.selected && *s.sel.selected >= n) mismatch("selected index out of range");
     if (s.sel.hovered && *s.sel.hovered >= n) mismatch("hovered index out of range");
     if (s.sel.hovered_handle >= 0) {
         if (!s.sel.selected || *s.sel.selected >= n ||
-            static_cast<std::size_t>(s.sel.hovered_handle) >= handles(s.scene.shapes[*s.sel.selected].shape).size())
+            static_cast<std::size_t>(s.sel.hovered_handle) >= handles(s.scene().shapes[*s.sel.selected].shape).size())
             mismatch("hovered handle " + std::to_string(s.sel.hovered_handle) + " does not exist");
     }
     const Camera& c = s.camera;
@@ -185,7 +193,7 @@ void Abuse::check_invariants(const AppState& s, const Interaction& interaction) 
 
 // ---- the frame -----------------------------------------------------------------------------------
 
-void Abuse::frame(AppState& s, Interaction& interaction) {
+void RandomEdits::frame(AppState& s, Interaction& interaction) {
     if (done_) return;
     try {
         check_invariants(s, interaction);
@@ -237,10 +245,10 @@ void Abuse::frame(AppState& s, Interaction& interaction) {
     const Vec3d eye = s.camera.eye();
     Ray<double> ray = s.camera.ray_from_pixel(uniform(0.0, s.viewport.width), uniform(0.0, s.viewport.height),
                                               s.viewport.width, s.viewport.height);
-    if (!s.scene.shapes.empty() && below(2) == 0) {
-        const std::size_t i = static_cast<std::size_t>(below(static_cast<int>(s.scene.shapes.size())));
+    if (!s.scene().shapes.empty() && below(2) == 0) {
+        const std::size_t i = static_cast<std::size_t>(below(static_cast<int>(s.scene().shapes.size())));
         ray.origin = eye;
-        ray.direction = shape_center(s.scene.shapes[i].shape) - eye;
+        ray.direction = shape_center(s.scene().shapes[i].shape) - eye;
     }
     if (is_valid(ray)) {
         s.ray.ray = ray;
@@ -249,7 +257,7 @@ void Abuse::frame(AppState& s, Interaction& interaction) {
     }
 }
 
-InputState Abuse::input_at(const AppState& s, double x, double y) const {
+InputState RandomEdits::input_at(const AppState& s, double x, double y) const {
     InputState in;
     in.mouse_x = x;
     in.mouse_y = y;
@@ -258,21 +266,21 @@ InputState Abuse::input_at(const AppState& s, double x, double y) const {
     return in;
 }
 
-std::optional<std::size_t> Abuse::random_shape(const AppState& s) {
-    if (s.scene.shapes.empty()) return std::nullopt;
-    return static_cast<std::size_t>(below(static_cast<int>(s.scene.shapes.size())));
+std::optional<std::size_t> RandomEdits::random_shape(const AppState& s) {
+    if (s.scene().shapes.empty()) return std::nullopt;
+    return static_cast<std::size_t>(below(static_cast<int>(s.scene().shapes.size())));
 }
 
-double Abuse::random_value(bool for_size) {
+double RandomEdits::random_value(bool for_size) {
     static constexpr double kSpecial[] = {kNaN,   kInf,  -kInf, -1.0,  -1e-300, -0.0, 0.0,  5e-324,
                                           1e-300, 1e-12, 1e12,  1e300, -1e300,  -5.0, 1e-9, 1e150};
     if (below(10) < 4) return for_size ? uniform(0.0, 2.0) : uniform(-4.0, 4.0);
-    // --abuse-extreme: also the largest doubles, whose sums overflow (see app/README.md).
+    // --extreme-values: also the largest doubles, whose sums overflow (see app/README.md).
     if (opt_.extreme && below(8) == 0) return below(2) ? kMax : -kMax;
     return kSpecial[below(static_cast<int>(std::size(kSpecial)))];
 }
 
-void Abuse::start_action(AppState& s, Interaction& interaction) {
+void RandomEdits::start_action(AppState& s, Interaction& interaction) {
     ++action_;
     // Weights of the actions; without shapes, shape actions become adds.
     static constexpr int kWeights[] = {8, 5, 5, 6, 24, 8, 10, 3, 5, 6, 4, 2, 10, 7, 3};
@@ -280,7 +288,7 @@ void Abuse::start_action(AppState& s, Interaction& interaction) {
     for (int w : kWeights) total += w;
     int r = below(total), k = 0;
     while (r >= kWeights[k]) r -= kWeights[k++];
-    const bool empty = s.scene.shapes.empty();
+    const bool empty = s.scene().shapes.empty();
     if (empty && (k == 1 || k == 2 || k == 3 || k == 4 || k == 5 || k == 6 || k == 7)) k = 0;
     bool started = true;
     switch (k) {
@@ -305,56 +313,70 @@ void Abuse::start_action(AppState& s, Interaction& interaction) {
         continue_gesture(s, interaction);  // its first input in this frame
     } else {
         // A hover at a random place (the picker over whatever the scene now holds).
-        interaction.update(input_at(s, uniform(0.0, s.viewport.width), uniform(0.0, s.viewport.height)), s.scene,
-                           s.sel, s.camera, s.history);
+        interaction.update(input_at(s, uniform(0.0, s.viewport.width), uniform(0.0, s.viewport.height)), s.editor,
+                           s.sel, s.camera);
     }
 }
 
 // ---- one-shot actions (the panels' and menus' code paths) --------------------------------------
 
-void Abuse::act_add(AppState& s) {
+void RandomEdits::act_add(AppState& s) {
     current_ = "add";
     ++kinds_["add"];
-    const Scene before = s.scene;  // Scene panel > Add
+    const Scene before = s.scene();
     const ShapeType type = ShapeType(below(kShapeTypeCount));
-    s.sel.selected = add_shape(s.scene, type, s.camera.target);
-    s.history.record(before);
-    if (s.scene.shapes.size() != before.shapes.size() + 1 || type_of(s.scene.shapes.back().shape) != type)
-        mismatch("add did not append one " + std::string(shape_type_name(type)));
-    model_push(s.scene);
+    add_and_select(s.editor, s.sel, type, s.camera.target);  // Scene panel > Add
+    // The model: one new shape of the type's default parameters at the camera's target, with the
+    // type's name and the first number not taken, appended and selected.
+    Scene want = before;
+    SceneShape added;
+    added.name = unique_name(before, shape_type_name(type));
+    added.shape = make_shape(type, s.camera.target);
+    want.shapes.push_back(added);
+    if (s.sel.selected != want.shapes.size() - 1) mismatch("add did not select the new shape");
+    model_push(want);
 }
 
-void Abuse::act_duplicate(AppState& s) {
+void RandomEdits::act_duplicate(AppState& s) {
     current_ = "duplicate";
     ++kinds_["duplicate"];
-    s.sel.selected = random_shape(s);  // a click in the shape list, then Edit > Duplicate
-    const Scene before = s.scene;
-    if (auto i = duplicate_shape(s.scene, *s.sel.selected, Vec3d(0.5, 0.0, 0.5))) {
-        s.history.record(before);
-        s.sel.selected = *i;
-        model_push(s.scene);
-    } else {
+    const std::size_t i = *random_shape(s);
+    s.sel.selected = i;  // a click in the shape list, then Edit > Duplicate
+    const Scene before = s.scene();
+    if (!duplicate_selected(s.editor, s.sel)) {
         mismatch("duplicate of an existing shape refused");
+        return;
     }
+    // The model: a copy appended and selected, named "<name> copy N", moved half a unit along x and z.
+    Scene want = before;
+    SceneShape copy = before.shapes[i];
+    copy.name = unique_name(before, before.shapes[i].name + " copy");
+    copy.shape = translated(copy.shape, Vec3d(0.5, 0.0, 0.5));
+    want.shapes.push_back(copy);
+    if (s.sel.selected != want.shapes.size() - 1) mismatch("duplicate did not select the copy");
+    model_push(want);
 }
 
-void Abuse::act_delete(AppState& s, const Interaction& interaction) {
+void RandomEdits::act_delete(AppState& s, const Interaction& interaction) {
     current_ = "delete";
     ++kinds_["delete"];
-    s.sel.selected = random_shape(s);  // Scene panel > Delete
+    const std::size_t i = *random_shape(s);
+    s.sel.selected = i;  // Scene panel > Delete
     if (interaction.busy()) return;
-    const Scene before = s.scene;
-    if (delete_shape(s.scene, *s.sel.selected)) {
-        s.history.record(before);
-        model_push(s.scene);
-    } else {
+    const Scene before = s.scene();
+    if (!delete_selected(s.editor, s.sel)) {
         mismatch("delete of an existing shape refused");
+        return;
     }
-    s.sel.selected.reset();
-    if (s.scene.shapes.size() + 1 != before.shapes.size()) mismatch("delete did not remove one shape");
+    if (s.sel.selected) mismatch("a shape is still selected after delete");
+    // The model: the shape and the expectations about it gone, the others following their shapes.
+    Scene want = before;
+    delete_shape(want, i);
+    if (want.shapes.size() + 1 != before.shapes.size()) mismatch("delete did not remove one shape");
+    model_push(want);
 }
 
-void Abuse::act_rename(AppState& s) {
+void RandomEdits::act_rename(AppState& s) {
     current_ = "rename";
     ++kinds_["rename"];
     const std::size_t i = *random_shape(s);
@@ -365,31 +387,31 @@ void Abuse::act_rename(AppState& s) {
     const int pick = below(static_cast<int>(std::size(kNames)) + 2);
     if (pick < static_cast<int>(std::size(kNames))) name = kNames[pick];
     else if (pick == static_cast<int>(std::size(kNames))) name = std::string(127, 'n');  // the field's limit
-    else name = s.scene.shapes[static_cast<std::size_t>(below(static_cast<int>(s.scene.shapes.size())))].name;
-    if (s.scene.shapes[i].name == name) return;  // the field was not changed: nothing happens
+    else name = s.scene().shapes[static_cast<std::size_t>(below(static_cast<int>(s.scene().shapes.size())))].name;
+    if (s.scene().shapes[i].name == name) return;  // the field was not changed: nothing happens
     bool taken = false;
-    for (std::size_t k = 0; k < s.scene.shapes.size(); ++k)
-        if (k != i && s.scene.shapes[k].name == name) taken = true;
+    for (std::size_t k = 0; k < s.scene().shapes.size(); ++k)
+        if (k != i && s.scene().shapes[k].name == name) taken = true;
     const bool expect_ok = !name.empty() && !taken;
-    const Scene before = s.scene;  // Scene panel > Name, on deactivation after an edit
-    if (rename_shape(s.scene, i, name)) {
-        s.history.record(before);
-        model_push(s.scene);
+    const Scene before = s.scene();
+    if (s.editor.rename(i, name)) {  // Scene panel > Name, on deactivation after an edit
+        Scene want = before;
+        want.shapes[i].name = name;
+        model_push(want);
         if (!expect_ok) mismatch("rename to '" + name + "' was accepted (empty or taken)");
-        if (s.scene.shapes[i].name != name) mismatch("rename did not set the name");
     } else {
         ++refused_;
         if (expect_ok) mismatch("rename to a new non-empty name '" + name + "' was refused");
-        if (!(s.scene == before)) mismatch("a refused rename changed the scene");
+        if (!(s.scene() == before)) mismatch("a refused rename changed the scene");
     }
 }
 
-void Abuse::act_edit(AppState& s) {
+void RandomEdits::act_edit(AppState& s) {
     current_ = "edit";
     ++kinds_["edit"];
     const std::size_t i = *random_shape(s);
     s.sel.selected = i;
-    Shape<double> candidate = s.scene.shapes[i].shape;
+    Shape<double> candidate = s.scene().shapes[i].shape;
     bool expect_valid = true;
     std::string field;
     auto coordinate = [&](Vec3d& v, const char* name) {
@@ -449,81 +471,78 @@ void Abuse::act_edit(AppState& s) {
         },
         candidate);
     // Ui::apply_edit, then App::update ends the gesture when no field is active: one undo step.
-    if (same_shape(candidate, s.scene.shapes[i].shape)) return;
-    const Scene before = s.scene;
-    s.history.begin(s.scene);
-    const auto err = apply_shape_edit(s.scene, i, candidate);
-    s.history.end(s.scene);
+    if (same_geometry(candidate, s.scene().shapes[i].shape)) return;
+    const Scene before = s.scene();
+    s.editor.begin_gesture();
+    const auto err = s.editor.edit_shape(i, candidate);
+    s.editor.end_gesture();
     if (err) {
         ++refused_;
         if (expect_valid) mismatch("valid edit " + field + " refused: " + *err);
         if (err->empty()) mismatch("edit " + field + " refused without a message");
-        if (!(s.scene == before)) mismatch("refused edit " + field + " changed the scene");
+        if (!(s.scene() == before)) mismatch("refused edit " + field + " changed the scene");
     } else {
         if (!expect_valid) mismatch("invalid edit " + field + " accepted");
-        if (!same_shape(s.scene.shapes[i].shape, candidate)) mismatch("accepted edit " + field + " not applied");
-        if (!same_scene(before, s.scene)) model_push(s.scene);
+        Scene want = before;
+        want.shapes[i].shape = candidate;
+        model_push(want);
     }
 }
 
-void Abuse::act_bad_file(AppState& s) {
+void RandomEdits::act_bad_file(AppState& s) {
     current_ = "bad file";
     ++kinds_["bad_file"];
     const std::string& path = bad_files_[static_cast<std::size_t>(below(static_cast<int>(bad_files_.size())))];
     current_ = "bad file " + fs::path(path).filename().string();
-    const Scene before = s.scene;
-    const std::size_t undo_before = s.history.undo_count();
+    const Scene before = s.scene();
+    const std::size_t undo_before = s.editor.undo_count();
     const std::string path_before = s.scene_path;
     s.error_title.clear();
     if (open_scene(s, path)) {  // File > Open
         mismatch("the broken file " + path + " was opened");
-        model_push(s.scene);
+        model_push(s.scene());
         return;
     }
     ++bad_kept_;
     if (s.error_title.empty() || s.error_message.empty()) mismatch("no message for the broken file " + path);
-    if (!(s.scene == before) || s.scene_path != path_before)
+    if (!(s.scene() == before) || s.scene_path != path_before)
         mismatch("the scene or its path changed after failing to open " + path);
-    if (s.history.undo_count() != undo_before) mismatch("a failed open added an undo step");
+    if (s.editor.undo_count() != undo_before) mismatch("a failed open added an undo step");
 }
 
-void Abuse::act_save_reopen(AppState& s) {
+void RandomEdits::act_save_reopen(AppState& s) {
     current_ = "save+reopen";
     ++kinds_["save_reopen"];
-#if RAYPICK_HAVE_SCENE_FILE
-    const Scene before = s.scene;
+    const Scene before = s.scene();
     if (below(5) == 0) {  // File > Save as... a directory
         current_ = "save to a directory";
         s.error_title.clear();
         if (save_scene(s, (dir_.path() / "directory.json").string())) mismatch("saving over a directory succeeded");
         else if (s.error_title.empty()) mismatch("no message for a failed save");
-        if (!(s.scene == before)) mismatch("a failed save changed the scene");
+        if (!(s.scene() == before)) mismatch("a failed save changed the scene");
         return;
     }
     const std::string path = (dir_.path() / "roundtrip.json").string();
-    const bool expect_ok = !validate_scene(s.scene).has_value();
+    const bool expect_ok = !validate_scene(s.scene()).has_value();
     s.error_title.clear();
     const bool saved = save_scene(s, path);
-    if (!(s.scene == before)) mismatch("saving changed the scene");
+    if (!(s.scene() == before)) mismatch("saving changed the scene");
     if (saved != expect_ok)
         mismatch(saved ? "a scene that validate_scene() refuses was saved" : "saving a valid scene failed: " + s.error_message);
     if (!saved) {  // validate_scene() refuses it (e.g. an expectation of a deleted shape): noted
         ++kinds_["save_refused"];
-        if (notes_.size() < 5) notes_.push_back("abuse: note: save refused at action " + std::to_string(action_) + ": " + s.error_message);
+        if (notes_.size() < 5) notes_.push_back("random-edits: note: save refused at action " + std::to_string(action_) + ": " + s.error_message);
         return;
     }
     if (!open_scene(s, path)) {  // File > Open of what was just saved
         mismatch("reopening the saved file failed: " + s.error_message);
         return;
     }
-    if (!(s.scene == before)) mismatch("the saved and reopened scene differs: " + difference(s.scene, before));
-    model_push(s.scene);
-#else
-    (void)s;
-#endif
+    if (!(s.scene() == before)) mismatch("the saved and reopened scene differs: " + difference(s.scene(), before));
+    model_push(s.scene());
 }
 
-void Abuse::act_open_other(AppState& s) {
+void RandomEdits::act_open_other(AppState& s) {
     current_ = "open other";
     ++kinds_["open_other"];
     const int what = below(3);
@@ -545,10 +564,10 @@ void Abuse::act_open_other(AppState& s) {
             return;
         }
     }
-    model_push(s.scene);
+    model_push(s.scene());
 }
 
-void Abuse::act_undo(AppState& s, Interaction& interaction, bool is_redo) {
+void RandomEdits::act_undo(AppState& s, Interaction& interaction, bool is_redo) {
     current_ = is_redo ? "redo" : "undo";
     ++kinds_[current_];
     const int steps = below(8) == 0 ? 12 + below(30) : 1 + below(4);
@@ -574,7 +593,7 @@ void Abuse::act_undo(AppState& s, Interaction& interaction, bool is_redo) {
     }
 }
 
-void Abuse::act_view(AppState& s) {
+void RandomEdits::act_view(AppState& s) {
     current_ = "view";
     ++kinds_["view"];
     switch (below(4)) {
@@ -592,20 +611,20 @@ void Abuse::act_view(AppState& s) {
 
 // ---- gestures (Interaction with a synthetic mouse) -------------------------------------------------
 
-bool Abuse::start_drag_shape(AppState& s, bool undo_midway) {
+bool RandomEdits::start_drag_shape(AppState& s, bool undo_midway) {
     current_ = undo_midway ? "undo during a drag" : "drag shape";
     const std::size_t i = *random_shape(s);
-    auto p = s.camera.project(shape_center(s.scene.shapes[i].shape), s.viewport.width, s.viewport.height);
+    auto p = s.camera.project(shape_center(s.scene().shapes[i].shape), s.viewport.width, s.viewport.height);
     if (!on_screen(p, s.viewport)) {
         s.sel.selected = i;
         frame_selection(s);  // F
-        p = s.camera.project(shape_center(s.scene.shapes[i].shape), s.viewport.width, s.viewport.height);
+        p = s.camera.project(shape_center(s.scene().shapes[i].shape), s.viewport.width, s.viewport.height);
         if (!on_screen(p, s.viewport)) return false;
     }
     ++kinds_[undo_midway ? "drag_undo" : "drag"];
     Gesture g;
     g.kind = undo_midway ? Kind::DragUndo : Kind::DragShape;
-    g.before = s.scene;
+    g.before = s.scene();
     g.shape = i;
     InputState press = input_at(s, p->x, p->y);
     press.left_pressed = press.left_down = true;
@@ -632,19 +651,19 @@ bool Abuse::start_drag_shape(AppState& s, bool undo_midway) {
     return true;
 }
 
-bool Abuse::start_drag_handle(AppState& s) {
+bool RandomEdits::start_drag_handle(AppState& s) {
     current_ = "drag handle";
     const std::size_t i = *random_shape(s);
     s.sel.selected = i;  // a click in the shape list
     if (below(2) == 0) frame_selection(s);
-    const Shape<double> shape = s.scene.shapes[i].shape;
+    const Shape<double> shape = s.scene().shapes[i].shape;
     const std::vector<Handle> hs = handles(shape);
     const Handle h = hs[static_cast<std::size_t>(below(static_cast<int>(hs.size())))];
     const auto ph = s.camera.project(h.position, s.viewport.width, s.viewport.height);
     if (!on_screen(ph, s.viewport)) return false;
     Gesture g;
     g.kind = Kind::DragHandle;
-    g.before = s.scene;
+    g.before = s.scene();
     g.shape = i;
     g.handle = h.id;
     double tx = ph->x + uniform(-100.0, 100.0), ty = ph->y + uniform(-100.0, 100.0);
@@ -684,12 +703,12 @@ bool Abuse::start_drag_handle(AppState& s) {
     return true;
 }
 
-void Abuse::start_camera(AppState& s) {
+void RandomEdits::start_camera(AppState& s) {
     current_ = "camera";
     ++kinds_["camera"];
     Gesture g;
     g.kind = Kind::Camera;
-    g.before = s.scene;
+    g.before = s.scene();
     const double w = s.viewport.width, h = s.viewport.height;
     const int what = below(6);
     static const char* const kWhat[] = {"camera: F", "camera: R", "camera: wheel", "camera: orbit",
@@ -730,12 +749,12 @@ void Abuse::start_camera(AppState& s) {
     gesture_ = std::move(g);
 }
 
-void Abuse::continue_gesture(AppState& s, Interaction& interaction) {
+void RandomEdits::continue_gesture(AppState& s, Interaction& interaction) {
     if (gesture_.next < gesture_.inputs.size()) {
         InputState in = gesture_.inputs[gesture_.next++];
         in.width = s.viewport.width;  // the panels may have been toggled meanwhile
         in.height = s.viewport.height;
-        interaction.update(in, s.scene, s.sel, s.camera, s.history);
+        interaction.update(in, s.editor, s.sel, s.camera);
         if (gesture_.next < gesture_.inputs.size()) return;
         if (gesture_.kind != Kind::DragUndo) {
             finish_gesture(s, interaction);
@@ -746,13 +765,13 @@ void Abuse::continue_gesture(AppState& s, Interaction& interaction) {
     finish_gesture(s, interaction);
 }
 
-void Abuse::finish_gesture(AppState& s, Interaction& interaction) {
+void RandomEdits::finish_gesture(AppState& s, Interaction& interaction) {
     Gesture g = std::move(gesture_);
     gesture_ = Gesture{};
     if (g.kind == Kind::DragUndo) {
         // Ctrl+Z in the middle of a drag: the drag so far becomes a step, which is undone.
-        const bool changed = !same_scene(s.scene, model_[pos_]);
-        if (changed) model_push(s.scene);
+        const bool changed = s.scene() != model_[pos_];
+        if (changed) model_push(s.scene());
         const bool expect = pos_ > 0;
         const bool ok = undo(s);
         interaction.cancel();
@@ -767,26 +786,26 @@ void Abuse::finish_gesture(AppState& s, Interaction& interaction) {
         interaction.cancel();
     }
     if (g.kind == Kind::Camera) {
-        if (!(s.scene == g.before)) mismatch("a camera gesture changed the scene");
+        if (!(s.scene() == g.before)) mismatch("a camera gesture changed the scene");
         return;
     }
-    if (s.scene.shapes.size() != g.before.shapes.size()) {
+    if (s.scene().shapes.size() != g.before.shapes.size()) {
         mismatch("a drag changed the number of shapes");
     } else {
         int changed = 0;
-        for (std::size_t k = 0; k < s.scene.shapes.size(); ++k) {
-            if (s.scene.shapes[k].name != g.before.shapes[k].name) mismatch("a drag renamed a shape");
-            if (!same_shape(s.scene.shapes[k].shape, g.before.shapes[k].shape)) ++changed;
+        for (std::size_t k = 0; k < s.scene().shapes.size(); ++k) {
+            if (s.scene().shapes[k].name != g.before.shapes[k].name) mismatch("a drag renamed a shape");
+            if (!same_geometry(s.scene().shapes[k].shape, g.before.shapes[k].shape)) ++changed;
         }
         if (changed > 1) mismatch("a drag changed " + std::to_string(changed) + " shapes");
     }
-    if (g.kind == Kind::DragHandle && g.snap_to && g.shape < s.scene.shapes.size() &&
-        same_shape(s.scene.shapes[g.shape].shape, move_handle(g.before.shapes[g.shape].shape, g.handle, *g.snap_to))) {
+    if (g.kind == Kind::DragHandle && g.snap_to && g.shape < s.scene().shapes.size() &&
+        same_geometry(s.scene().shapes[g.shape].shape, move_handle(g.before.shapes[g.shape].shape, g.handle, *g.snap_to))) {
         ++snaps_;
-        if (g.exact && degeneracies(s.scene.shapes[g.shape].shape).empty())
+        if (g.exact && degeneracies(s.scene().shapes[g.shape].shape).empty())
             mismatch("a handle snapped onto its opposite point but the shape is not degenerate");
     }
-    if (!same_scene(s.scene, model_[pos_])) model_push(s.scene);
+    if (s.scene() != model_[pos_]) model_push(s.scene());
     expect_model(s, "after the drag");
 }
 

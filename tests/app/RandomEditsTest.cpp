@@ -1,8 +1,9 @@
-// The demo under scripted abuse (`raypick --abuse N --seed S`, app/Abuse.h): random edits, NaN and
-// infinities typed into fields, drags of shapes and handles to zero size, broken files, save and
-// reopen, undo and redo, all through the UI's code paths, with every frame drawn and the scene
-// checked against the stack of scenes undo must restore. And the checker can fail: with the test
-// aid --abuse-sabotage its model skips one undo, which must be reported.
+// The demo under the random-edit driver (`raypick_harness --random-edits N --seed S`,
+// harness/RandomEdits.h): random edits, NaN and infinities typed into fields, drags of shapes and
+// handles to zero size, broken files, save and reopen, undo and redo, all through the demo's
+// command layer, with every frame drawn and the scene checked against the stack of scenes undo
+// must restore. And the checker can fail: with the test aid --sabotage-model its model skips one
+// undo, which must be reported.
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -33,7 +34,7 @@ Summary parse_summary(const std::string& out) {
     Summary s;
     std::smatch m;
     const std::regex line(
-        R"(abuse: (\d+) actions, (\d+) undos, (\d+) redos, (\d+) refused edits, (\d+) bad files kept, (\d+) mismatches)");
+        R"(random-edits: (\d+) actions, (\d+) undos, (\d+) redos, (\d+) refused edits, (\d+) bad files kept, (\d+) mismatches)");
     if (!std::regex_search(out, m, line)) return s;
     s.found = true;
     s.actions = std::stol(m[1]);
@@ -42,7 +43,7 @@ Summary parse_summary(const std::string& out) {
     s.refused = std::stol(m[4]);
     s.bad_kept = std::stol(m[5]);
     s.mismatches = std::stol(m[6]);
-    const std::regex kinds_line(R"(abuse: kinds:([^\n]*))");
+    const std::regex kinds_line(R"(random-edits: kinds:([^\n]*))");
     if (std::regex_search(out, m, kinds_line)) {
         const std::string kinds = m[1];
         const std::regex kv(R"((\w+)=(\d+))");
@@ -52,9 +53,9 @@ Summary parse_summary(const std::string& out) {
     return s;
 }
 
-void expect_clean_abuse(int actions, int seed) {
+void expect_clean_run(int actions, int seed) {
     const fs::path shot = tmp_dir() / "last_frame.png";
-    const AppRun r = run_app("--abuse " + std::to_string(actions) + " --seed " + std::to_string(seed) + " --screenshot '" +
+    const AppRun r = run_harness("--random-edits " + std::to_string(actions) + " --seed " + std::to_string(seed) + " --screenshot '" +
                           shot.string() + "'");
     SCOPED_TRACE(r.output);
     EXPECT_EQ(r.code, 0);
@@ -85,35 +86,35 @@ void expect_clean_abuse(int actions, int seed) {
 
 }  // namespace
 
-TEST(AppAbuse, FourHundredRandomActionsSeed1KeepTheSceneWhatUndoSays) {
+TEST(AppRandomEdits, FourHundredRandomActionsSeed1KeepTheSceneWhatUndoSays) {
     REQUIRE_DISPLAY();
-    expect_clean_abuse(400, 1);
+    expect_clean_run(400, 1);
 }
 
-TEST(AppAbuse, FourHundredRandomActionsSeed7KeepTheSceneWhatUndoSays) {
+TEST(AppRandomEdits, FourHundredRandomActionsSeed7KeepTheSceneWhatUndoSays) {
     REQUIRE_DISPLAY();
-    expect_clean_abuse(400, 7);
+    expect_clean_run(400, 7);
 }
 
-TEST(AppAbuse, TheCheckerFailsWhenItsModelSkipsAnUndo) {
-    // Negative control: --abuse-sabotage (a test aid) makes the model forget one undo that changed
+TEST(AppRandomEdits, TheCheckerFailsWhenItsModelSkipsAnUndo) {
+    // Negative control: --sabotage-model (a test aid) makes the model forget one undo that changed
     // the scene; the run must report the mismatch and exit 1.
     REQUIRE_DISPLAY();
-    const AppRun r = run_app("--abuse 200 --seed 1 --abuse-sabotage");
+    const AppRun r = run_harness("--random-edits 200 --seed 1 --sabotage-model");
     SCOPED_TRACE(r.output);
     EXPECT_EQ(r.code, 1);
-    EXPECT_NE(r.output.find("abuse: mismatch at action"), std::string::npos);
+    EXPECT_NE(r.output.find("random-edits: mismatch at action"), std::string::npos);
     EXPECT_NE(r.output.find("after undo"), std::string::npos);
     const Summary s = parse_summary(r.output);
     ASSERT_TRUE(s.found);
     EXPECT_GT(s.mismatches, 0);
 }
 
-TEST(AppAbuse, ExtremeValuesNearDblMaxDoNotCrash) {
+TEST(AppRandomEdits, ExtremeValuesNearDblMaxDoNotCrash) {
     // Regression: valid shapes at +-DBL_MAX made Bvh<double>::build index a bin with int(NaN)
     // (centroid sums overflowed to inf, inf - inf) and crash; fixed in geometry/Bvh.h.
     REQUIRE_DISPLAY();
-    const AppRun r = run_app("--abuse 400 --seed 1 --abuse-extreme");
+    const AppRun r = run_harness("--random-edits 400 --seed 1 --extreme-values");
     SCOPED_TRACE(r.output);
     EXPECT_EQ(r.code, 0);
     EXPECT_NE(r.output.find(", 0 mismatches"), std::string::npos);

@@ -1,8 +1,10 @@
-// raypick demo: the scripted abuse test (`raypick --abuse N [--seed S]`). Every frame it performs
-// one step of a random action through the same functions the panels, menus and mouse use (add,
-// duplicate, delete, rename, Inspector edits through apply_shape_edit, drags of shapes and handles
-// through Interaction with a synthetic InputState, File > Open of broken files, save and reopen,
-// undo and redo), and checks the app against its own model: the stack of scenes undo must restore.
+// raypick harness: the random-edit driver (`raypick_harness --random-edits N [--seed S]`). Every
+// frame it performs
+// one step of a random action through the same commands the panels, menus and mouse use
+// (app/Commands.h: add, duplicate, delete, rename, Inspector edits through edit_shape, drags of
+// shapes and handles through Interaction with a synthetic InputState, File > Open of broken files,
+// save and reopen, undo and redo), and checks the app against its own model: the stack of scenes
+// undo must restore, worked out independently for the one-shot edits.
 // No GL: the frame loop reports glGetError() to note_gl_error().
 #pragma once
 
@@ -17,16 +19,26 @@
 #include <vector>
 
 #include "app/AppState.h"
+#include "app/FrameDriver.h"
 #include "app/Interaction.h"
 
 namespace raypick::app {
 
-struct AbuseOptions {
+struct RandomEditsOptions {
     int actions = 0;             ///< how many random actions
     std::uint64_t seed = 1;
     bool sabotage = false;       ///< test aid: the model skips one undo, so the checker must fail
     bool extreme = false;        ///< also type +-DBL_MAX into fields (finite, valid, sums overflow)
 };
+
+/// A scene file wrong in one way the loader must refuse.
+struct BrokenFile {
+    std::string name;
+    std::string text;
+};
+/// The broken files File > Open is tried with (syntax, NaN, negative radius, overflow, skewed and
+/// left-handed OBB axes, an infinite Euler angle, duplicate names, wrong types, binary, deep nesting, ...).
+std::vector<BrokenFile> broken_scene_files();
 
 /// A temporary directory, removed with everything in it when the owner goes.
 class TempDir {
@@ -41,20 +53,23 @@ private:
     std::filesystem::path path_;
 };
 
-class Abuse {
+class RandomEdits : public FrameDriver {
 public:
-    /// Writes the broken files and records `s.scene` as the model's first state.
-    Abuse(const AbuseOptions& options, AppState& s);
+    /// Writes the broken files and records `s.scene()` as the model's first state.
+    RandomEdits(const RandomEditsOptions& options, AppState& s);
 
     /// One frame, called instead of the real mouse input: checks the invariants of the state the
     /// previous frame left, then performs the next step of the current action (or starts one).
     void frame(AppState& s, Interaction& interaction);
+    // FrameDriver: every frame's interaction is frame()'s.
+    bool replaces_mouse() const override { return true; }
+    void interact(AppState& s, Interaction& interaction) override { frame(s, interaction); }
     /// The GL error flag after the frame was drawn (GL_NO_ERROR = 0).
     void note_gl_error(unsigned error);
 
     /// All actions done and the last frame checked (or stopped after too many mismatches).
     bool done() const { return done_; }
-    /// "abuse: N actions, U undos, R redos, F refused edits, B bad files kept, M mismatches" and a
+    /// "random-edits: N actions, U undos, R redos, F refused edits, B bad files kept, M mismatches" and a
     /// second line with the count of every action kind.
     std::string summary() const;
     const std::vector<std::string>& mismatches() const { return mismatches_; }
@@ -106,7 +121,7 @@ private:
     double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(rng_); }
     int below(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
 
-    AbuseOptions opt_;
+    RandomEditsOptions opt_;
     std::mt19937_64 rng_;
     TempDir dir_;
     std::vector<std::string> bad_files_;

@@ -1,0 +1,267 @@
+#include "app/Commands.h"
+
+#include <algorithm>
+#include <iterator>
+#include <utility>
+
+#include "app/SceneEdit.h"
+
+namespace raypick::app {
+
+// ---- ChangeSet and Selection ---------------------------------------------------------------------
+
+void ChangeSet::merge(const ChangeSet& later) {
+    added.insert(added.end(), later.added.begin(), later.added.end());
+    removed.insert(removed.end(), later.removed.begin(), later.removed.end());
+    std::vector<std::size_t> both;
+    std::set_union(modified.begin(), modified.end(), later.modified.begin(), later.modified.end(),
+                   std::back_inserter(both));
+    modified = std::move(both);
+    structure = structure || later.structure;
+    names = names || later.names;
+    replaced = replaced || later.replaced;
+}
+
+ChangeSet ChangeSet::everything() {
+    ChangeSet c;
+    c.structure = true;
+    c.names = true;
+    c.replaced = true;
+    return c;
+}
+
+void Selection::clamp(std::size_t n) {
+    if (selected && *selected >= n) selected.reset();
+    if (hovered && *hovered >= n) hovered.reset();
+    if (!selected) hovered_handle = -1;
+}
+
+bool same_geometry(const Shape<double>& a, const Shape<double>& b) {
+    if (a.index() != b.index()) return false;
+    Scene x, y;
+    x.shapes.emplace_back();
+    x.shapes.back().shape = a;
+    y.shapes.emplace_back();
+    y.shapes.back().shape = b;
+    return x == y;
+}
+
+// ---- SceneEditor -----------------------------------------------------------------------------------
+
+SceneEditor::SceneEditor(Scene scene, std::size_t max_undo_steps)
+    : scene_(std::move(scene)), history_(max_undo_steps) {}
+
+void SceneEditor::changed(ChangeSet c) {
+    if (c.empty()) return;
+    ++version_;
+    log_.push_back(std::move(c));
+    while (log_.size() > kLogSize) log_.pop_front();
+}
+
+const ChangeSet& SceneEditor::last_change() const {
+    static const ChangeSet none;
+    return log_.empty() ? none : log_.back();
+}
+
+ChangeSet SceneEditor::changes_since(std::optional<std::uint64_t> version) const {
+    if (!version || *version > version_ || version_ - *version > log_.size()) return ChangeSet::everything();
+    ChangeSet out;
+    for (std::size_t k = log_.size() - static_cast<std::size_t>(version_ - *version); k < log_.size(); ++k)
+        out.merge(log_[k]);
+    return out;
+}
+
+ChangeSet SceneEditor::apply(const Command& c, bool forward) {
+    ChangeSet out;
+    auto& shapes = scene_.shapes;
+    const auto at = shapes.begin() + static_cast<std::ptrdiff_t>(c.index);
+    switch (c.kind) {
+        case Command::Kind::AddShape:
+        case Command::Kind::RemoveShape: {
+            const bool insert = (c.kind == Command::Kind::AddShape) == forward;
+            if (insert) {
+                shapes.insert(at, c.shape);
+                out.added.push_back(c.index);
+            } else {
+                shapes.erase(at);
+                out.removed.push_back(c.index);
+            }
+            if (c.kind == Command::Kind::RemoveShape)
+                scene_.expectations = forward ? c.expectations_after : c.expectations_before;
+            out.structure = true;
+            break;
+        }
+        case Command::Kind::Rename:
+            shapes[c.index].name = forward ? c.shape.name : c.name_before;
+            out.names = true;
+            break;
+        case Command::Kind::EditShapes:
+            for (const ShapeChange& e : c.edits) {
+                const Shape<double>& to = forward ? e.after : e.before;
+                if (shapes[e.index].shape.index() != to.index()) out.structure = true;
+                shapes[e.index].shape = to;
+                out.modified.push_back(e.index);
+            }
+            std::sort(out.modified.begin(), out.modified.end());
+            break;
+        case Command::Kind::Replace:
+            scene_ = forward ? *c.scene_after : *c.scene_before;
+            out = ChangeSet::everything();
+            break;
+    }
+    return out;
+}
+
+std::size_t SceneEditor::add(ShapeType type, const Vec3d& at) {
+    end_gesture();
+    Command c;
+    c.kind = Command::Kind::AddShape;
+    c.index = scene_.shapes.size();
+    c.shape.name = unique_name(scene_, shape_type_name(type));
+    c.shape.shape = make_shape(type, at);
+    changed(apply(c, true));
+    history_.record(std::move(c));
+    return scene_.shapes.size() - 1;
+}
+
+std::optional<std::size_t> SceneEditor::duplicate(std::size_t i) {
+    if (i >= scene_.shapes.size()) return std::nullopt;
+    end_gesture();
+    Command c;
+    c.kind = Command::Kind::AddShape;
+    c.index = scene_.shapes.size();
+    c.shape = scene_.shapes[i];
+    c.shape.name = unique_name(scene_, scene_.shapes[i].name + " copy");
+    c.shape.shape = translated(c.shape.shape, kDuplicateOffset);
+    changed(apply(c, true));
+    history_.record(std::move(c));
+    return scene_.shapes.size() - 1;
+}
+
+bool SceneEditor::remove(std::size_t i) {
+    if (i >= scene_.shapes.size()) return false;
+    end_gesture();
+    Command c;
+    c.kind = Command::Kind::RemoveShape;
+    c.index = i;
+    c.shape = scene_.shapes[i];
+    c.expectations_before = scene_.expectations;
+    // The expectations as delete_shape() leaves them (those about the shape go, the others follow
+    // their shapes' new indices), computed on a scene of the expectations alone.
+    Scene rest;
+    rest.shapes.resize(scene_.shapes.size());
+    rest.expectations = scene_.expectations;
+    delete_shape(rest, i);
+    c.expectations_after = std::move(rest.expectations);
+    changed(apply(c, true));
+    history_.record(std::move(c));
+    return true;
+}
+
+bool SceneEditor::rename(std::size_t i, const std::string& name) {
+    if (i >= scene_.shapes.size() || name.empty()) return false;
+    if (scene_.shapes[i].name == name) return true;
+    for (std::size_t k = 0; k < scene_.shapes.size(); ++k)
+        if (k != i && scene_.shapes[k].name == name) return false;  // names identify shapes in files
+    end_gesture();
+    Command c;
+    c.kind = Command::Kind::Rename;
+    c.index = i;
+    c.name_before = scene_.shapes[i].name;
+    c.shape.name = name;
+    changed(apply(c, true));
+    history_.record(std::move(c));
+    return true;
+}
+
+std::optional<std::string> SceneEditor::edit_shape(std::size_t i, const Shape<double>& candidate) {
+    if (i >= scene_.shapes.size()) return std::string("no such shape");
+    if (auto err = validate(candidate)) return err->message;
+    if (same_geometry(scene_.shapes[i].shape, candidate)) return std::nullopt;
+    Command c;
+    c.kind = Command::Kind::EditShapes;
+    c.edits.push_back({i, scene_.shapes[i].shape, candidate});
+    if (gesture_) gesture_before_.emplace(i, scene_.shapes[i].shape);  // keeps the first
+    changed(apply(c, true));
+    if (!gesture_) history_.record(std::move(c));
+    return std::nullopt;
+}
+
+void SceneEditor::replace(Scene scene) {
+    end_gesture();
+    Command c;
+    c.kind = Command::Kind::Replace;
+    c.scene_before = std::make_shared<const Scene>(std::move(scene_));
+    c.scene_after = std::make_shared<const Scene>(std::move(scene));
+    changed(apply(c, true));
+    history_.record(std::move(c));
+}
+
+void SceneEditor::reset(Scene scene) {
+    gesture_ = false;
+    gesture_before_.clear();
+    history_.clear();
+    scene_ = std::move(scene);
+    changed(ChangeSet::everything());
+}
+
+void SceneEditor::begin_gesture() { gesture_ = true; }
+
+bool SceneEditor::gesture_changed() const {
+    for (const auto& [i, before] : gesture_before_)
+        if (i < scene_.shapes.size() && !same_geometry(before, scene_.shapes[i].shape)) return true;
+    return false;
+}
+
+bool SceneEditor::end_gesture() {
+    if (!gesture_) return false;
+    gesture_ = false;
+    Command c;
+    c.kind = Command::Kind::EditShapes;
+    for (auto& [i, before] : gesture_before_)
+        if (!same_geometry(before, scene_.shapes[i].shape)) c.edits.push_back({i, std::move(before), scene_.shapes[i].shape});
+    gesture_before_.clear();
+    if (c.edits.empty()) return false;
+    history_.record(std::move(c));
+    return true;
+}
+
+bool SceneEditor::undo() { return step(false); }
+
+bool SceneEditor::redo() { return step(true); }
+
+bool SceneEditor::step(bool forward) {
+    end_gesture();
+    const Command* c = forward ? history_.redo() : history_.undo();
+    if (!c) return false;
+    changed(apply(*c, forward));
+    return true;
+}
+
+void SceneEditor::clear_history() {
+    end_gesture();
+    history_.clear();
+}
+
+// ---- selection-aware actions ---------------------------------------------------------------------
+
+void add_and_select(SceneEditor& editor, Selection& sel, ShapeType type, const Vec3d& at) {
+    sel.selected = editor.add(type, at);
+}
+
+bool duplicate_selected(SceneEditor& editor, Selection& sel) {
+    if (!sel.selected) return false;
+    const auto i = editor.duplicate(*sel.selected);
+    if (i) sel.selected = *i;
+    return i.has_value();
+}
+
+bool delete_selected(SceneEditor& editor, Selection& sel) {
+    if (!sel.selected) return false;
+    const bool removed = editor.remove(*sel.selected);
+    sel.selected.reset();
+    sel.clamp(editor.scene().shapes.size());
+    return removed;
+}
+
+}  // namespace raypick::app

@@ -1,0 +1,112 @@
+#include "app/DemoLoop.h"
+
+#include <cstdio>
+#include <memory>
+
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+#include "app/App.h"
+#include "app/RunControl.h"
+#include "app/ShaderFiles.h"
+
+namespace raypick::app {
+
+namespace {
+void glfw_error(int code, const char* message) { std::fprintf(stderr, "raypick: GLFW error %d: %s\n", code, message); }
+}  // namespace
+
+int run_demo(const CommandLine& opt, LoopHooks& hooks, const char* program) {
+    const bool screenshot_mode = !opt.screenshot_file.empty();
+    const bool timed = screenshot_mode || opt.frames > 0 || hooks.timed();
+
+    // 1. Window with an OpenGL 3.3 core context.
+    glfwSetErrorCallback(glfw_error);
+    if (!glfwInit()) {
+        std::fprintf(stderr, "%s: cannot initialise GLFW (no display? try xvfb-run)\n", program);
+        return 1;
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    glfwWindowHint(GLFW_RESIZABLE, screenshot_mode ? GLFW_FALSE : GLFW_TRUE);
+    GLFWwindow* window = glfwCreateWindow(opt.width, opt.height, "raypick", nullptr, nullptr);
+    if (!window) {
+        std::fprintf(stderr, "%s: cannot create an OpenGL 3.3 core window\n", program);
+        glfwTerminate();
+        return 1;
+    }
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(timed ? 0 : 1);
+
+    // 2. OpenGL functions (glad, generated at build time).
+    if (!gladLoadGL(glfwGetProcAddress)) {
+        std::fprintf(stderr, "%s: cannot load the OpenGL 3.3 functions\n", program);
+        glfwDestroyWindow(window);
+        glfwTerminate();
+        return 1;
+    }
+
+    // 3. Dear ImGui with its GLFW and OpenGL 3 backends.
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini in the working directory
+    ImGui::StyleColorsDark();
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+
+    int exit_code = 0;
+    {
+        // 4. The application (state, renderer, panels). Stops here on a shader or scene error.
+        std::unique_ptr<App> app;
+        try {
+            app = std::make_unique<App>(opt, window);
+        } catch (const StartupError& e) {
+            std::fprintf(stderr, "%s: %s\n", program, e.what());
+            exit_code = 1;
+        }
+        if (app) hooks.started(*app, window);
+
+        // 5. Main loop.
+        RunControl run(opt);
+        while (app && !glfwWindowShouldClose(window)) {
+            // 5a. Events.
+            glfwPollEvents();
+            // 5b. New ImGui frame.
+            ImGui_ImplOpenGL3_NewFrame();
+            ImGui_ImplGlfw_NewFrame();
+            ImGui::NewFrame();
+            // 5c. Input, interaction, the ray through the core, panels.
+            app->update();
+            // 5d. Render: the 3D view, then the panels on top.
+            ImGui::Render();
+            int fb_w = 0, fb_h = 0;
+            glfwGetFramebufferSize(window, &fb_w, &fb_h);
+            app->render(fb_w, fb_h);
+            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+            // 5e. Screenshots, read before the buffers swap.
+            if (!hooks.after_render(*app, fb_w, fb_h) || !run.after_render(*app, fb_w, fb_h)) break;
+            glfwSwapBuffers(window);
+            // 5f. Frame limits, quit.
+            if (!hooks.after_swap(*app) || !run.after_swap(*app)) break;
+        }
+        if (app) hooks.finished(*app);
+        if (run.exit_code() != 0) exit_code = run.exit_code();
+        if (hooks.exit_code() != 0) exit_code = hooks.exit_code();
+        // 6. The app's GL objects go first, while the context is current.
+    }
+
+    // 7. Cleanup.
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return exit_code;
+}
+
+}  // namespace raypick::app
