@@ -62,55 +62,68 @@ template <typename T> VariantResult from_surface(const char* name, const std::op
     return v;
 }
 
-VariantResult run_variant(const Ray<double>& ray, const Shape<double>& shape, const ShapeResult& core,
-                          const CompareOptions& opt) {
-    return std::visit(
-        [&](const auto& s) -> VariantResult {
-            using S = std::decay_t<decltype(s)>;
-            VariantResult v;
-            if constexpr (std::is_same_v<S, Sphere<double>>) {
-                v = opt.sphere_geometric ? from_surface("textbook geometric", textbook::sphere_geometric(ray, s))
-                                         : from_surface("textbook algebraic", textbook::sphere_algebraic(ray, s));
-                compare_single(v, core.surface);
-            } else if constexpr (std::is_same_v<S, Aabb<double>>) {
-                v = from_surface("textbook slab + epsilon", textbook::aabb_slab_epsilon(ray, s));
-                compare_single(v, core.surface);
-            } else if constexpr (std::is_same_v<S, Obb<double>>) {
-                v = from_surface("textbook axis loop", textbook::obb_axis_loop(ray, s));
-                compare_single(v, core.surface);
-            } else {
-                v.name = "published capsule";
-                const auto p = textbook::capsule_published(ray, s);
-                if (p) {
-                    v.hit = true;
-                    v.t = p->t1;
-                    v.point = p->p1;
-                    v.normal = p->n1;
-                    v.has_second = true;
-                    v.t2 = p->t2;
-                    v.point2 = p->p2;
-                    v.normal2 = p->n2;
-                }
-                // The published test reports the line's entry and exit: compare with the passage.
-                if (v.hit != core.hit.has_value()) {
-                    v.differs = true;
-                    v.difference = v.hit ? "variant hits, core misses" : "variant misses, core hits";
-                } else if (v.hit) {
-                    std::string d;
-                    if (!close(v.t, core.hit->t_near)) d += "t1 ";
-                    if (!close(v.t2, core.hit->t_far)) d += "t2 ";
-                    if (!finite3(v.normal) || !close(v.normal, core.hit->n_near)) d += "n1 ";
-                    if (!finite3(v.normal2) || !close(v.normal2, core.hit->n_far)) d += "n2 ";
-                    if (!d.empty()) {
-                        v.differs = true;
-                        v.difference = "differs in: " + d;
-                        v.difference.pop_back();
-                    }
-                }
-            }
-            return v;
-        },
-        shape);
+// ---- each shape type's textbook variant (geometry/textbook/); a type without one has none --------
+
+template <typename S>
+std::optional<VariantResult> variant_of(const Ray<double>&, const S&, const ShapeResult&, const CompareOptions&) {
+    return std::nullopt;
+}
+std::optional<VariantResult> variant_of(const Ray<double>& ray, const Sphere<double>& s, const ShapeResult& core,
+                                        const CompareOptions& opt) {
+    VariantResult v = opt.sphere_geometric ? from_surface("textbook geometric", textbook::sphere_geometric(ray, s))
+                                           : from_surface("textbook algebraic", textbook::sphere_algebraic(ray, s));
+    compare_single(v, core.surface);
+    return v;
+}
+std::optional<VariantResult> variant_of(const Ray<double>& ray, const Aabb<double>& s, const ShapeResult& core,
+                                        const CompareOptions&) {
+    VariantResult v = from_surface("textbook slab + epsilon", textbook::aabb_slab_epsilon(ray, s));
+    compare_single(v, core.surface);
+    return v;
+}
+std::optional<VariantResult> variant_of(const Ray<double>& ray, const Obb<double>& s, const ShapeResult& core,
+                                        const CompareOptions&) {
+    VariantResult v = from_surface("textbook axis loop", textbook::obb_axis_loop(ray, s));
+    compare_single(v, core.surface);
+    return v;
+}
+std::optional<VariantResult> variant_of(const Ray<double>& ray, const Capsule<double>& s, const ShapeResult& core,
+                                        const CompareOptions&) {
+    VariantResult v;
+    v.name = "published capsule";
+    const auto p = textbook::capsule_published(ray, s);
+    if (p) {
+        v.hit = true;
+        v.t = p->t1;
+        v.point = p->p1;
+        v.normal = p->n1;
+        v.has_second = true;
+        v.t2 = p->t2;
+        v.point2 = p->p2;
+        v.normal2 = p->n2;
+    }
+    // The published test reports the line's entry and exit: compare with the passage.
+    if (v.hit != core.hit.has_value()) {
+        v.differs = true;
+        v.difference = v.hit ? "variant hits, core misses" : "variant misses, core hits";
+    } else if (v.hit) {
+        std::string d;
+        if (!close(v.t, core.hit->t_near)) d += "t1 ";
+        if (!close(v.t2, core.hit->t_far)) d += "t2 ";
+        if (!finite3(v.normal) || !close(v.normal, core.hit->n_near)) d += "n1 ";
+        if (!finite3(v.normal2) || !close(v.normal2, core.hit->n_far)) d += "n2 ";
+        if (!d.empty()) {
+            v.differs = true;
+            v.difference = "differs in: " + d;
+            v.difference.pop_back();
+        }
+    }
+    return v;
+}
+
+std::optional<VariantResult> run_variant(const Ray<double>& ray, const Shape<double>& shape, const ShapeResult& core,
+                                         const CompareOptions& opt) {
+    return std::visit([&](const auto& s) { return variant_of(ray, s, core, opt); }, shape);
 }
 
 }  // namespace

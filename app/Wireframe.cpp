@@ -126,83 +126,99 @@ void box_solid(std::vector<SolidVertex>& out, const dvec3& c, const dvec3 axes[3
 
 }  // namespace
 
+namespace {
+
+// ---- each type's wireframe and solid; a type without its own is drawn as its bounding box --------
+
+template <typename S> void wireframe_of(LineList& out, const S& s, const Color& col, int) {
+    const Aabb<double> b = bounds(s);
+    const dvec3 axes[3] = {dvec3(1, 0, 0), dvec3(0, 1, 0), dvec3(0, 0, 1)};
+    box_edges(out, (b.min + b.max) * 0.5, axes, (b.max - b.min) * 0.5, col);
+}
+void wireframe_of(LineList& out, const Sphere<double>& s, const Color& col, int n) {
+    if (s.radius == 0.0) out.cross(s.center, 0.05, col);
+    else sphere_lines(out, s.center, s.radius, col, n);
+}
+void wireframe_of(LineList& out, const Aabb<double>& s, const Color& col, int) {
+    const dvec3 axes[3] = {dvec3(1, 0, 0), dvec3(0, 1, 0), dvec3(0, 0, 1)};
+    box_edges(out, (s.min + s.max) * 0.5, axes, (s.max - s.min) * 0.5, col);
+}
+void wireframe_of(LineList& out, const Obb<double>& s, const Color& col, int) {
+    const dvec3 axes[3] = {s.rotation[0], s.rotation[1], s.rotation[2]};
+    box_edges(out, s.center, axes, s.half_extents, col);
+}
+void wireframe_of(LineList& out, const Capsule<double>& s, const Color& col, int n) {
+    const dvec3 ab = s.b - s.a;
+    const double len = glm::length(ab);
+    if (!(len > 0.0)) {  // a == b: exactly the sphere the core casts against
+        if (s.radius == 0.0) out.cross(s.a, 0.05, col);
+        else sphere_lines(out, s.a, s.radius, col, n);
+        return;
+    }
+    if (s.radius == 0.0) {  // a segment
+        out.line(s.a, s.b, col);
+        return;
+    }
+    const dvec3 axis = ab / len;
+    dvec3 u, v;
+    perpendicular_frame(axis, u, v);
+    const double r = s.radius;
+    for (const dvec3& off : {u * r, -u * r, v * r, -v * r}) out.line(s.a + off, s.b + off, col);
+    out.circle(s.a, u, v, r, col, n);
+    out.circle(s.b, u, v, r, col, n);
+    // Hemispheres: half circles bulging away from the segment.
+    out.arc(s.a, u, -axis, r, col, n / 2);
+    out.arc(s.a, v, -axis, r, col, n / 2);
+    out.arc(s.b, u, axis, r, col, n / 2);
+    out.arc(s.b, v, axis, r, col, n / 2);
+}
+
+template <typename S> void solid_of(std::vector<SolidVertex>& out, const S& s, int) {
+    const Aabb<double> b = bounds(s);
+    const dvec3 axes[3] = {dvec3(1, 0, 0), dvec3(0, 1, 0), dvec3(0, 0, 1)};
+    box_solid(out, (b.min + b.max) * 0.5, axes, (b.max - b.min) * 0.5);
+}
+void solid_of(std::vector<SolidVertex>& out, const Sphere<double>& s, int n) {
+    sphere_zone(out, s.center, s.radius, dvec3(0, 1, 0), dvec3(0, 0, 1), dvec3(1, 0, 0), 0.0, glm::pi<double>(), n);
+}
+void solid_of(std::vector<SolidVertex>& out, const Aabb<double>& s, int) {
+    const dvec3 axes[3] = {dvec3(1, 0, 0), dvec3(0, 1, 0), dvec3(0, 0, 1)};
+    box_solid(out, (s.min + s.max) * 0.5, axes, (s.max - s.min) * 0.5);
+}
+void solid_of(std::vector<SolidVertex>& out, const Obb<double>& s, int) {
+    const dvec3 axes[3] = {s.rotation[0], s.rotation[1], s.rotation[2]};
+    box_solid(out, s.center, axes, s.half_extents);
+}
+void solid_of(std::vector<SolidVertex>& out, const Capsule<double>& s, int n) {
+    const dvec3 x(1, 0, 0), y(0, 1, 0), z(0, 0, 1);
+    const dvec3 ab = s.b - s.a;
+    const double len = glm::length(ab);
+    if (!(len > 0.0)) {
+        sphere_zone(out, s.a, s.radius, y, z, x, 0.0, glm::pi<double>(), n);
+        return;
+    }
+    const dvec3 axis = ab / len;
+    dvec3 u, v;
+    perpendicular_frame(axis, u, v);
+    const double r = s.radius;
+    for (int j = 0; j < n; ++j) {
+        const double p0 = glm::two_pi<double>() * j / n, p1 = glm::two_pi<double>() * (j + 1) / n;
+        const dvec3 n0 = std::cos(p0) * u + std::sin(p0) * v, n1 = std::cos(p1) * u + std::sin(p1) * v;
+        tri(out, s.a + r * n0, s.b + r * n0, s.b + r * n1, n0, n0, n1);
+        tri(out, s.a + r * n0, s.b + r * n1, s.a + r * n1, n0, n1, n1);
+    }
+    sphere_zone(out, s.b, r, axis, u, v, 0.0, glm::half_pi<double>(), n);
+    sphere_zone(out, s.a, r, -axis, v, u, 0.0, glm::half_pi<double>(), n);
+}
+
+}  // namespace
+
 void append_wireframe(LineList& out, const Shape<double>& shape, const Color& col, int n) {
-    std::visit(
-        [&](const auto& s) {
-            using S = std::decay_t<decltype(s)>;
-            if constexpr (std::is_same_v<S, Sphere<double>>) {
-                if (s.radius == 0.0) out.cross(s.center, 0.05, col);
-                else sphere_lines(out, s.center, s.radius, col, n);
-            } else if constexpr (std::is_same_v<S, Aabb<double>>) {
-                const dvec3 axes[3] = {dvec3(1, 0, 0), dvec3(0, 1, 0), dvec3(0, 0, 1)};
-                box_edges(out, (s.min + s.max) * 0.5, axes, (s.max - s.min) * 0.5, col);
-            } else if constexpr (std::is_same_v<S, Obb<double>>) {
-                const dvec3 axes[3] = {s.rotation[0], s.rotation[1], s.rotation[2]};
-                box_edges(out, s.center, axes, s.half_extents, col);
-            } else {
-                const dvec3 ab = s.b - s.a;
-                const double len = glm::length(ab);
-                if (!(len > 0.0)) {  // a == b: exactly the sphere the core casts against
-                    if (s.radius == 0.0) out.cross(s.a, 0.05, col);
-                    else sphere_lines(out, s.a, s.radius, col, n);
-                    return;
-                }
-                if (s.radius == 0.0) {  // a segment
-                    out.line(s.a, s.b, col);
-                    return;
-                }
-                const dvec3 axis = ab / len;
-                dvec3 u, v;
-                perpendicular_frame(axis, u, v);
-                const double r = s.radius;
-                for (const dvec3& off : {u * r, -u * r, v * r, -v * r}) out.line(s.a + off, s.b + off, col);
-                out.circle(s.a, u, v, r, col, n);
-                out.circle(s.b, u, v, r, col, n);
-                // Hemispheres: half circles bulging away from the segment.
-                out.arc(s.a, u, -axis, r, col, n / 2);
-                out.arc(s.a, v, -axis, r, col, n / 2);
-                out.arc(s.b, u, axis, r, col, n / 2);
-                out.arc(s.b, v, axis, r, col, n / 2);
-            }
-        },
-        shape);
+    std::visit([&](const auto& s) { wireframe_of(out, s, col, n); }, shape);
 }
 
 void append_solid(std::vector<SolidVertex>& out, const Shape<double>& shape, int n) {
-    std::visit(
-        [&](const auto& s) {
-            using S = std::decay_t<decltype(s)>;
-            const dvec3 x(1, 0, 0), y(0, 1, 0), z(0, 0, 1);
-            if constexpr (std::is_same_v<S, Sphere<double>>) {
-                sphere_zone(out, s.center, s.radius, y, z, x, 0.0, glm::pi<double>(), n);
-            } else if constexpr (std::is_same_v<S, Aabb<double>>) {
-                const dvec3 axes[3] = {x, y, z};
-                box_solid(out, (s.min + s.max) * 0.5, axes, (s.max - s.min) * 0.5);
-            } else if constexpr (std::is_same_v<S, Obb<double>>) {
-                const dvec3 axes[3] = {s.rotation[0], s.rotation[1], s.rotation[2]};
-                box_solid(out, s.center, axes, s.half_extents);
-            } else {
-                const dvec3 ab = s.b - s.a;
-                const double len = glm::length(ab);
-                if (!(len > 0.0)) {
-                    sphere_zone(out, s.a, s.radius, y, z, x, 0.0, glm::pi<double>(), n);
-                    return;
-                }
-                const dvec3 axis = ab / len;
-                dvec3 u, v;
-                perpendicular_frame(axis, u, v);
-                const double r = s.radius;
-                for (int j = 0; j < n; ++j) {
-                    const double p0 = glm::two_pi<double>() * j / n, p1 = glm::two_pi<double>() * (j + 1) / n;
-                    const dvec3 n0 = std::cos(p0) * u + std::sin(p0) * v, n1 = std::cos(p1) * u + std::sin(p1) * v;
-                    tri(out, s.a + r * n0, s.b + r * n0, s.b + r * n1, n0, n0, n1);
-                    tri(out, s.a + r * n0, s.b + r * n1, s.a + r * n1, n0, n1, n1);
-                }
-                sphere_zone(out, s.b, r, axis, u, v, 0.0, glm::half_pi<double>(), n);
-                sphere_zone(out, s.a, r, -axis, v, u, 0.0, glm::half_pi<double>(), n);
-            }
-        },
-        shape);
+    std::visit([&](const auto& s) { solid_of(out, s, n); }, shape);
 }
 
 void append_grid(LineList& out, double half, double step) {
@@ -320,45 +336,58 @@ UnitLines unit_wireframe(UnitMesh kind, int n) {
     return out;
 }
 
+namespace {
+
+// ---- each type's instance; a type without its own is drawn as its bounding box -------------------
+
+PlacedInstance box_instance(const dvec3& c, const dvec3& x, const dvec3& y, const dvec3& z, const Color& col) {
+    PlacedInstance p;
+    p.instance.color = col;
+    p.mesh = UnitMesh::Box;
+    p.instance.transform = frame_matrix(x, y, z, c);
+    return p;
+}
+template <typename S> PlacedInstance instance_of(const S& s, const Color& col) {
+    const Aabb<double> b = bounds(s);
+    const dvec3 h = (b.max - b.min) * 0.5;
+    return box_instance((b.min + b.max) * 0.5, dvec3(h.x, 0, 0), dvec3(0, h.y, 0), dvec3(0, 0, h.z), col);
+}
+PlacedInstance instance_of(const Sphere<double>& s, const Color& col) { return sphere_instance(s.center, s.radius, col); }
+PlacedInstance instance_of(const Aabb<double>& s, const Color& col) {
+    const dvec3 h = (s.max - s.min) * 0.5;
+    return box_instance((s.min + s.max) * 0.5, dvec3(h.x, 0, 0), dvec3(0, h.y, 0), dvec3(0, 0, h.z), col);
+}
+PlacedInstance instance_of(const Obb<double>& s, const Color& col) {
+    const dvec3& h = s.half_extents;
+    return box_instance(s.center, dvec3(s.rotation[0]) * h.x, dvec3(s.rotation[1]) * h.y, dvec3(s.rotation[2]) * h.z,
+                        col);
+}
+PlacedInstance instance_of(const Capsule<double>& s, const Color& col) {
+    PlacedInstance p;
+    p.instance.color = col;
+    const dvec3 ab = s.b - s.a;
+    const double len = glm::length(ab);
+    if (!(len > 0.0)) return sphere_instance(s.a, s.radius, col);  // a == b: the sphere it is
+    if (s.radius == 0.0) {                                          // a segment
+        p.mesh = UnitMesh::Segment;
+        p.instance.transform = frame_matrix(dvec3(0.0), dvec3(0.0), dvec3(0.0), s.a);
+        p.instance.offset = glm::vec4(glm::vec3(ab), 0.0f);
+        return p;
+    }
+    const dvec3 axis = ab / len;
+    dvec3 u, v;
+    perpendicular_frame(axis, u, v);
+    const double r = s.radius;
+    p.mesh = UnitMesh::Capsule;
+    p.instance.transform = frame_matrix(u * r, v * r, axis * r, s.a);
+    p.instance.offset = glm::vec4(glm::vec3(ab), 0.0f);
+    return p;
+}
+
+}  // namespace
+
 PlacedInstance wireframe_instance(const Shape<double>& shape, const Color& col) {
-    return std::visit(
-        [&](const auto& s) -> PlacedInstance {
-            using S = std::decay_t<decltype(s)>;
-            PlacedInstance p;
-            p.instance.color = col;
-            if constexpr (std::is_same_v<S, Sphere<double>>) {
-                return sphere_instance(s.center, s.radius, col);
-            } else if constexpr (std::is_same_v<S, Aabb<double>>) {
-                const dvec3 h = (s.max - s.min) * 0.5;
-                p.mesh = UnitMesh::Box;
-                p.instance.transform =
-                    frame_matrix(dvec3(h.x, 0, 0), dvec3(0, h.y, 0), dvec3(0, 0, h.z), (s.min + s.max) * 0.5);
-            } else if constexpr (std::is_same_v<S, Obb<double>>) {
-                const dvec3& h = s.half_extents;
-                p.mesh = UnitMesh::Box;
-                p.instance.transform = frame_matrix(dvec3(s.rotation[0]) * h.x, dvec3(s.rotation[1]) * h.y,
-                                                    dvec3(s.rotation[2]) * h.z, s.center);
-            } else {
-                const dvec3 ab = s.b - s.a;
-                const double len = glm::length(ab);
-                if (!(len > 0.0)) return sphere_instance(s.a, s.radius, col);  // a == b: the sphere it is
-                if (s.radius == 0.0) {                                          // a segment
-                    p.mesh = UnitMesh::Segment;
-                    p.instance.transform = frame_matrix(dvec3(0.0), dvec3(0.0), dvec3(0.0), s.a);
-                    p.instance.offset = glm::vec4(glm::vec3(ab), 0.0f);
-                    return p;
-                }
-                const dvec3 axis = ab / len;
-                dvec3 u, v;
-                perpendicular_frame(axis, u, v);
-                const double r = s.radius;
-                p.mesh = UnitMesh::Capsule;
-                p.instance.transform = frame_matrix(u * r, v * r, axis * r, s.a);
-                p.instance.offset = glm::vec4(glm::vec3(ab), 0.0f);
-            }
-            return p;
-        },
-        shape);
+    return std::visit([&](const auto& s) { return instance_of(s, col); }, shape);
 }
 
 int lod_segments(double radius_pixels) {

@@ -92,7 +92,8 @@ template <> struct ShapeTraits<Obb> {
     }
     /// A box turned 30 degrees about Y, so that it does not look like an AABB.
     template <typename T> static Obb<T> example(const Vec3<T>& at) {
-        const T c = std::cos(glm::radians(T(30))), s = std::sin(glm::radians(T(30)));
+        const T angle = T(30) * (T(3.14159265358979323846) / T(180));
+        const T c = std::cos(angle), s = std::sin(angle);
         return {at, Mat3<T>(c, T(0), -s, T(0), T(1), T(0), s, T(0), c), Vec3<T>(T(1), T(0.6), T(0.4))};
     }
     static constexpr double leaf_cost = 1.5;
