@@ -50,7 +50,7 @@ struct DrawSettings {
     bool solid = false;
     bool grid = true;
     glm::vec4 background = palette::background;
-    /// The docked panels' opaque backgrounds, cleared instead of blended by ImGui (see Ui.h).
+    /// The docked panels' opaque backgrounds, cleared instead of blended by ImGui (see app/ui/Widgets.h).
     std::vector<FillRect> panel_fills;
 };
 

@@ -39,12 +39,12 @@ template <typename T> struct LeafKernel<Aabb<T>> {
     }
     static Aabb<T> shape(const T* f, std::size_t L, std::size_t s) { return load_lanes<Aabb<T>>(f + s, L); }
 };
-/// Lanes: centre 0-2, rotation 3-11 (column-major), half extents 12-14, is_valid() 15.
+/// Lanes: centre 0-2, half extents 3-5, rotation 6-14 (column-major), is_valid() 15.
 template <typename T> struct LeafKernel<Obb<T>> {
     static constexpr bool exists = true;
     static ObbView<T> view(const T* f, std::size_t L) {
-        ObbView<T> v{f, f + L, f + 2 * L, f + 12 * L, f + 13 * L, f + 14 * L, {}, f + 15 * L};
-        for (int k = 0; k < 9; ++k) v.m[k] = f + std::size_t(3 + k) * L;
+        ObbView<T> v{f, f + L, f + 2 * L, f + 3 * L, f + 4 * L, f + 5 * L, {}, f + 15 * L};
+        for (int k = 0; k < 9; ++k) v.m[k] = f + std::size_t(6 + k) * L;
         return v;
     }
     static leaf_kernels::MaskT<T> group(const Ray<T>& ray, const T* f, std::size_t L, std::size_t g, std::size_t cnt,

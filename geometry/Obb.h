@@ -87,8 +87,8 @@ template <> struct ShapeTraits<Obb> {
     static constexpr const char* label = "OBB";
     template <typename T> static constexpr auto fields() {
         return std::make_tuple(Field{"center", &Obb<T>::center, FieldRole::Point},
-                               Field{"rotation", &Obb<T>::rotation, FieldRole::Rotation},
-                               Field{"half_extents", &Obb<T>::half_extents, FieldRole::Extent});
+                               Field{"half_extents", &Obb<T>::half_extents, FieldRole::Extent},
+                               Field{"rotation", &Obb<T>::rotation, FieldRole::Rotation});
     }
     /// A box turned 30 degrees about Y, so that it does not look like an AABB.
     template <typename T> static Obb<T> example(const Vec3<T>& at) {

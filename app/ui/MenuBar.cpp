@@ -1,0 +1,104 @@
+#include "app/ui/Panels.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <imgui.h>
+
+#include "app/Commands.h"
+
+namespace raypick::app {
+
+namespace {
+
+// Mouse and keyboard controls, for the Help menu (and the README).
+const std::vector<std::pair<const char*, const char*>>& controls() {
+    static const std::vector<std::pair<const char*, const char*>> list = {
+        {"left click", "pick the nearest shape along the mouse ray (empty space: deselect)"},
+        {"left drag on a shape", "move it on the camera-facing plane through the grab point"},
+        {"  + hold X / Y / Z", "move along that world axis only"},
+        {"left drag a white handle", "move a capsule end point / box corner / sphere radius point"},
+        {"left drag on empty space", "orbit"},
+        {"right drag", "orbit (Shift + right drag: pan)"},
+        {"middle drag", "pan"},
+        {"mouse wheel", "zoom"},
+        {"F", "frame the selection (nothing selected: the scene)"},
+        {"R / Home", "reset the camera (the scene file's camera)"},
+        {"Space", "freeze / unfreeze the ray"},
+        {"Ctrl+Z", "undo"},
+        {"Ctrl+Shift+Z / Ctrl+Y", "redo"},
+        {"Ctrl+D", "duplicate the selected shape"},
+        {"Delete", "delete the selected shape"},
+        {"Esc", "deselect"},
+        {"W", "wire / solid (surfaces coloured by normal)"},
+        {"F1", "hide / show the panels"},
+        {"F12 / P", "save a screenshot (raypick-<time>.png)"},
+        {"Ctrl+O / Ctrl+S", "open / save a scene file"},
+        {"Ctrl+Q", "quit"},
+    };
+    return list;
+}
+
+}  // namespace
+
+void draw_menu_bar(AppState& s, FilePopups& files, bool& show_test_cases) {
+    if (!ImGui::BeginMainMenuBar()) return;
+    if (ImGui::BeginMenu("File")) {
+        if (ImGui::MenuItem("New empty scene")) replace_scene(s, Scene{}, "", true);
+        if (ImGui::MenuItem("Open...", "Ctrl+O")) files.request_open();
+        if (ImGui::MenuItem("Save", "Ctrl+S", false, true)) {
+            if (s.scene_path.empty()) files.request_save_as();
+            else save_scene(s, s.scene_path);
+        }
+        if (ImGui::MenuItem("Save as...")) files.request_save_as();
+        ImGui::Separator();
+        if (ImGui::MenuItem("Screenshot", "F12 / P")) {
+            s.screenshot_path = "raypick-screenshot.png";
+            s.screenshot_requested = true;
+        }
+        if (ImGui::MenuItem("Quit", "Ctrl+Q")) s.quit_requested = true;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Edit")) {
+        if (ImGui::MenuItem("Undo", "Ctrl+Z", false, s.editor.can_undo())) undo(s);
+        if (ImGui::MenuItem("Redo", "Ctrl+Shift+Z", false, s.editor.can_redo())) redo(s);
+        ImGui::Separator();
+        const bool sel = s.sel.selected.has_value();
+        if (ImGui::MenuItem("Duplicate", "Ctrl+D", false, sel)) duplicate_selected(s.editor, s.sel);
+        if (ImGui::MenuItem("Delete", "Del", false, sel)) delete_selected(s.editor, s.sel);
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("View")) {
+        if (ImGui::MenuItem("Frame selection", "F")) frame_selection(s);
+        if (ImGui::MenuItem("Reset camera", "Home / R")) reset_camera(s);
+        ImGui::MenuItem("Solid (shaded by normal)", "W", &s.view.solid);
+        ImGui::MenuItem("Panels", "F1", &s.view.show_ui);
+        if (ImGui::MenuItem("Freeze ray", "Space", s.ray.frozen)) set_frozen(s, !s.ray.frozen);
+        ImGui::MenuItem("Test cases panel", nullptr, &show_test_cases);
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Presets")) {
+        if (!s.case_files_scanned) scan_case_files(s);
+        if (ImGui::MenuItem("Built-in showcase")) {
+            std::string p;
+            replace_scene(s, default_scene(p), p, true);
+        }
+        if (s.case_files.empty()) ImGui::TextDisabled("no case files found in assets/");
+        for (const CaseFile& c : s.case_files)
+            if (ImGui::MenuItem(c.name.c_str())) open_scene(s, c.path);
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Help")) {
+        for (const auto& [keys, what] : controls()) {
+            ImGui::TextUnformatted(keys);
+            ImGui::SameLine(190);
+            ImGui::TextDisabled("%s", what);
+        }
+        ImGui::EndMenu();
+    }
+    ImGui::TextDisabled("| %s", s.scene_path.empty() ? "(built-in scene)" : s.scene_path.c_str());
+    ImGui::EndMainMenuBar();
+}
+
+}  // namespace raypick::app

@@ -1,0 +1,78 @@
+#include "app/ui/Panels.h"
+
+#include <cstdio>
+
+#include <imgui.h>
+
+#include "app/Commands.h"
+#include "app/SceneEdit.h"
+
+namespace raypick::app {
+
+void ScenePanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
+    if (!begin_panel("Scene", backgrounds)) {
+        ImGui::End();
+        return;
+    }
+    ImGui::TextUnformatted("Add:");
+    for (int t = 0; t < kShapeTypeCount; ++t) {
+        ImGui::SameLine();
+        if (ImGui::SmallButton(shape_type_name(ShapeType(t)))) add_and_select(s.editor, s.sel, ShapeType(t), s.camera.target);
+    }
+    const bool has = s.sel.selected && *s.sel.selected < s.scene().shapes.size();
+    if (!has) ImGui::BeginDisabled();
+    if (ImGui::Button("Duplicate")) duplicate_selected(s.editor, s.sel);
+    ImGui::SameLine();
+    if (ImGui::Button("Delete")) delete_selected(s.editor, s.sel);
+    ImGui::SameLine();
+    if (ImGui::Button("Frame")) frame_selection(s);
+    if (!has) ImGui::EndDisabled();
+
+    const bool sel_ok = s.sel.selected && *s.sel.selected < s.scene().shapes.size();
+    if (sel_ok) {
+        const std::size_t i = *s.sel.selected;
+        if (rename_for_ != i) {
+            std::snprintf(rename_buf_, sizeof rename_buf_, "%s", s.scene().shapes[i].name.c_str());
+            rename_for_ = i;
+        }
+        ImGui::InputText("Name", rename_buf_, sizeof rename_buf_);
+        if (ImGui::IsItemDeactivatedAfterEdit()) {
+            if (s.scene().shapes[i].name != rename_buf_) {
+                if (!s.editor.rename(i, rename_buf_)) {
+                    s.status = rename_buf_[0] ? "another shape is already called that: kept the old name"
+                                              : "a shape needs a name: kept the old one";
+                    std::snprintf(rename_buf_, sizeof rename_buf_, "%s", s.scene().shapes[i].name.c_str());
+                }
+            }
+        }
+    } else {
+        rename_for_.reset();
+    }
+
+    ImGui::Separator();
+    ImGui::BeginChild("shapes");
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(s.scene().shapes.size()));
+    while (clipper.Step()) {
+        for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+            const std::size_t i = static_cast<std::size_t>(row);
+            const SceneShape& sh = s.scene().shapes[i];
+            const bool hit = i < s.result.shapes.size() && s.result.shapes[i].hit.has_value();
+            char label[320];
+            std::snprintf(label, sizeof label, "%s %s##%zu", hit ? "*" : " ", sh.name.c_str(), i);
+            if (ImGui::Selectable(label, s.sel.selected == i)) s.sel.selected = i;
+            if (ImGui::IsItemHovered()) s.sel.hovered = i;
+            if (!degeneracies(sh.shape).empty()) {
+                ImGui::SameLine(185);
+                ImGui::TextColored(kYellow, "deg");
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("degenerate (valid): see the Inspector");
+            }
+            ImGui::SameLine(220);
+            ImGui::TextDisabled("%s", shape_type_name(type_of(sh.shape)));
+        }
+    }
+    ImGui::EndChild();
+    ImGui::End();
+}
+
+}  // namespace raypick::app

@@ -1,0 +1,176 @@
+#include "app/ui/Widgets.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+
+#include <imgui_internal.h>  // ImGui::GetActiveID: which field of a value is being edited
+
+#include "app/Picking.h"  // full()
+#include "app/Wireframe.h"  // palette
+#include "scene/NumberText.h"
+
+namespace raypick::app {
+
+namespace {
+
+/// The printf format of a drag field showing `values`: every digit of each (the shortest text that
+/// reads back as it, as in the Ray panel), and at least 9 significant, since ImGui rounds a dragged
+/// value to its format's precision. With a fixed "%.9g" a centre of -1.5000000000000004 read -1.5,
+/// and its Ctrl+click text held 9 digits, so editing one digit dropped the others.
+struct DragFormat {
+    char text[16];  // "%.17g" at most; room for any int, so no truncation warning
+    explicit DragFormat(std::initializer_list<double> values) {
+        int digits = 9;
+        for (double v : values) digits = std::max(digits, significant_digits(v));
+        std::snprintf(text, sizeof text, "%%.%dg", digits);
+    }
+};
+/// The layout of a value's three fields (x, y, z): side by side in the item width, as ImGui's
+/// DragScalarN and InputScalarN lay them out, while the widest text fits a third of it; otherwise
+/// one field a line at the whole width, each followed by its axis name, under the value's label.
+/// Side by side, a long value was cut at the field's edge (a centre of -1.5000000000000004 read
+/// "-1.500000", a direction "0.011511835396618(") and nothing showed the rest. The fields' ids are
+/// the same either way, and the layout is kept while one of them is active, so a drag or a text
+/// entry that makes the text longer or shorter carries on in place. Pushes the label's id for the
+/// fields (field(k) around each); the destructor writes the label and pops it.
+class Fields3 {
+public:
+    Fields3(const char* label, const char* const text[3]) : label_(label) {
+        ImGui::PushID(label);
+        const ImGuiStyle& st = ImGui::GetStyle();
+        spacing_ = st.ItemInnerSpacing.x;
+        whole_ = ImGui::CalcItemWidth();
+        third_ = std::max(1.0f, (whole_ - 2.0f * spacing_) / 3.0f);
+        float widest = 0.0f;
+        for (int k = 0; k < 3; ++k) widest = std::max(widest, ImGui::CalcTextSize(text[k]).x + 2.0f * st.FramePadding.x);
+        const ImGuiID key = ImGui::GetID("##layout");
+        ImGuiStorage* kept = ImGui::GetStateStorage();
+        bool active = false;
+        for (int k = 0; k < 3; ++k) {
+            ImGui::PushID(k);
+            active |= ImGui::GetActiveID() == ImGui::GetID("##v");
+            ImGui::PopID();
+        }
+        stacked_ = active ? kept->GetBool(key, false) : widest > third_;
+        kept->SetBool(key, stacked_);
+        // Stacked, each field leaves room for its axis name.
+        if (stacked_) whole_ = std::max(1.0f, whole_ - spacing_ - ImGui::CalcTextSize("x").x);
+        if (stacked_ && visible_end(label) != label) ImGui::TextUnformatted(label, visible_end(label));
+    }
+    ~Fields3() {
+        if (!stacked_ && visible_end(label_) != label_) {
+            ImGui::SameLine(0.0f, spacing_);
+            ImGui::TextUnformatted(label_, visible_end(label_));
+        }
+        ImGui::PopID();
+    }
+    Fields3(const Fields3&) = delete;
+    Fields3& operator=(const Fields3&) = delete;
+    /// Lays out field k (0, 1, 2) and calls draw(), which draws it with the id "##v" and returns
+    /// whether it changed the value; returns that.
+    template <typename Draw> bool field(int k, const Draw& draw) {
+        ImGui::PushID(k);
+        if (k > 0 && !stacked_) ImGui::SameLine(0.0f, spacing_);
+        ImGui::SetNextItemWidth(stacked_ ? whole_ : third_);
+        const bool changed = draw();
+        if (stacked_) {
+            ImGui::SameLine(0.0f, spacing_);
+            ImGui::TextUnformatted(k == 0 ? "x" : k == 1 ? "y" : "z");
+        }
+        ImGui::PopID();
+        return changed;
+    }
+
+private:
+    static const char* visible_end(const char* label) {
+        const char* hidden = std::strstr(label, "##");
+        return hidden ? hidden : label + std::strlen(label);
+    }
+    const char* label_;
+    float spacing_ = 0.0f, whole_ = 0.0f, third_ = 0.0f;
+    bool stacked_ = false;
+};
+
+}  // namespace
+
+/// `format`: a fixed printf format instead (for values derived for display, such as Euler angles,
+/// whose last digits are rounding noise: 29.999999999999996 reads 30).
+bool drag3(const char* label, Vec3d& v, float speed, const char* format) {
+    const DragFormat f{v.x, v.y, v.z};
+    const char* fmt = format ? format : f.text;
+    char text[3][64];
+    for (int k = 0; k < 3; ++k) std::snprintf(text[k], sizeof text[k], fmt, v[k]);
+    const char* const texts[3] = {text[0], text[1], text[2]};
+    Fields3 fields(label, texts);
+    bool changed = false;
+    for (int k = 0; k < 3; ++k)
+        changed |= fields.field(k, [&] {
+            return ImGui::DragScalar("##v", ImGuiDataType_Double, &v[k], speed, nullptr, nullptr, fmt);
+        });
+    return changed;
+}
+bool drag1(const char* label, double& v, float speed) {
+    const DragFormat f{v};
+    return ImGui::DragScalar(label, ImGuiDataType_Double, &v, speed, nullptr, nullptr, f.text);
+}
+/// A greyed hint that wraps at the panel's edge (TextDisabled cuts a long one off in a narrow column).
+void hint(const char* text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("%s", text);
+    ImGui::PopStyleColor();
+}
+// Numbers shown in full: the shortest text that reads back as the same double (full(), Picking.h).
+void text_full(const char* label, double v) { ImGui::Text("%s %s", label, full(v).c_str()); }
+void text_full(const char* label, const Vec3d& v) { ImGui::Text("%s %s", label, full(v).c_str()); }
+
+/// Three doubles side by side, as InputScalarN lays them out, each shown as full() shows it (0.15
+/// reads "0.15", not "0.14999999999999999"). A value is taken when its text is committed (Enter,
+/// or the field losing focus), not keystroke by keystroke: typing 1e999 no longer set 1e9 and
+/// 1e99 on the way. Text that is not a whole number ("1e", "") leaves the value as it was.
+/// Returns whether a value changed.
+bool input_full3(const char* id, Vec3d& v) {
+    char text[3][64];
+    for (int k = 0; k < 3; ++k) std::snprintf(text[k], sizeof text[k], "%s", full(v[k]).c_str());
+    const char* const texts[3] = {text[0], text[1], text[2]};
+    Fields3 fields(id, texts);
+    bool changed = false;
+    for (int k = 0; k < 3; ++k)
+        changed |= fields.field(k, [&] {
+            char* buf = text[k];
+            const bool entered = ImGui::InputText("##v", buf, sizeof text[k],
+                                                  ImGuiInputTextFlags_CharsScientific | ImGuiInputTextFlags_EnterReturnsTrue);
+            if (!entered && !ImGui::IsItemDeactivatedAfterEdit()) return false;
+            char* end = nullptr;
+            const double x = std::strtod(buf, &end);
+            if (end == buf || *end != '\0' || x == v[k]) return false;
+            v[k] = x;
+            return true;
+        });
+    return changed;
+}
+
+void place(float x, float y, float w, float h, int cond) {
+    ImGui::SetNextWindowPos(ImVec2(x, y), cond);
+    ImGui::SetNextWindowSize(ImVec2(w, h), cond);
+}
+
+bool begin_panel(const char* name, PanelBackgrounds& backgrounds, int flags) {
+    // A software renderer (Mesa's llvmpipe under Xvfb) samples the font texture and blends for
+    // each of the half million pixels the panel columns cover at 1280 x 720: 2-4 ms a frame on two
+    // cores. The colour ImGui would blend (its window background over the cleared background)
+    // is filled opaque by the renderer instead.
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(bg.x, bg.y, bg.z, 0.0f));
+    const bool open = ImGui::Begin(name, nullptr, flags);
+    ImGui::PopStyleColor();
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    const glm::vec4 under = palette::background;
+    const glm::vec3 blended = glm::vec3(bg.x, bg.y, bg.z) * bg.w + glm::vec3(under) * (1.0f - bg.w);
+    backgrounds.push_back({pos.x, pos.y, size.x, size.y, glm::vec4(blended, 1.0f)});
+    return open;
+}
+
+}  // namespace raypick::app

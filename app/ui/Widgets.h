@@ -1,0 +1,47 @@
+// raypick demo: what the ImGui panels share — colours, number fields that show every digit,
+// hints, and docked panels whose backgrounds the renderer fills.
+#pragma once
+
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <imgui.h>
+
+#include "app/Camera.h"  // Vec3d
+
+namespace raypick::app {
+
+inline const ImVec4 kRed(1.0f, 0.45f, 0.4f, 1.0f);
+inline const ImVec4 kYellow(1.0f, 0.85f, 0.3f, 1.0f);
+inline const ImVec4 kGreen(0.45f, 0.9f, 0.5f, 1.0f);
+inline const ImVec4 kMagenta(1.0f, 0.45f, 1.0f, 1.0f);
+inline const ImVec4 kGrey(0.6f, 0.6f, 0.6f, 1.0f);
+
+/// A docked panel's rectangle (window coordinates, y down) and its opaque background colour.
+/// ImGui draws no background for these panels: the renderer fills the rectangles, as flat
+/// opaque clears, before ImGui draws the panels' contents over them.
+struct PanelBackground {
+    float x = 0.0f, y = 0.0f, width = 0.0f, height = 0.0f;
+    glm::vec4 color{0.0f};
+};
+using PanelBackgrounds = std::vector<PanelBackground>;
+
+/// ImGui::Begin for a docked panel (placed before): the window draws no background and its
+/// rectangle goes to `backgrounds`. Pair with ImGui::End() as usual.
+bool begin_panel(const char* name, PanelBackgrounds& backgrounds, int flags = 0);
+/// The next window's place and size.
+void place(float x, float y, float w, float h, int cond = ImGuiCond_Always);
+
+/// Three drag fields for a value, each showing every digit (or `format`, a fixed printf format,
+/// for values derived for display such as Euler angles). True if the value changed.
+bool drag3(const char* label, Vec3d& v, float speed = 0.01f, const char* format = nullptr);
+bool drag1(const char* label, double& v, float speed = 0.01f);
+/// Three text fields for a value, each taken when its text is committed. True if it changed.
+bool input_full3(const char* id, Vec3d& v);
+/// A greyed hint that wraps at the panel's edge.
+void hint(const char* text);
+/// "label value" with the value in full (the shortest text that reads back as the same double).
+void text_full(const char* label, double v);
+void text_full(const char* label, const Vec3d& v);
+
+}  // namespace raypick::app
