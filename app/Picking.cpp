@@ -121,12 +121,24 @@ std::optional<VariantResult> variant_of(const Ray<double>& ray, const Capsule<do
     return v;
 }
 
+template <typename S> constexpr bool has_variant(const S*) { return false; }
+constexpr bool has_variant(const Sphere<double>*) { return true; }
+constexpr bool has_variant(const Aabb<double>*) { return true; }
+constexpr bool has_variant(const Obb<double>*) { return true; }
+constexpr bool has_variant(const Capsule<double>*) { return true; }
+
 std::optional<VariantResult> run_variant(const Ray<double>& ray, const Shape<double>& shape, const ShapeResult& core,
                                          const CompareOptions& opt) {
     return std::visit([&](const auto& s) { return variant_of(ray, s, core, opt); }, shape);
 }
 
 }  // namespace
+
+bool has_textbook_variant(ShapeType type) {
+    return visit_shape_type(type, [](auto tag) {
+        return has_variant(static_cast<const typename decltype(tag)::template type<double>*>(nullptr));
+    });
+}
 
 PickResult cast_all(const Scene& scene, const Ray<double>& ray, const CompareOptions& compare) {
     PickResult r;

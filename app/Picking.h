@@ -56,6 +56,9 @@ struct PickResult {
     bool entries_beyond_hits = true;
 };
 
+/// Whether shapes of `type` have a textbook variant to compare with (geometry/textbook/).
+bool has_textbook_variant(ShapeType type);
+
 /// Casts `ray` (range [0, inf)) against every shape; picks the nearest first surface point.
 PickResult cast_all(const Scene& scene, const Ray<double>& ray, const CompareOptions& compare);
 /// The same into `out`, reusing its memory (the demo casts every frame: no allocation per frame).

@@ -76,12 +76,13 @@ void draw_options_panel(AppState& s, PanelBackgrounds& backgrounds) {
     ImGui::SameLine();
     ImGui::Checkbox("handles", &v.show_handles);
     ImGui::TextUnformatted("Compare with the textbook variant (magenta):");
-    for (int t = 0; t < kShapeTypeCount; ++t) {
-        if (t) ImGui::SameLine();
+    for (int t = 0, shown = 0; t < kShapeTypeCount; ++t) {
+        if (!has_textbook_variant(ShapeType(t))) continue;
+        if (shown++) ImGui::SameLine();
         bool on = v.compare.enabled[static_cast<std::size_t>(t)];
         if (ImGui::Checkbox(shape_type_name(ShapeType(t)), &on)) v.compare.enabled[static_cast<std::size_t>(t)] = on;
     }
-    if (v.compare.enabled[0]) ImGui::Checkbox("sphere: geometric (tutorial) instead of algebraic", &v.compare.sphere_geometric);
+    if (v.compare.enabled[std::size_t(shape_type<Sphere>)]) ImGui::Checkbox("sphere: geometric (tutorial) instead of algebraic", &v.compare.sphere_geometric);
     raycast_options(s);
     ImGui::End();
 }
