@@ -40,6 +40,13 @@ Scene two_shapes() {
     return s;
 }
 
+/// A camera 10 units in front of two_shapes(), looking at the origin.
+Camera front_camera() {
+    Camera cam;
+    cam.look_at(Vec3d(0.0, 0.0, 10.0), Vec3d(0.0));
+    return cam;
+}
+
 }  // namespace
 
 TEST(RaycastView, PictureSizeIsTheViewOrHalfOfIt) {
@@ -87,8 +94,7 @@ TEST(RaycastView, ShiftedIdsMoveRightWithBackgroundComingIn) {
 
 TEST(RaycastView, CastsAgainOnlyWhenCameraSizeSceneOrResolutionChange) {
     SceneEditor scene(two_shapes());
-    Camera cam;
-    cam.look_at(Vec3d(0.0, 0.0, 10.0), Vec3d(0.0));
+    Camera cam = front_camera();
     RaycastView view;
     RaycastOptions o;
     o.enabled = true;
@@ -124,8 +130,7 @@ TEST(RaycastView, CastsAgainOnlyWhenCameraSizeSceneOrResolutionChange) {
 
 TEST(RaycastView, FollowsTheEditorsChangeSets) {
     SceneEditor scene(two_shapes());
-    Camera cam;
-    cam.look_at(Vec3d(0.0, 0.0, 10.0), Vec3d(0.0));
+    Camera cam = front_camera();
     RaycastView view;
     RaycastOptions o;
     o.enabled = true;
@@ -148,8 +153,7 @@ TEST(RaycastView, FollowsTheEditorsChangeSets) {
 
 TEST(RaycastView, DifferenceModeComparesWithTheOtherPicture) {
     const SceneEditor scene(two_shapes());
-    Camera cam;
-    cam.look_at(Vec3d(0.0, 0.0, 10.0), Vec3d(0.0));
+    Camera cam = front_camera();
     RaycastOptions o;
     o.enabled = true;
     o.shading = RaycastShading::Difference;
