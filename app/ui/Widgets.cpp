@@ -18,8 +18,8 @@ namespace {
 
 /// The printf format of a drag field showing `values`: every digit of each (the shortest text that
 /// reads back as it, as in the Ray panel), and at least 9 significant, since ImGui rounds a dragged
-/// value to its format's precision. With a fixed "%.9g" a centre of -1.5000000000000004 read -1.5,
-/// and its Ctrl+click text held 9 digits, so editing one digit dropped the others.
+/// value to its format's precision. A fixed "%.9g" would show a centre of -1.5000000000000004 as
+/// -1.5, and its Ctrl+click text would hold 9 digits, so editing one digit would drop the others.
 struct DragFormat {
     char text[16];  // "%.17g" at most; room for any int, so no truncation warning
     explicit DragFormat(std::initializer_list<double> values) {
@@ -31,8 +31,8 @@ struct DragFormat {
 /// The layout of a value's three fields (x, y, z): side by side in the item width, as ImGui's
 /// DragScalarN and InputScalarN lay them out, while the widest text fits a third of it; otherwise
 /// one field a line at the whole width, each followed by its axis name, under the value's label.
-/// Side by side, a long value was cut at the field's edge (a centre of -1.5000000000000004 read
-/// "-1.500000", a direction "0.011511835396618(") and nothing showed the rest. The fields' ids are
+/// Side by side, a long value would be cut at the field's edge (a centre of -1.5000000000000004
+/// reading "-1.500000", a direction "0.011511835396618(") with nothing showing the rest. The fields' ids are
 /// the same either way, and the layout is kept while one of them is active, so a drag or a text
 /// entry that makes the text longer or shorter carries on in place. Pushes the label's id for the
 /// fields (field(k) around each); the destructor writes the label and pops it.
@@ -128,7 +128,7 @@ void text_full(const char* label, const Vec3d& v) { ImGui::Text("%s %s", label, 
 
 /// Three doubles side by side, as InputScalarN lays them out, each shown as full() shows it (0.15
 /// reads "0.15", not "0.14999999999999999"). A value is taken when its text is committed (Enter,
-/// or the field losing focus), not keystroke by keystroke: typing 1e999 no longer set 1e9 and
+/// or the field losing focus), not keystroke by keystroke: typing 1e999 does not set 1e9 and
 /// 1e99 on the way. Text that is not a whole number ("1e", "") leaves the value as it was.
 /// Returns whether a value changed.
 bool input_full3(const char* id, Vec3d& v) {

@@ -40,6 +40,13 @@ Scene two_shapes() {
     return s;
 }
 
+/// A camera 10 units in front of two_shapes(), looking at the origin.
+Camera front_camera() {
+    Camera cam;
+    cam.look_at(Vec3d(0.0, 0.0, 10.0), Vec3d(0.0));
+    return cam;
+}
+
 }  // namespace
 
 TEST(RaycastView, PictureSizeIsTheViewOrHalfOfIt) {
@@ -87,8 +94,7 @@ TEST(RaycastView, ShiftedIdsMoveRightWithBackgroundComingIn) {
 
 TEST(RaycastView, CastsAgainOnlyWhenCameraSizeSceneOrResolutionChange) {
     SceneEditor scene(two_shapes());
-    Camera cam;
-    cam.look_at(Vec3d(0.0, 0.0, 10.0), Vec3d(0.0));
+    Camera cam = front_camera();
     RaycastView view;
     RaycastOptions o;
     o.enabled = true;
@@ -122,10 +128,32 @@ TEST(RaycastView, CastsAgainOnlyWhenCameraSizeSceneOrResolutionChange) {
     EXPECT_GT(view.rays_per_second(), 0.0);
 }
 
+TEST(RaycastView, FollowsTheEditorsChangeSets) {
+    SceneEditor scene(two_shapes());
+    Camera cam = front_camera();
+    RaycastView view;
+    RaycastOptions o;
+    o.enabled = true;
+    ASSERT_TRUE(view.update(scene, cam, 160.0, 90.0, o, {}));
+    // A rename is a change of the scene but not of what is drawn: no cast.
+    ASSERT_TRUE(scene.rename(0, "renamed"));
+    EXPECT_FALSE(view.update(scene, cam, 160.0, 90.0, o, {}));
+    EXPECT_EQ(view.casts(), 1u);
+    // A structural change (a shape removed) rebuilds; its undo rebuilds again.
+    ASSERT_TRUE(scene.remove(0));
+    EXPECT_TRUE(view.update(scene, cam, 160.0, 90.0, o, {}));
+    EXPECT_EQ(view.rebuilds(), 2u);
+    EXPECT_EQ(view.image().shape[45 * 160 + 64], raycast::kBackground) << "the ball is gone";
+    ASSERT_TRUE(scene.undo());
+    EXPECT_TRUE(view.update(scene, cam, 160.0, 90.0, o, {}));
+    EXPECT_EQ(view.rebuilds(), 3u);
+    EXPECT_EQ(view.image().shape[45 * 160 + 64], 0u) << "the ball is back";
+    EXPECT_EQ(view.casts(), 3u);
+}
+
 TEST(RaycastView, DifferenceModeComparesWithTheOtherPicture) {
     const SceneEditor scene(two_shapes());
-    Camera cam;
-    cam.look_at(Vec3d(0.0, 0.0, 10.0), Vec3d(0.0));
+    Camera cam = front_camera();
     RaycastOptions o;
     o.enabled = true;
     o.shading = RaycastShading::Difference;
