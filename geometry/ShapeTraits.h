@@ -23,6 +23,7 @@
 // leaves; nothing else needs to know.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
@@ -198,24 +199,51 @@ template <typename V> constexpr int lane_count() {
            (TraitsOf<V>::cached_validity ? 1 : 0);
 }
 
+namespace detail {
+/// Scalars before field I of value type V's fields.
+template <typename V, std::size_t I> constexpr std::size_t lanes_before() {
+    using T = typename TraitsOfValue<V>::scalar;
+    constexpr auto sizes = std::apply(
+        [](const auto&... f) {
+            return std::array<std::size_t, sizeof...(f)>{
+                std::size_t(ScalarsOf<typename std::decay_t<decltype(f)>::Value>::value)...};
+        },
+        TraitsOf<V>::template fields<T>());
+    std::size_t n = 0;
+    for (std::size_t i = 0; i != I; ++i) n += sizes[i];
+    return n;
+}
+template <typename V, typename T, std::size_t... I>
+inline void store_fields(const V& s, T* f, std::size_t stride, std::index_sequence<I...>) {
+    constexpr auto fields = TraitsOf<V>::template fields<T>();
+    const auto store = [&](std::size_t at, const auto& v) {
+        for (int j = 0; j < ScalarsOf<std::decay_t<decltype(v)>>::value; ++j) f[(at + std::size_t(j)) * stride] = scalar_at(v, j);
+    };
+    (store(lanes_before<V, I>(), s.*(std::get<I>(fields).member)), ...);
+}
+template <typename V, typename T, std::size_t... I>
+inline void load_fields(V& s, const T* f, std::size_t stride, std::index_sequence<I...>) {
+    constexpr auto fields = TraitsOf<V>::template fields<T>();
+    const auto load = [&](std::size_t at, auto& v) {
+        for (int j = 0; j < ScalarsOf<std::decay_t<decltype(v)>>::value; ++j) scalar_at(v, j) = f[(at + std::size_t(j)) * stride];
+    };
+    (load(lanes_before<V, I>(), s.*(std::get<I>(fields).member)), ...);
+}
+template <typename V> constexpr std::size_t field_count() {
+    return std::tuple_size_v<decltype(TraitsOf<V>::template fields<typename TraitsOfValue<V>::scalar>())>;
+}
+}  // namespace detail
+
 /// Writes `s` as lanes: f[k * stride] = scalar k.
 template <template <typename> class S, typename T> void store_lanes(const S<T>& s, T* f, std::size_t stride) {
-    std::size_t k = 0;
-    for_each_field(s, [&](const auto&, const auto& v) {
-        constexpr int n = ScalarsOf<std::decay_t<decltype(v)>>::value;
-        for (int j = 0; j < n; ++j) f[(k++) * stride] = scalar_at(v, j);
-    });
-    if constexpr (ShapeTraits<S>::cached_validity) f[k * stride] = is_valid(s) ? T(1) : T(0);
+    detail::store_fields(s, f, stride, std::make_index_sequence<detail::field_count<S<T>>()>{});
+    if constexpr (ShapeTraits<S>::cached_validity) f[std::size_t(lane_count<S<T>>() - 1) * stride] = is_valid(s) ? T(1) : T(0);
 }
 
 /// The shape of value type V stored by store_lanes() at f with `stride`.
 template <typename V, typename T> V load_lanes(const T* f, std::size_t stride) {
     V s;
-    std::size_t k = 0;
-    for_each_field(s, [&](const auto&, auto& v) {
-        constexpr int n = ScalarsOf<std::decay_t<decltype(v)>>::value;
-        for (int j = 0; j < n; ++j) scalar_at(v, j) = f[(k++) * stride];
-    });
+    detail::load_fields(s, f, stride, std::make_index_sequence<detail::field_count<V>()>{});
     return s;
 }
 
