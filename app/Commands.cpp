@@ -36,16 +36,6 @@ void Selection::clamp(std::size_t n) {
     if (!selected) hovered_handle = -1;
 }
 
-bool same_geometry(const Shape<double>& a, const Shape<double>& b) {
-    if (a.index() != b.index()) return false;
-    Scene x, y;
-    x.shapes.emplace_back();
-    x.shapes.back().shape = a;
-    y.shapes.emplace_back();
-    y.shapes.back().shape = b;
-    return x == y;
-}
-
 // ---- SceneEditor -----------------------------------------------------------------------------------
 
 SceneEditor::SceneEditor(Scene scene, std::size_t max_undo_steps)
@@ -177,7 +167,7 @@ bool SceneEditor::rename(std::size_t i, const std::string& name) {
 std::optional<std::string> SceneEditor::edit_shape(std::size_t i, const Shape<double>& candidate) {
     if (i >= scene_.shapes.size()) return std::string("no such shape");
     if (auto err = validate(candidate)) return err->message;
-    if (same_geometry(scene_.shapes[i].shape, candidate)) return std::nullopt;
+    if (same_shape(scene_.shapes[i].shape, candidate)) return std::nullopt;
     Command c;
     c.kind = Command::Kind::EditShapes;
     c.edits.push_back({i, scene_.shapes[i].shape, candidate});
@@ -209,7 +199,7 @@ void SceneEditor::begin_gesture() { gesture_ = true; }
 
 bool SceneEditor::gesture_changed() const {
     for (const auto& [i, before] : gesture_before_)
-        if (i < scene_.shapes.size() && !same_geometry(before, scene_.shapes[i].shape)) return true;
+        if (i < scene_.shapes.size() && !same_shape(before, scene_.shapes[i].shape)) return true;
     return false;
 }
 
@@ -219,7 +209,7 @@ bool SceneEditor::end_gesture() {
     Command c;
     c.kind = Command::Kind::EditShapes;
     for (auto& [i, before] : gesture_before_)
-        if (!same_geometry(before, scene_.shapes[i].shape)) c.edits.push_back({i, std::move(before), scene_.shapes[i].shape});
+        if (!same_shape(before, scene_.shapes[i].shape)) c.edits.push_back({i, std::move(before), scene_.shapes[i].shape});
     gesture_before_.clear();
     if (c.edits.empty()) return false;
     history_.record(std::move(c));

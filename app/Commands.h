@@ -120,9 +120,6 @@ private:
     std::map<std::size_t, Shape<double>> gesture_before_;  ///< shapes the gesture touched, as they were
 };
 
-/// Exact equality of two shapes: the scene's equality (scene/Scene.h) of two one-shape scenes,
-/// so that scene files, undo and the driver share one meaning of "the same".
-bool same_geometry(const Shape<double>& a, const Shape<double>& b);
 
 // ---- the actions of the panels, menus and keys that also move the selection ----
 

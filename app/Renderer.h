@@ -12,7 +12,7 @@
 
 #include "app/Commands.h"
 #include "app/GlResources.h"
-#include "app/Wireframe.h"
+#include "app/ShapeMeshes.h"
 #include "scene/Scene.h"
 
 namespace raypick::app {

@@ -39,7 +39,7 @@ std::string difference(const Scene& got, const Scene& want) {
         if (got.shapes[i].name != want.shapes[i].name)
             return "shape " + std::to_string(i) + " is called '" + got.shapes[i].name + "', expected '" +
                    want.shapes[i].name + "'";
-        if (!same_geometry(got.shapes[i].shape, want.shapes[i].shape))
+        if (!same_shape(got.shapes[i].shape, want.shapes[i].shape))
             return "shape " + std::to_string(i) + " '" + got.shapes[i].name + "' has other parameters (centre " +
                    full(shape_center(got.shapes[i].shape)) + ", expected " + full(shape_center(want.shapes[i].shape)) +
                    ")";
@@ -471,7 +471,7 @@ void RandomEdits::act_edit(AppState& s) {
         },
         candidate);
     // Ui::apply_edit, then App::update ends the gesture when no field is active: one undo step.
-    if (same_geometry(candidate, s.scene().shapes[i].shape)) return;
+    if (same_shape(candidate, s.scene().shapes[i].shape)) return;
     const Scene before = s.scene();
     s.editor.begin_gesture();
     const auto err = s.editor.edit_shape(i, candidate);
@@ -795,12 +795,12 @@ void RandomEdits::finish_gesture(AppState& s, Interaction& interaction) {
         int changed = 0;
         for (std::size_t k = 0; k < s.scene().shapes.size(); ++k) {
             if (s.scene().shapes[k].name != g.before.shapes[k].name) mismatch("a drag renamed a shape");
-            if (!same_geometry(s.scene().shapes[k].shape, g.before.shapes[k].shape)) ++changed;
+            if (!same_shape(s.scene().shapes[k].shape, g.before.shapes[k].shape)) ++changed;
         }
         if (changed > 1) mismatch("a drag changed " + std::to_string(changed) + " shapes");
     }
     if (g.kind == Kind::DragHandle && g.snap_to && g.shape < s.scene().shapes.size() &&
-        same_geometry(s.scene().shapes[g.shape].shape, move_handle(g.before.shapes[g.shape].shape, g.handle, *g.snap_to))) {
+        same_shape(s.scene().shapes[g.shape].shape, move_handle(g.before.shapes[g.shape].shape, g.handle, *g.snap_to))) {
         ++snaps_;
         if (g.exact && degeneracies(s.scene().shapes[g.shape].shape).empty())
             mismatch("a handle snapped onto its opposite point but the shape is not degenerate");

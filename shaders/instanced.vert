@@ -1,7 +1,7 @@
 #version 330 core
 // The scene's wireframes, instanced by vertex pulling (one indexed GL_LINES draw per unit mesh and
 // level of detail, no vertex attributes): index k * u_mesh_count + j is vertex j of the unit mesh
-// (app/Wireframe.h, UnitMesh) placed by the draw's k-th instance, u_instances' instance
+// (app/ShapeMeshes.h, UnitMesh) placed by the draw's k-th instance, u_instances' instance
 // u_instance_first + k (the renderer writes the drawn shapes' instances in draw order).
 // Per-instance attributes with glVertexAttribDivisor draw the same, but Mesa's llvmpipe runs its
 // whole vertex pipeline once per instance, which for 10 000 small shapes costs more than the lines.

@@ -1,6 +1,6 @@
 #version 330 core
 // Solid mode, instanced by vertex pulling like shaders/instanced.vert: index k * u_mesh_count + j is
-// vertex j of the unit solid (app/Wireframe.h, unit_solid) placed by the draw's k-th instance,
+// vertex j of the unit solid (app/ShapeMeshes.h, unit_solid) placed by the draw's k-th instance,
 // u_instances' instance u_instance_first + k. The normal goes through the cofactor matrix of the transform's columns
 // made unit length (the largest entry divided out first), so flat boxes keep their faces' normals.
 // The arithmetic is raypick::app::gpu_instance_point() and instance_normal(), which the tests check.

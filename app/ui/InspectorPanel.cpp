@@ -45,7 +45,7 @@ bool inspector_extras(Capsule<double>& x) {
 }  // namespace
 
 void InspectorPanel::apply_edit(AppState& s, std::size_t index, const Shape<double>& candidate) {
-    if (same_geometry(candidate, s.scene().shapes[index].shape)) return;
+    if (same_shape(candidate, s.scene().shapes[index].shape)) return;
     s.editor.begin_gesture();  // ended by App::update when no field is active any more
     if (auto err = s.editor.edit_shape(index, candidate)) {
         refusal_ = "refused: " + *err + "; kept the last valid value";

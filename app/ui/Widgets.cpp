@@ -9,7 +9,7 @@
 #include <imgui_internal.h>  // ImGui::GetActiveID: which field of a value is being edited
 
 #include "app/Picking.h"  // full()
-#include "app/Wireframe.h"  // palette
+#include "app/ShapeMeshes.h"  // palette
 #include "scene/NumberText.h"
 
 namespace raypick::app {

@@ -111,11 +111,11 @@ TEST(History, SameSceneComparesEveryParameter) {
     EXPECT_TRUE(a == b);
     std::get<Obb<double>>(b.shapes[0].shape).rotation[1][2] += 1e-15;
     EXPECT_FALSE(a == b);
-    EXPECT_FALSE(same_geometry(a.shapes[0].shape, b.shapes[0].shape));
+    EXPECT_FALSE(same_shape(a.shapes[0].shape, b.shapes[0].shape));
     b = a;
     b.shapes[0].name = "other";
     EXPECT_FALSE(a == b);
-    EXPECT_TRUE(same_geometry(a.shapes[0].shape, b.shapes[0].shape));
+    EXPECT_TRUE(same_shape(a.shapes[0].shape, b.shapes[0].shape));
 }
 
 TEST(History, CountsEveryChangeItMakesOrRecords) {

@@ -11,7 +11,7 @@
 
 #include "app/Camera.h"
 #include "app/SceneEdit.h"
-#include "app/Wireframe.h"
+#include "app/ShapeMeshes.h"
 #include "scene/Euler.h"
 
 using namespace raypick;

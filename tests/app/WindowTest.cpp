@@ -26,7 +26,7 @@
 
 #include "app/Camera.h"
 #include "app/ViewLayout.h"
-#include "app/Wireframe.h"
+#include "app/ShapeMeshes.h"
 #include "geometry/Shape.h"
 #include "scene/SceneFile.h"
 

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "app/SceneEdit.h"
-#include "app/Wireframe.h"
+#include "app/ShapeMeshes.h"
 #include "scene/Euler.h"
 
 using namespace raypick;

@@ -661,7 +661,7 @@ TYPED_TEST(BvhPick, ObbsMadeInvalidInPlaceAreNeverPicked) {
     }
 }
 
-// Found by the demo's abuse driver: valid shapes near the largest finite value made the builder
+// Found by the demo's random-edit driver: valid shapes near the largest finite value made the builder
 // index its bins with int(NaN) (inf - inf in the centroid extents) and crash.
 TYPED_TEST(BvhPick, ShapesNearTheLargestFiniteValueBuildAndPick) {
     using T = TypeParam;

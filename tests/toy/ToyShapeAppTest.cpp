@@ -8,7 +8,7 @@
 #include "app/Commands.h"
 #include "app/Picking.h"
 #include "app/SceneEdit.h"
-#include "app/Wireframe.h"
+#include "app/ShapeMeshes.h"
 
 namespace raypick::app {
 namespace {

@@ -1,5 +1,7 @@
-// raypick demo: line and triangle geometry generated from exactly the parameters the core uses.
-// CPU only (float vertices for the GPU); the Renderer uploads the lists.
+// raypick demo: the shapes' meshes, generated from exactly the parameters the core uses — wire and
+// solid line and triangle lists, the unit meshes and per-shape instances of the instanced draws,
+// their levels of detail and a view's draw lists — and the demo's palette. CPU only (float
+// vertices for the GPU); the Renderer uploads them.
 #pragma once
 
 #include <array>

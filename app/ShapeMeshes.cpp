@@ -1,4 +1,4 @@
-#include "app/Wireframe.h"
+#include "app/ShapeMeshes.h"
 
 #include <algorithm>
 #include <cmath>
