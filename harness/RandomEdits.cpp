@@ -462,11 +462,23 @@ void RandomEdits::act_edit(AppState& s) {
                     shape.rotation = m;
                     expect_valid = false;
                 }
-            } else {
+            } else if constexpr (std::is_same_v<S, Capsule<double>>) {
                 const int what = below(3);
                 if (what == 0) coordinate(shape.a, "a");
                 else if (what == 1) coordinate(shape.b, "b");
                 else size(shape.radius, "radius");
+            } else {  // any other type: one scalar of one of its fields, valid as the core says
+                int fields = 0;
+                for_each_field(shape, [&](const auto&, const auto&) { ++fields; });
+                const int which = below(fields);
+                int k = 0;
+                for_each_field(shape, [&](const auto& f, auto& v) {
+                    if (k++ != which) return;
+                    auto& x = scalar_at(v, below(ScalarsOf<std::decay_t<decltype(v)>>::value));
+                    x = f.role == FieldRole::Length || f.role == FieldRole::Extent ? random_value(true) : random_value(false);
+                    field = std::string(f.name) + " = " + num(x);
+                });
+                expect_valid = is_valid(shape);
             }
         },
         candidate);
@@ -667,11 +679,16 @@ bool RandomEdits::start_drag_handle(AppState& s) {
     g.shape = i;
     g.handle = h.id;
     double tx = ph->x + uniform(-100.0, 100.0), ty = ph->y + uniform(-100.0, 100.0);
-    if (below(10) < 7) {  // onto the point that makes it degenerate: zero size, a == b, radius 0
+    // Onto the point that makes it degenerate: zero size, a == b, radius 0 (for the types whose
+    // handles have one: a sphere's radius point, a capsule's ends, a box's corners).
+    const bool degenerate_snap = std::holds_alternative<Sphere<double>>(shape) ||
+                                 std::holds_alternative<Capsule<double>>(shape) ||
+                                 std::holds_alternative<Aabb<double>>(shape) || std::holds_alternative<Obb<double>>(shape);
+    if (degenerate_snap && below(10) < 7) {
         Vec3d q = h.position;
         if (std::holds_alternative<Sphere<double>>(shape)) q = std::get<Sphere<double>>(shape).center;
         else if (std::holds_alternative<Capsule<double>>(shape)) q = hs[h.id == 0 ? 1 : 0].position;
-        else {
+        else {  // a box's corner
             const int other = h.id ^ (below(3) == 0 ? 7 : 1 << below(3));
             q = hs[static_cast<std::size_t>(other)].position;
             // An OBB's corner moved onto a neighbour corner is flat only up to rounding (the
