@@ -4,11 +4,12 @@
 #include <filesystem>
 #include <variant>
 
+#include "app/DataDirs.h"
 #include "app/SceneEdit.h"
 #include "app/Showcase.h"
 
-#include "scene/CaseCheck.h"
-#include "scene/SceneFile.h"
+#include <raypick/scene/CaseCheck.h>
+#include <raypick/scene/SceneFile.h>
 
 namespace raypick::app {
 
@@ -109,12 +110,8 @@ void set_frozen(AppState& s, bool frozen) {
 }
 
 std::vector<std::string> asset_dirs() {
-    std::vector<std::string> dirs;
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) dirs.push_back((exe.parent_path() / ".." / "share" / "raypick" / "assets").lexically_normal().string());
+    std::vector<std::string> dirs = data_dirs("assets");
     dirs.emplace_back("assets");
-    dirs.emplace_back(RAYPICK_SOURCE_ASSETS_DIR);
     return dirs;
 }
 

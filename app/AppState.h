@@ -114,7 +114,8 @@ void set_frozen(AppState& s, bool frozen);
 /// Bounds of every shape (a unit box around the origin for an empty scene).
 Aabb<double> scene_bounds(const Scene& scene);
 
-/// Where the demo looks for the assets/ directory (case files, showcase.json).
+/// Where the demo looks for the assets/ directory (case files, showcase.json): data_dirs("assets"),
+/// then assets/ in the working directory.
 std::vector<std::string> asset_dirs();
 /// The default scene: assets/showcase.json if found and valid, else the built-in showcase.
 Scene default_scene(std::string& path_out);

@@ -5,8 +5,8 @@
 
 #include <glm/glm.hpp>
 
-#include "geometry/Ray.h"
-#include "geometry/Aabb.h"
+#include <raypick/geometry/Ray.h>
+#include <raypick/geometry/Aabb.h>
 
 namespace raypick::app {
 

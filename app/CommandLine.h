@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "app/RaycastView.h"
-#include "geometry/Ray.h"
-#include "geometry/Validate.h"
+#include <raypick/geometry/Ray.h>
+#include <raypick/geometry/Validate.h>
 
 namespace raypick::app {
 

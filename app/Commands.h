@@ -14,7 +14,7 @@
 
 #include "app/Camera.h"  // Vec3d
 #include "app/History.h"
-#include "scene/Scene.h"
+#include <raypick/scene/Scene.h>
 
 namespace raypick::app {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "scene/Scene.h"
+#include <raypick/scene/Scene.h>
 
 namespace raypick::app {
 

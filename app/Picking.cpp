@@ -7,11 +7,11 @@
 #include <cstdio>
 #include <type_traits>
 
-#include "geometry/textbook/TextbookAabb.h"
-#include "geometry/textbook/TextbookCapsule.h"
-#include "geometry/textbook/TextbookObb.h"
-#include "geometry/textbook/TextbookSphere.h"
-#include "scene/NumberText.h"
+#include <raypick/geometry/textbook/TextbookAabb.h>
+#include <raypick/geometry/textbook/TextbookCapsule.h>
+#include <raypick/geometry/textbook/TextbookObb.h>
+#include <raypick/geometry/textbook/TextbookSphere.h>
+#include <raypick/scene/NumberText.h>
 
 namespace raypick::app {
 

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "app/Commands.h"
-#include "geometry/Bvh.h"
-#include "geometry/RayHit.h"
-#include "scene/Scene.h"
+#include <raypick/geometry/Bvh.h>
+#include <raypick/geometry/RayHit.h>
+#include <raypick/scene/Scene.h>
 
 namespace raypick::app {
 

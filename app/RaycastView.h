@@ -13,7 +13,7 @@
 #include "app/Camera.h"
 #include "app/Commands.h"
 #include "raycast/CpuRaycast.h"
-#include "scene/Scene.h"
+#include <raypick/scene/Scene.h>
 
 namespace raypick::app {
 

@@ -13,7 +13,7 @@
 #include "app/Commands.h"
 #include "app/GlResources.h"
 #include "app/ShapeMeshes.h"
-#include "scene/Scene.h"
+#include <raypick/scene/Scene.h>
 
 namespace raypick::app {
 

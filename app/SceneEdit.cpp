@@ -4,7 +4,7 @@
 #include <cmath>
 #include <type_traits>
 
-#include "scene/Euler.h"
+#include <raypick/scene/Euler.h>
 
 namespace raypick::app {
 

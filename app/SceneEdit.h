@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "app/Camera.h"
-#include "scene/Scene.h"
+#include <raypick/scene/Scene.h>
 
 namespace raypick::app {
 

@@ -1,5 +1,7 @@
 #include "app/ShaderFiles.h"
 
+#include "app/DataDirs.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -9,19 +11,10 @@ namespace raypick::app {
 
 namespace fs = std::filesystem;
 
-std::string executable_dir() {
-    std::error_code ec;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (ec || exe.empty()) return ".";
-    return exe.parent_path().string();
-}
-
 std::vector<std::string> shader_search_dirs() {
     std::vector<std::string> dirs;
     if (const char* env = std::getenv("RAYPICK_SHADER_DIR"); env && *env) dirs.emplace_back(env);
-    const fs::path exe = executable_dir();
-    dirs.push_back((exe / "shaders").string());
-    dirs.push_back((exe / ".." / "share" / "raypick" / "shaders").lexically_normal().string());
+    for (std::string& dir : data_dirs("shaders")) dirs.push_back(std::move(dir));
     return dirs;
 }
 

@@ -18,9 +18,6 @@ struct StartupError : std::runtime_error {
 /// <exe dir>/../share/raypick/shaders.
 std::vector<std::string> shader_search_dirs();
 
-/// The directory of the running executable (from /proc/self/exe), or "." when unknown.
-std::string executable_dir();
-
 /// Loads <dir>/<vertex_file> and <dir>/<fragment_file> from the first search directory that has
 /// both, compiles and links them. Throws StartupError naming the file and the compiler's (or
 /// linker's) log on failure, or listing the directories searched when the files are missing.

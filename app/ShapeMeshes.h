@@ -10,7 +10,7 @@
 
 #include <glm/glm.hpp>
 
-#include "geometry/Shape.h"
+#include <raypick/geometry/Shape.h>
 
 namespace raypick::app {
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "app/SceneEdit.h"
-#include "scene/Euler.h"
+#include <raypick/scene/Euler.h>
 
 namespace raypick::app {
 

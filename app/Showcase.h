@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-#include "scene/Scene.h"
+#include <raypick/scene/Scene.h>
 
 namespace raypick::app {
 

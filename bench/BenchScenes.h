@@ -7,7 +7,7 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "geometry/Shape.h"
+#include <raypick/geometry/Shape.h>
 
 namespace raypick::bench {
 

@@ -19,14 +19,14 @@
 #include <optional>
 #include <vector>
 
-#include "geometry/Batch.h"
-#include "geometry/Ray.h"
-#include "geometry/RayHit.h"
-#include "geometry/Aabb.h"
-#include "geometry/Capsule.h"
-#include "geometry/Obb.h"
-#include "geometry/Sphere.h"
-#include "geometry/textbook/TextbookCapsule.h"  // CapsuleHitPair, for fold()
+#include <raypick/geometry/Batch.h>
+#include <raypick/geometry/Ray.h>
+#include <raypick/geometry/RayHit.h>
+#include <raypick/geometry/Aabb.h>
+#include <raypick/geometry/Capsule.h>
+#include <raypick/geometry/Obb.h>
+#include <raypick/geometry/Sphere.h>
+#include <raypick/geometry/textbook/TextbookCapsule.h>  // CapsuleHitPair, for fold()
 
 namespace raypick::bench {
 

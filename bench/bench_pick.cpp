@@ -8,7 +8,7 @@
 #include <map>
 
 #include "BenchScenes.h"
-#include "geometry/Bvh.h"
+#include <raypick/geometry/Bvh.h>
 #ifdef RAYPICK_HAVE_EMBREE
 #include <memory>
 

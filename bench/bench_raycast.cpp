@@ -9,7 +9,7 @@
 
 #include "BenchScenes.h"
 #include "raycast/CpuRaycast.h"
-#include "scene/SceneFile.h"
+#include <raypick/scene/SceneFile.h>
 
 namespace {
 using namespace raypick;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "EmbreeScene.h"
-#include "geometry/Shape.h"
+#include <raypick/geometry/Shape.h>
 
 namespace {
 using namespace raypick;

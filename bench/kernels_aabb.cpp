@@ -1,7 +1,7 @@
 // The axis-aligned box kernels of the kernel benchmark: cast(), pick() and the batch cast
 // (one translation unit per shape: see KernelBench.h).
-#include "geometry/RayAabb.h"
-#include "geometry/Shape.h"  // pick() for boxes: first_surface() of cast()
+#include <raypick/geometry/RayAabb.h>
+#include <raypick/geometry/Shape.h>  // pick() for boxes: first_surface() of cast()
 #include "KernelBench.h"
 
 namespace raypick::bench {

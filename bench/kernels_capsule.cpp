@@ -1,6 +1,6 @@
 // The capsule kernels of the kernel benchmark: cast(), pick() and the batch cast
 // (one translation unit per shape: see KernelBench.h).
-#include "geometry/RayCapsule.h"
+#include <raypick/geometry/RayCapsule.h>
 #include "KernelBench.h"
 
 namespace raypick::bench {

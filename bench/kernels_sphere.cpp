@@ -1,6 +1,6 @@
 // The sphere kernels of the kernel benchmark: cast(), pick() and the batch cast
 // (one translation unit per shape: see KernelBench.h).
-#include "geometry/RaySphere.h"
+#include <raypick/geometry/RaySphere.h>
 #include "KernelBench.h"
 
 namespace raypick::bench {

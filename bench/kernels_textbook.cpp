@@ -1,9 +1,9 @@
 // The textbook variants of the kernel benchmark, all four shapes, in a translation unit of their
 // own, so that no edit to raypick's kernels changes how they are compiled (see KernelBench.h).
-#include "geometry/textbook/TextbookAabb.h"
-#include "geometry/textbook/TextbookCapsule.h"
-#include "geometry/textbook/TextbookObb.h"
-#include "geometry/textbook/TextbookSphere.h"
+#include <raypick/geometry/textbook/TextbookAabb.h>
+#include <raypick/geometry/textbook/TextbookCapsule.h>
+#include <raypick/geometry/textbook/TextbookObb.h>
+#include <raypick/geometry/textbook/TextbookSphere.h>
 #include "KernelBench.h"
 
 namespace raypick::bench {

@@ -16,8 +16,8 @@
 #include <variant>
 #include <vector>
 
-#include "scene/CaseCheck.h"
-#include "scene/SceneFile.h"
+#include <raypick/scene/CaseCheck.h>
+#include <raypick/scene/SceneFile.h>
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "geometry/Bvh.h"
+#include <raypick/geometry/Bvh.h>
 
 #include "FuzzCommon.h"
 

@@ -12,8 +12,8 @@
 #include <cstdint>
 
 #include "FuzzCommon.h"
-#include "geometry/Batch.h"
-#include "geometry/BatchSse2.h"
+#include <raypick/geometry/Batch.h>
+#include <raypick/geometry/BatchSse2.h>
 
 #ifndef RAYPICK_FUZZ_SCALAR
 #error "define RAYPICK_FUZZ_SCALAR to float or double"

@@ -12,7 +12,7 @@
 #include <string>
 #include <variant>
 
-#include "scene/SceneFile.h"
+#include <raypick/scene/SceneFile.h>
 
 #include "FuzzCommon.h"
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <tuple>
 
-#include "geometry/Math.h"
-#include "geometry/ShapeTraits.h"
-#include "geometry/Validate.h"
+#include <raypick/geometry/Math.h>
+#include <raypick/geometry/ShapeTraits.h>
+#include <raypick/geometry/Validate.h>
 
 namespace raypick {
 

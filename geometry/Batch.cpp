@@ -4,10 +4,10 @@
 // build this with -ffast-math or FMA contraction: the kernels must round exactly as the scalar
 // code does (geometry/CMakeLists.txt builds it with -ffp-contract=off, so no target below lets the
 // compiler fuse a multiply and an add).
-#include "geometry/Batch.h"
+#include <raypick/geometry/Batch.h>
 
-#include "geometry/BatchSse2.h"
-#include "geometry/TargetIsa.h"
+#include <raypick/geometry/BatchSse2.h>
+#include <raypick/geometry/TargetIsa.h>
 
 #include <immintrin.h>
 
@@ -16,7 +16,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "geometry/Shape.h"
+#include <raypick/geometry/Shape.h>
 
 namespace raypick {
 // Each namespace is compiled for its instruction set (TargetIsa.h).
@@ -24,14 +24,14 @@ RAYPICK_TARGET_BEGIN("avx2")
 namespace batch_avx2 {
 constexpr int kFloatLanes = 8;
 constexpr int kDoubleLanes = 4;
-#include "geometry/BatchKernels.inl"
+#include <raypick/geometry/BatchKernels.inl>
 }  // namespace batch_avx2
 RAYPICK_TARGET_END
 RAYPICK_TARGET_BEGIN("avx512f,avx512dq,avx512bw,avx512vl")
 namespace batch_avx512 {
 constexpr int kFloatLanes = 16;
 constexpr int kDoubleLanes = 8;
-#include "geometry/BatchKernels.inl"
+#include <raypick/geometry/BatchKernels.inl>
 }  // namespace batch_avx512
 RAYPICK_TARGET_END
 

@@ -10,13 +10,13 @@
 
 #include <limits>
 
-#include "geometry/Ray.h"
-#include "geometry/Aabb.h"
-#include "geometry/Capsule.h"
-#include "geometry/Obb.h"
-#include "geometry/Sphere.h"
-#include "geometry/TargetIsa.h"
-#include "geometry/Validate.h"
+#include <raypick/geometry/Ray.h>
+#include <raypick/geometry/Aabb.h>
+#include <raypick/geometry/Capsule.h>
+#include <raypick/geometry/Obb.h>
+#include <raypick/geometry/Sphere.h>
+#include <raypick/geometry/TargetIsa.h>
+#include <raypick/geometry/Validate.h>
 
 namespace raypick {
 

@@ -17,11 +17,11 @@
 #include <limits>
 #include <type_traits>
 
-#include "geometry/Batch.h"
-#include "geometry/Shape.h"
+#include <raypick/geometry/Batch.h>
+#include <raypick/geometry/Shape.h>
 
 namespace raypick::batch_sse2 {
 constexpr int kFloatLanes = 4;
 constexpr int kDoubleLanes = 2;
-#include "geometry/BatchKernels.inl"
+#include <raypick/geometry/BatchKernels.inl>
 }  // namespace raypick::batch_sse2

@@ -14,12 +14,12 @@
 #include <utility>
 #include <vector>
 
-#include "geometry/BvhBuild.h"
-#include "geometry/BvhLeaf.h"
-#include "geometry/BvhNode.h"
-#include "geometry/CacheSize.h"
-#include "geometry/LargeAlloc.h"
-#include "geometry/Shape.h"
+#include <raypick/geometry/BvhBuild.h>
+#include <raypick/geometry/BvhLeaf.h>
+#include <raypick/geometry/BvhNode.h>
+#include <raypick/geometry/CacheSize.h>
+#include <raypick/geometry/LargeAlloc.h>
+#include <raypick/geometry/Shape.h>
 
 namespace raypick {
 
@@ -245,6 +245,6 @@ private:
 
 // The implementation: the build (binary tree, collapse into wide nodes and leaves, refit), the
 // single-ray walks, and the bundle walk.
-#include "geometry/BvhConstruct.inl"
-#include "geometry/BvhPick.inl"
-#include "geometry/BvhBundle.inl"
+#include <raypick/geometry/BvhConstruct.inl>
+#include <raypick/geometry/BvhPick.inl>
+#include <raypick/geometry/BvhBundle.inl>

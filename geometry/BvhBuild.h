@@ -16,8 +16,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "geometry/LargeAlloc.h"
-#include "geometry/Aabb.h"
+#include <raypick/geometry/LargeAlloc.h>
+#include <raypick/geometry/Aabb.h>
 
 namespace raypick::bvh_build {
 

@@ -20,8 +20,8 @@
 #include <limits>
 #include <type_traits>
 
-#include "geometry/Batch.h"
-#include "geometry/Shape.h"
+#include <raypick/geometry/Batch.h>
+#include <raypick/geometry/Shape.h>
 
 namespace raypick {
 

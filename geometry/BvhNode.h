@@ -18,9 +18,9 @@
 #include <limits>
 #include <type_traits>
 
-#include "geometry/BvhLeaf.h"
-#include "geometry/Lanes.h"
-#include "geometry/TargetIsa.h"
+#include <raypick/geometry/BvhLeaf.h>
+#include <raypick/geometry/Lanes.h>
+#include <raypick/geometry/TargetIsa.h>
 
 namespace raypick::bvh_node {
 
@@ -207,19 +207,19 @@ template <typename N> __attribute__((always_inline)) inline void prefetch(const 
 // three-operand logic make the same work 5-10 % faster.
 namespace raypick::bvh_walk_sse2 {
 constexpr int kVectorBytes = 16;
-#include "geometry/BvhWalk.inl"
+#include <raypick/geometry/BvhWalk.inl>
 }  // namespace raypick::bvh_walk_sse2
 
 RAYPICK_TARGET_BEGIN("avx2")
 namespace raypick::bvh_walk_avx2 {
 constexpr int kVectorBytes = 32;
-#include "geometry/BvhWalk.inl"
+#include <raypick/geometry/BvhWalk.inl>
 }  // namespace raypick::bvh_walk_avx2
 RAYPICK_TARGET_END
 
 RAYPICK_TARGET_BEGIN("avx2,avx512f,avx512dq,avx512bw,avx512vl")
 namespace raypick::bvh_walk_avx512 {
 constexpr int kVectorBytes = 32;
-#include "geometry/BvhWalk.inl"
+#include <raypick/geometry/BvhWalk.inl>
 }  // namespace raypick::bvh_walk_avx512
 RAYPICK_TARGET_END

@@ -10,7 +10,7 @@
 namespace leaf_kernels {
 constexpr int kFloatLanes = 4;
 constexpr int kDoubleLanes = 2;
-#include "geometry/BatchKernels.inl"
+#include <raypick/geometry/BatchKernels.inl>
 }  // namespace leaf_kernels
 
 /// Each shape type's batch kernels (BatchKernels.inl) on the leaves' lanes (ShapeTraits.h's order:

@@ -13,7 +13,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "geometry/Math.h"
+#include <raypick/geometry/Math.h>
 
 namespace raypick::detail {
 

@@ -1,7 +1,7 @@
 // raypick geometry: the ray.
 #pragma once
 
-#include "geometry/Math.h"
+#include <raypick/geometry/Math.h>
 
 namespace raypick {
 

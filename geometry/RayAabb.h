@@ -4,12 +4,12 @@
 #include <limits>
 #include <optional>
 
-#include "geometry/Lanes.h"
-#include "geometry/Math.h"
-#include "geometry/Ray.h"
-#include "geometry/RayHit.h"
-#include "geometry/Aabb.h"
-#include "geometry/Validate.h"
+#include <raypick/geometry/Lanes.h>
+#include <raypick/geometry/Math.h>
+#include <raypick/geometry/Ray.h>
+#include <raypick/geometry/RayHit.h>
+#include <raypick/geometry/Aabb.h>
+#include <raypick/geometry/Validate.h>
 
 namespace raypick {
 namespace detail {

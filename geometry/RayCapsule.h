@@ -4,13 +4,13 @@
 #include <optional>
 #include <type_traits>
 
-#include "geometry/Lanes.h"
-#include "geometry/Math.h"
-#include "geometry/Ray.h"
-#include "geometry/RayHit.h"
-#include "geometry/RaySphere.h"
-#include "geometry/Capsule.h"
-#include "geometry/Validate.h"
+#include <raypick/geometry/Lanes.h>
+#include <raypick/geometry/Math.h>
+#include <raypick/geometry/Ray.h>
+#include <raypick/geometry/RayHit.h>
+#include <raypick/geometry/RaySphere.h>
+#include <raypick/geometry/Capsule.h>
+#include <raypick/geometry/Validate.h>
 
 namespace raypick {
 namespace detail {

@@ -3,8 +3,8 @@
 
 #include <optional>
 
-#include "geometry/Math.h"
-#include "geometry/Ray.h"
+#include <raypick/geometry/Math.h>
+#include <raypick/geometry/Ray.h>
 
 namespace raypick {
 

@@ -3,13 +3,13 @@
 
 #include <optional>
 
-#include "geometry/Lanes.h"
-#include "geometry/Math.h"
-#include "geometry/Ray.h"
-#include "geometry/RayAabb.h"
-#include "geometry/RayHit.h"
-#include "geometry/Obb.h"
-#include "geometry/Validate.h"
+#include <raypick/geometry/Lanes.h>
+#include <raypick/geometry/Math.h>
+#include <raypick/geometry/Ray.h>
+#include <raypick/geometry/RayAabb.h>
+#include <raypick/geometry/RayHit.h>
+#include <raypick/geometry/Obb.h>
+#include <raypick/geometry/Validate.h>
 
 namespace raypick {
 namespace detail {

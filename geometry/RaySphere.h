@@ -6,11 +6,11 @@
 #include <optional>
 #include <type_traits>
 
-#include "geometry/Math.h"
-#include "geometry/Ray.h"
-#include "geometry/RayHit.h"
-#include "geometry/Sphere.h"
-#include "geometry/Validate.h"
+#include <raypick/geometry/Math.h>
+#include <raypick/geometry/Ray.h>
+#include <raypick/geometry/RayHit.h>
+#include <raypick/geometry/Sphere.h>
+#include <raypick/geometry/Validate.h>
 
 namespace raypick {
 namespace detail {

@@ -10,13 +10,13 @@
 #include <type_traits>
 #include <variant>
 
-#include "geometry/RayAabb.h"
-#include "geometry/RayCapsule.h"
-#include "geometry/RayHit.h"
-#include "geometry/RayObb.h"
-#include "geometry/RaySphere.h"
-#include "geometry/ShapeTraits.h"
-#include "geometry/Validate.h"
+#include <raypick/geometry/RayAabb.h>
+#include <raypick/geometry/RayCapsule.h>
+#include <raypick/geometry/RayHit.h>
+#include <raypick/geometry/RayObb.h>
+#include <raypick/geometry/RaySphere.h>
+#include <raypick/geometry/ShapeTraits.h>
+#include <raypick/geometry/Validate.h>
 
 // A program can add shape types of its own without editing raypick: define, for every translation
 // unit of the program (raypick's libraries included), RAYPICK_EXTRA_SHAPES_HEADER as a header that

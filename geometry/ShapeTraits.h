@@ -30,7 +30,7 @@
 #include <utility>
 #include <variant>
 
-#include "geometry/Math.h"
+#include <raypick/geometry/Math.h>
 
 namespace raypick {
 

@@ -5,10 +5,10 @@
 #include <optional>
 #include <tuple>
 
-#include "geometry/Aabb.h"
-#include "geometry/Math.h"
-#include "geometry/ShapeTraits.h"
-#include "geometry/Validate.h"
+#include <raypick/geometry/Aabb.h>
+#include <raypick/geometry/Math.h>
+#include <raypick/geometry/ShapeTraits.h>
+#include <raypick/geometry/Validate.h>
 
 namespace raypick {
 

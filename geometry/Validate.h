@@ -10,8 +10,8 @@
 #include <sstream>
 #include <string>
 
-#include "geometry/Math.h"
-#include "geometry/Ray.h"
+#include <raypick/geometry/Math.h>
+#include <raypick/geometry/Ray.h>
 
 namespace raypick {
 

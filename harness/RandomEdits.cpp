@@ -12,9 +12,9 @@
 
 #include "app/SceneEdit.h"
 #include "app/Showcase.h"
-#include "scene/Euler.h"
-#include "scene/NumberText.h"
-#include "scene/SceneFile.h"
+#include <raypick/scene/Euler.h>
+#include <raypick/scene/NumberText.h>
+#include <raypick/scene/SceneFile.h>
 
 namespace raypick::app {
 

@@ -8,7 +8,7 @@
 #include <functional>
 #include <vector>
 
-#include "geometry/Bvh.h"
+#include <raypick/geometry/Bvh.h>
 
 namespace raypick::raycast {
 

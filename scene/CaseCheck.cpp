@@ -1,7 +1,7 @@
 // raypick case checker.
-#include "scene/CaseCheck.h"
+#include <raypick/scene/CaseCheck.h>
 
-#include "scene/NumberText.h"
+#include <raypick/scene/NumberText.h>
 
 #include <algorithm>
 #include <cmath>

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "geometry/Shape.h"
-#include "scene/Scene.h"
+#include <raypick/geometry/Shape.h>
+#include <raypick/scene/Scene.h>
 
 namespace raypick {
 

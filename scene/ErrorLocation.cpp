@@ -1,6 +1,6 @@
 // raypick scene files: where an error is — JSON pointers, their line and column in the file's
 // text, and the SceneLoadError that names them.
-#include "scene/detail/ErrorLocation.h"
+#include <raypick/scene/detail/ErrorLocation.h>
 
 #include <algorithm>
 #include <utility>

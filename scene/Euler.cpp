@@ -1,5 +1,5 @@
 // raypick scene: Euler angles <-> OBB rotation (R = Rz(z) * Ry(y) * Rx(x), degrees).
-#include "scene/Euler.h"
+#include <raypick/scene/Euler.h>
 
 #include <cmath>
 

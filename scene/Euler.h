@@ -2,7 +2,7 @@
 // "euler_degrees" and of the demo's Inspector. Both directions, exact on quarter turns.
 #pragma once
 
-#include "geometry/Math.h"
+#include <raypick/geometry/Math.h>
 
 namespace raypick {
 

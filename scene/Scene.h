@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "geometry/Shape.h"
+#include <raypick/geometry/Shape.h>
 
 namespace raypick {
 

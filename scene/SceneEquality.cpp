@@ -1,7 +1,7 @@
 // raypick scene: exact value equality of scenes and their parts (the rule is in scene/Scene.h).
 #include <variant>
 
-#include "scene/Scene.h"
+#include <raypick/scene/Scene.h>
 
 namespace raypick {
 

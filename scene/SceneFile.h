@@ -5,8 +5,8 @@
 #include <string>
 #include <variant>
 
-#include "scene/Euler.h"  // the "euler_degrees" convention of OBB rotations
-#include "scene/Scene.h"
+#include <raypick/scene/Euler.h>  // the "euler_degrees" convention of OBB rotations
+#include <raypick/scene/Scene.h>
 
 namespace raypick {
 

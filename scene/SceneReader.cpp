@@ -13,10 +13,10 @@
 #include <utility>
 #include <variant>
 
-#include "scene/SceneFile.h"
-#include "scene/detail/ErrorLocation.h"
-#include "scene/detail/JsonText.h"
-#include "scene/detail/SceneChecks.h"
+#include <raypick/scene/SceneFile.h>
+#include <raypick/scene/detail/ErrorLocation.h>
+#include <raypick/scene/detail/JsonText.h>
+#include <raypick/scene/detail/SceneChecks.h>
 
 namespace raypick {
 

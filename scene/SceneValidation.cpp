@@ -3,8 +3,8 @@
 #include <map>
 #include <utility>
 
-#include "scene/detail/JsonText.h"
-#include "scene/detail/SceneChecks.h"
+#include <raypick/scene/detail/JsonText.h>
+#include <raypick/scene/detail/SceneChecks.h>
 
 namespace raypick {
 

@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "scene/SceneFile.h"
-#include "scene/detail/JsonText.h"
+#include <raypick/scene/SceneFile.h>
+#include <raypick/scene/detail/JsonText.h>
 
 namespace raypick {
 

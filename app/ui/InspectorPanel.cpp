@@ -9,7 +9,7 @@
 
 #include "app/Commands.h"
 #include "app/SceneEdit.h"
-#include "scene/Euler.h"
+#include <raypick/scene/Euler.h>
 
 namespace raypick::app {
 

@@ -5,7 +5,7 @@
 
 #include <imgui.h>
 
-#include "scene/CaseCheck.h"
+#include <raypick/scene/CaseCheck.h>
 
 namespace raypick::app {
 

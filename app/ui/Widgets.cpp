@@ -10,7 +10,7 @@
 
 #include "app/Picking.h"  // full()
 #include "app/ShapeMeshes.h"  // palette
-#include "scene/NumberText.h"
+#include <raypick/scene/NumberText.h>
 
 namespace raypick::app {
 

@@ -4,10 +4,10 @@
 
 #include <optional>
 
-#include "geometry/Math.h"
-#include "geometry/Ray.h"
-#include "geometry/RayHit.h"
-#include "geometry/Aabb.h"
+#include <raypick/geometry/Math.h>
+#include <raypick/geometry/Ray.h>
+#include <raypick/geometry/RayHit.h>
+#include <raypick/geometry/Aabb.h>
 
 namespace raypick::textbook {
 

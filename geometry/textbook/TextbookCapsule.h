@@ -5,9 +5,9 @@
 #include <cmath>
 #include <optional>
 
-#include "geometry/Math.h"
-#include "geometry/Ray.h"
-#include "geometry/Capsule.h"
+#include <raypick/geometry/Math.h>
+#include <raypick/geometry/Ray.h>
+#include <raypick/geometry/Capsule.h>
 
 namespace raypick::textbook {
 

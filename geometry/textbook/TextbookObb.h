@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <optional>
 
-#include "geometry/Math.h"
-#include "geometry/Ray.h"
-#include "geometry/RayHit.h"
-#include "geometry/Obb.h"
+#include <raypick/geometry/Math.h>
+#include <raypick/geometry/Ray.h>
+#include <raypick/geometry/RayHit.h>
+#include <raypick/geometry/Obb.h>
 
 namespace raypick::textbook {
 

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <optional>
 
-#include "geometry/Math.h"
-#include "geometry/Ray.h"
-#include "geometry/RayHit.h"
-#include "geometry/Sphere.h"
+#include <raypick/geometry/Math.h>
+#include <raypick/geometry/Ray.h>
+#include <raypick/geometry/RayHit.h>
+#include <raypick/geometry/Sphere.h>
 
 namespace raypick::textbook {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "scene/SceneFile.h"
+#include <raypick/scene/SceneFile.h>
 
 namespace raypick::scene_detail {
 

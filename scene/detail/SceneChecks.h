@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "scene/Scene.h"
-#include "scene/detail/ErrorLocation.h"
+#include <raypick/scene/Scene.h>
+#include <raypick/scene/detail/ErrorLocation.h>
 
 namespace raypick::scene_detail {
 

@@ -7,7 +7,7 @@
 
 #include "app/Commands.h"
 #include "app/SceneEdit.h"
-#include "scene/Euler.h"
+#include <raypick/scene/Euler.h>
 
 using namespace raypick;
 using namespace raypick::app;

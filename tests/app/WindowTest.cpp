@@ -27,8 +27,8 @@
 #include "app/Camera.h"
 #include "app/ViewLayout.h"
 #include "app/ShapeMeshes.h"
-#include "geometry/Shape.h"
-#include "scene/SceneFile.h"
+#include <raypick/geometry/Shape.h>
+#include <raypick/scene/SceneFile.h>
 
 #include "AppRunner.h"
 

@@ -5,7 +5,7 @@
 
 #include "app/SceneEdit.h"
 #include "app/ShapeMeshes.h"
-#include "scene/Euler.h"
+#include <raypick/scene/Euler.h>
 
 using namespace raypick;
 using namespace raypick::app;

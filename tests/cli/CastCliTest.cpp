@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "scene/SceneFile.h"
+#include <raypick/scene/SceneFile.h>
 
 using json = nlohmann::json;
 namespace fs = std::filesystem;

@@ -9,8 +9,8 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "TestUtil.h"
-#include "geometry/Batch.h"
-#include "geometry/Shape.h"
+#include <raypick/geometry/Batch.h>
+#include <raypick/geometry/Shape.h>
 
 namespace raypick {
 namespace {

@@ -10,7 +10,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "TestUtil.h"
-#include "geometry/Bvh.h"
+#include <raypick/geometry/Bvh.h>
 
 namespace raypick {
 namespace {

@@ -24,9 +24,9 @@
 
 #include <glm/gtc/quaternion.hpp>
 
-#include "geometry/Shape.h"
-#include "geometry/textbook/TextbookCapsule.h"
-#include "geometry/textbook/TextbookSphere.h"
+#include <raypick/geometry/Shape.h>
+#include <raypick/geometry/textbook/TextbookCapsule.h>
+#include <raypick/geometry/textbook/TextbookSphere.h>
 
 namespace raypick {
 namespace {

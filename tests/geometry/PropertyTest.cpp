@@ -49,7 +49,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 
-#include "geometry/Shape.h"
+#include <raypick/geometry/Shape.h>
 
 namespace raypick {
 namespace {

@@ -28,7 +28,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "TestUtil.h"
-#include "geometry/Shape.h"
+#include <raypick/geometry/Shape.h>
 
 namespace raypick {
 namespace {

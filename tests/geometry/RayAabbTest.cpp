@@ -6,9 +6,9 @@
 #include <random>
 
 #include "TestUtil.h"
-#include "geometry/RayAabb.h"
-#include "geometry/Shape.h"
-#include "geometry/textbook/TextbookAabb.h"
+#include <raypick/geometry/RayAabb.h>
+#include <raypick/geometry/Shape.h>
+#include <raypick/geometry/textbook/TextbookAabb.h>
 
 namespace raypick {
 namespace {

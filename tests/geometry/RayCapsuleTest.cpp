@@ -6,9 +6,9 @@
 #include <random>
 
 #include "TestUtil.h"
-#include "geometry/RayCapsule.h"
-#include "geometry/Shape.h"
-#include "geometry/textbook/TextbookCapsule.h"
+#include <raypick/geometry/RayCapsule.h>
+#include <raypick/geometry/Shape.h>
+#include <raypick/geometry/textbook/TextbookCapsule.h>
 
 namespace raypick {
 namespace {

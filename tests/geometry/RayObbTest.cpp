@@ -9,9 +9,9 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "TestUtil.h"
-#include "geometry/RayObb.h"
-#include "geometry/Shape.h"
-#include "geometry/textbook/TextbookObb.h"
+#include <raypick/geometry/RayObb.h>
+#include <raypick/geometry/Shape.h>
+#include <raypick/geometry/textbook/TextbookObb.h>
 
 namespace raypick {
 namespace {

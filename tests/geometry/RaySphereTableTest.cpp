@@ -2,9 +2,9 @@
 // robust default and both textbook variants, in float and double.
 #include <gtest/gtest.h>
 
-#include "geometry/RaySphere.h"
-#include "geometry/Shape.h"
-#include "geometry/textbook/TextbookSphere.h"
+#include <raypick/geometry/RaySphere.h>
+#include <raypick/geometry/Shape.h>
+#include <raypick/geometry/textbook/TextbookSphere.h>
 
 namespace raypick {
 namespace {

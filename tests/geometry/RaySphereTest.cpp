@@ -4,8 +4,8 @@
 #include <limits>
 
 #include "TestUtil.h"
-#include "geometry/RaySphere.h"
-#include "geometry/Shape.h"
+#include <raypick/geometry/RaySphere.h>
+#include <raypick/geometry/Shape.h>
 
 namespace raypick {
 namespace {

@@ -12,8 +12,8 @@
 
 #include <gtest/gtest.h>
 
-#include "geometry/Math.h"
-#include "geometry/Ray.h"
+#include <raypick/geometry/Math.h>
+#include <raypick/geometry/Ray.h>
 
 namespace raypick::test {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <variant>
 
-#include "scene/CaseCheck.h"
-#include "scene/SceneFile.h"
+#include <raypick/scene/CaseCheck.h>
+#include <raypick/scene/SceneFile.h>
 #include "SceneTestUtil.h"
 
 using namespace raypick;

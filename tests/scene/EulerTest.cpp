@@ -12,8 +12,8 @@
 #include <variant>
 #include <vector>
 
-#include "scene/Euler.h"
-#include "scene/SceneFile.h"
+#include <raypick/scene/Euler.h>
+#include <raypick/scene/SceneFile.h>
 #include "SceneTestUtil.h"
 
 using namespace raypick;

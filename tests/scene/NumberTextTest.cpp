@@ -9,7 +9,7 @@
 #include <limits>
 #include <random>
 
-#include "scene/NumberText.h"
+#include <raypick/scene/NumberText.h>
 
 using namespace raypick;
 

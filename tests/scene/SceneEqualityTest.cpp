@@ -7,7 +7,7 @@
 #include <string>
 #include <variant>
 
-#include "scene/SceneFile.h"
+#include <raypick/scene/SceneFile.h>
 #include "SceneTestUtil.h"
 
 using namespace raypick;

@@ -5,7 +5,7 @@
 #include <string>
 #include <variant>
 
-#include "scene/SceneFile.h"
+#include <raypick/scene/SceneFile.h>
 
 using namespace raypick;
 

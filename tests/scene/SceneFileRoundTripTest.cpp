@@ -11,7 +11,7 @@
 
 #include <unistd.h>
 
-#include "scene/SceneFile.h"
+#include <raypick/scene/SceneFile.h>
 #include "SceneTestUtil.h"
 
 using namespace raypick;

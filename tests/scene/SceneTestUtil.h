@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "scene/SceneFile.h"
+#include <raypick/scene/SceneFile.h>
 
 namespace raypick::test {
 

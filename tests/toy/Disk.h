@@ -10,12 +10,12 @@
 #include <optional>
 #include <tuple>
 
-#include "geometry/Aabb.h"
-#include "geometry/Math.h"
-#include "geometry/Ray.h"
-#include "geometry/RayHit.h"
-#include "geometry/ShapeTraits.h"
-#include "geometry/Validate.h"
+#include <raypick/geometry/Aabb.h>
+#include <raypick/geometry/Math.h>
+#include <raypick/geometry/Ray.h>
+#include <raypick/geometry/RayHit.h>
+#include <raypick/geometry/ShapeTraits.h>
+#include <raypick/geometry/Validate.h>
 
 namespace raypick {
 

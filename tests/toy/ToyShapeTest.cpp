@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "geometry/Bvh.h"
-#include "scene/SceneFile.h"
+#include <raypick/geometry/Bvh.h>
+#include <raypick/scene/SceneFile.h>
 
 namespace raypick {
 namespace {

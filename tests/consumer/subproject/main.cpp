@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "geometry/Bvh.h"
+#include <raypick/geometry/Bvh.h>
 
 int main() {
     using namespace raypick;

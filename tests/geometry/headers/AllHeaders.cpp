@@ -2,14 +2,14 @@
 // syntax-only by clang with -Wall -Wextra -Werror (tests/geometry/CMakeLists.txt): the core is
 // header-only, so a warning here is a warning in every clang user's build (the project itself is
 // built with GCC, which checks the same code with the same flags).
-#include "geometry/Batch.h"
-#include "geometry/Bvh.h"
-#include "geometry/Shape.h"
-#include "geometry/Validate.h"
-#include "geometry/textbook/TextbookAabb.h"
-#include "geometry/textbook/TextbookCapsule.h"
-#include "geometry/textbook/TextbookObb.h"
-#include "geometry/textbook/TextbookSphere.h"
+#include <raypick/geometry/Batch.h>
+#include <raypick/geometry/Bvh.h>
+#include <raypick/geometry/Shape.h>
+#include <raypick/geometry/Validate.h>
+#include <raypick/geometry/textbook/TextbookAabb.h>
+#include <raypick/geometry/textbook/TextbookCapsule.h>
+#include <raypick/geometry/textbook/TextbookObb.h>
+#include <raypick/geometry/textbook/TextbookSphere.h>
 
 namespace {
 using namespace raypick;
