@@ -5,10 +5,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
+#include <sstream>
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // the windows drawn this frame, for layout_report()
 
+#include "app/LabelLayout.h"
 #include "app/SceneEdit.h"
 #include "app/ShaderFiles.h"
 #include "app/Showcase.h"
@@ -21,7 +24,12 @@ glm::dvec3 to_d(const Vec3<double>& v) { return v; }
 
 App::App(const CommandLine& options, GLFWwindow* window) : window_(window) {
     glfwGetWindowSize(window_, &state_.window_width, &state_.window_height);
-    state_.viewport = view_rect(state_.window_width, state_.window_height, !options.no_ui);
+    state_.view.panels.shown = !options.no_ui;
+    if (options.raycast) {
+        state_.view.raycast.enabled = true;
+        state_.view.raycast.shading = *options.raycast;
+    }
+    update_viewport();  // before the camera frames the scene in it
     if (options.generated_shapes >= 0) {
         state_.editor.reset(generated_scene(static_cast<std::size_t>(options.generated_shapes)));
     } else if (!options.scene_file.empty()) {
@@ -40,12 +48,7 @@ App::App(const CommandLine& options, GLFWwindow* window) : window_(window) {
         state_.ray.frozen = true;
     }
     state_.view.solid = options.solid;
-    state_.view.show_ui = !options.no_ui;
     if (options.compare) state_.view.compare.enabled.fill(true);
-    if (options.raycast) {
-        state_.view.raycast.enabled = true;
-        state_.view.raycast.shading = *options.raycast;
-    }
     screenshot_mode_ = !options.screenshot_file.empty();
     last_frame_ = std::chrono::steady_clock::now();
 }
@@ -85,7 +88,7 @@ void App::handle_keys() {
     } else if (!ctrl && pressed(GLFW_KEY_W)) {
         s.view.solid = !s.view.solid;
     } else if (!ctrl && pressed(GLFW_KEY_F1)) {
-        s.view.show_ui = !s.view.show_ui;
+        s.view.panels.shown = !s.view.panels.shown;
     } else if (!ctrl && (pressed(GLFW_KEY_F12) || pressed(GLFW_KEY_P))) {
         char stamp[32];
         const std::time_t now = std::time(nullptr);
@@ -138,7 +141,7 @@ void App::update() {
     first_frame_ = false;
     ++s.stats.frames;
     glfwGetWindowSize(window_, &s.window_width, &s.window_height);
-    s.viewport = view_rect(s.window_width, s.window_height, s.view.show_ui);
+    update_viewport();
 
     handle_keys();
     update_mouse();
@@ -182,11 +185,12 @@ void App::update() {
     if (s.status.empty()) s.status = "left: pick / drag, right: orbit, middle: pan, wheel: zoom, Space: freeze ray, Help menu: all keys";
 
     cast_ray();
-    if (s.view.show_ui) ui_.draw(s, renderer_.scene_line_vertices());
+    if (s.view.panels.shown) ui_.draw(s, renderer_.scene_line_vertices());
+    else ui_.check_case(s);
     s.sel.clamp(s.scene().shapes.size());
     // A slider or text field edit ends when no item is active any more: one undo step per edit.
     if (s.editor.in_gesture() && !interaction_.busy() && !ImGui::IsAnyItemActive()) s.editor.end_gesture();
-    if (s.view.show_scene_rays) draw_case_labels();
+    if (s.view.show_scene_rays) draw_ray_labels();
     draw_raycast_view();
     // The hovered shape's name beside the cursor.
     if (s.sel.hovered && *s.sel.hovered < s.scene().shapes.size() && !interaction_.busy() &&
@@ -197,21 +201,52 @@ void App::update() {
     }
 }
 
-void App::draw_case_labels() {
-    // Failed expectations: the expected-versus-got numbers beside the ray's first hit (or origin).
+void App::update_viewport() {
+    AppState& s = state_;
+    const RaycastOptions& rc = s.view.raycast;
+    const bool beside = rc.enabled && rc.placement == RaycastPlacement::Beside && s.view.panels.shown;
+    s.viewport = view_rect(s.window_width, s.window_height, s.view.panels, beside);
+}
+
+void App::draw_ray_labels() {
+    // Each scene ray's name at its origin, with what its failed expectations expected and got;
+    // laid out so that no two overlap (label_layout()) and clipped to the 3D view.
     const AppState& s = state_;
+    const ViewRect& v = s.viewport;
     const auto& failures = ui_.case_failures();
-    if (failures.empty()) return;
-    ImDrawList* dl = ImGui::GetBackgroundDrawList();
-    for (const CaseLabel& f : failures) {
-        const auto p = s.camera.project(f.anchor, s.viewport.width, s.viewport.height);
-        if (!p || !s.viewport.contains(p->x + s.viewport.x, p->y + s.viewport.y)) continue;
-        const ImVec2 at(static_cast<float>(p->x + s.viewport.x) + 8.0f, static_cast<float>(p->y + s.viewport.y) - 6.0f);
-        const ImVec2 size = ImGui::CalcTextSize(f.text.c_str());
-        dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + size.x + 2, at.y + size.y + 1),
-                          IM_COL32(0, 0, 0, 180));
-        dl->AddText(at, IM_COL32(255, 140, 0, 255), f.text.c_str());
+    const std::optional<std::size_t> chosen = ui_.selected_case_ray();
+    std::vector<ScreenLabel> labels;
+    std::vector<ImU32> colours;
+    const std::size_t n = std::min<std::size_t>(s.scene().rays.size(), 200);
+    for (std::size_t i = 0; i < n; ++i) {
+        const SceneRay& r = s.scene().rays[i];
+        const CaseLabel* failure = nullptr;
+        for (const CaseLabel& f : failures)
+            if (f.ray == i) failure = &f;
+        if (!s.view.ray_labels && !failure && chosen != i) continue;
+        const auto p = s.camera.project(r.ray.origin, v.width, v.height);
+        if (!p || !(p->depth >= 0.0 && p->depth <= 1.0)) continue;
+        std::string text = r.name.empty() ? "#" + std::to_string(i) : r.name;
+        if (failure) text += "\n" + failure->text;
+        const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+        labels.push_back({p->x + v.x, p->y + v.y, size.x, size.y, std::move(text)});
+        colours.push_back(chosen == i ? IM_COL32(255, 242, 77, 255) : failure ? IM_COL32(255, 140, 0, 255) : IM_COL32(120, 230, 140, 255));
     }
+    if (labels.empty()) return;
+    const std::vector<LabelBox> boxes = layout_labels(labels, v);
+    ImDrawList* dl = ImGui::GetBackgroundDrawList();
+    dl->PushClipRect(ImVec2(float(v.x), float(v.y)), ImVec2(float(v.x + v.width), float(v.y + v.height)), false);
+    for (std::size_t k = 0; k < labels.size(); ++k) {
+        const LabelBox& b = boxes[k];
+        const ImVec2 at(float(b.x), float(b.y));
+        if (b.moved)  // a leader line from the ray's origin to its label
+            dl->AddLine(ImVec2(float(labels[k].anchor_x), float(labels[k].anchor_y)),
+                        ImVec2(at.x - 2.0f, at.y + float(b.line_height) * 0.5f), IM_COL32(200, 200, 200, 160));
+        dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + float(labels[k].width) + 2, at.y + float(labels[k].height) + 1),
+                          IM_COL32(0, 0, 0, 190));
+        dl->AddText(at, colours[k], labels[k].text.c_str());
+    }
+    dl->PopClipRect();
 }
 
 void App::draw_raycast_view() {
@@ -220,33 +255,20 @@ void App::draw_raycast_view() {
     const PictureSize size = raycast_.size();
     if (!o.enabled || size.empty()) return;
     const ImTextureID texture = reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(renderer_.picture_texture()));
-    const ViewRect& v = s.viewport;
+    ViewRect r = s.viewport;
+    std::uint32_t alpha = 255;
     if (o.placement == RaycastPlacement::Over) {
-        // Under the panels, over the 3D view (ImGui draws after the view).
-        const auto alpha = static_cast<ImU32>(std::lround(std::clamp(o.opacity, 0.0f, 1.0f) * 255.0f));
-        ImGui::GetBackgroundDrawList()->AddImage(
-            texture, ImVec2(float(v.x), float(v.y)), ImVec2(float(v.x + v.width), float(v.y + v.height)),
-            ImVec2(0, 0), ImVec2(1, 1), IM_COL32(255, 255, 255, alpha));
-        return;
+        alpha = static_cast<std::uint32_t>(std::lround(std::clamp(o.opacity, 0.0f, 1.0f) * 255.0f));
+    } else {
+        if (!s.view.panels.shown) return;
+        r = beside_rect(s.window_width, s.window_height, s.view.panels);  // the free region's right half
     }
-    if (!s.view.show_ui) return;
-    // Beside: a window, first placed in the upper right of the 3D view (clear of the Test cases
-    // panel) at 45 % of its size.
-    const float w = float(v.width) * 0.45f, h = float(v.height) * 0.45f;
-    ImGui::SetNextWindowPos(ImVec2(float(v.x + v.width) - w - 8.0f, float(v.y) + 8.0f), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(w, h + 22.0f), ImGuiCond_FirstUseEver);
-    if (ImGui::Begin("Ray-cast view", &o.enabled)) {
-        // The picture at the view's aspect, as large as the window allows.
-        const ImVec2 avail = ImGui::GetContentRegionAvail();
-        const float aspect = float(v.width / v.height);
-        float iw = avail.x, ih = avail.x / aspect;
-        if (ih > avail.y) {
-            ih = avail.y;
-            iw = avail.y * aspect;
-        }
-        if (iw >= 1.0f && ih >= 1.0f) ImGui::Image(texture, ImVec2(iw, ih));
-    }
-    ImGui::End();
+    // Under the panels (ImGui draws after the view); beside, the picture keeps the view's aspect.
+    const double scale = std::min(r.width / s.viewport.width, r.height / s.viewport.height);
+    const double w = s.viewport.width * scale, h = s.viewport.height * scale;
+    const double x = r.x + (r.width - w) * 0.5, y = r.y + (r.height - h) * 0.5;
+    ImGui::GetBackgroundDrawList()->AddImage(texture, ImVec2(float(x), float(y)), ImVec2(float(x + w), float(y + h)),
+                                             ImVec2(0, 0), ImVec2(1, 1), IM_COL32(255, 255, 255, alpha));
 }
 
 void App::update_raycast(const glm::dmat4& view_projection) {
@@ -307,7 +329,16 @@ void App::build_overlay() {
                     .points.push_back({glm::vec3(h.position), palette::handle});
     }
 
-    // The scene's own rays (test cases): green, first hits blue, failing rays in their own colour.
+    // Normal arrows: a fixed length on screen (at the point's depth), or in world units.
+    auto normal_arrow = [&](const Vec3d& p, const Vec3d& n, const Color& c, double scale = 1.0) {
+        const double len = v.normals_in_pixels ? double(v.normal_pixels) * s.camera.pixel_size(p, s.viewport.height)
+                                               : double(v.normal_length);
+        overlay_.annotations.arrow(p, n * (len * scale), c);
+    };
+
+    // The scene's own rays (test cases): green, first hits blue, failing rays in their own colour,
+    // the ray chosen in the Case panel in the selection's colour; with details, exit points and
+    // both normals of every shape the ray passes through, like the current ray.
     if (v.show_scene_rays) {
         const auto& failing = ui_.failing_rays();
         const std::size_t n = std::min<std::size_t>(s.scene().rays.size(), 2000);
@@ -318,13 +349,23 @@ void App::build_overlay() {
             const bool chosen = ui_.selected_case_ray() == i;
             const Color col = chosen ? palette::selected : failed ? palette::failed : palette::scene_ray;
             double t0 = std::max(r.t_min, 0.0), t1 = r.t_max;
-            std::optional<SurfaceHit<double>> best;
-            for (const SceneShape& sh : s.scene().shapes) {
-                const auto h = pick(r.ray, sh.shape, r.t_min, r.t_max);
-                if (h && (!best || h->t < best->t)) best = h;
-            }
+            const std::optional<SurfaceHit<double>> best = first_hit(s.scene(), r);
             if (!std::isfinite(t1)) t1 = (best ? best->t : t0) + 20.0 / glm::length(r.ray.direction);
             if (!std::isfinite(t0)) t0 = 0.0;
+            if (v.scene_ray_details)
+                for (const SceneShape& sh : s.scene().shapes) {
+                    const auto hit = cast(r.ray, sh.shape, r.t_min, r.t_max);
+                    if (!hit) continue;
+                    const Vec3d pn = r.ray.at(hit->t_near), pf = r.ray.at(hit->t_far);
+                    entries.points.push_back({glm::vec3(pn), palette::entry});
+                    exits.points.push_back({glm::vec3(pf), palette::exit});
+                    if (v.show_normals) {
+                        normal_arrow(pn, to_d(hit->n_near), palette::normal);
+                        normal_arrow(pf, to_d(hit->n_far), palette::normal);
+                    }
+                    t0 = std::min(t0, hit->t_near);
+                    t1 = std::max(t1, hit->t_far);
+                }
             overlay_.annotations.line(r.ray.at(t0), r.ray.at(t1), col);
             overlay_.markers.push_back({chosen ? 10.0f : 6.0f, {{glm::vec3(r.ray.origin), col}}});
             if (best) entries.points.push_back({glm::vec3(best->point), palette::entry});
@@ -344,8 +385,8 @@ void App::build_overlay() {
                 if (v.show_entry) entries.points.push_back({glm::vec3(pn), palette::entry});
                 if (v.show_exit) exits.points.push_back({glm::vec3(pf), palette::exit});
                 if (v.show_normals) {
-                    if (v.show_entry) overlay_.annotations.arrow(pn, to_d(r.hit->n_near) * double(v.normal_length), palette::normal);
-                    if (v.show_exit) overlay_.annotations.arrow(pf, to_d(r.hit->n_far) * double(v.normal_length), palette::normal);
+                    if (v.show_entry) normal_arrow(pn, to_d(r.hit->n_near), palette::normal);
+                    if (v.show_exit) normal_arrow(pf, to_d(r.hit->n_far), palette::normal);
                 }
             }
             if (r.variant && r.variant->hit) {
@@ -354,7 +395,7 @@ void App::build_overlay() {
                     if (!std::isfinite(t) || !std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return;
                     variant_markers.points.push_back({glm::vec3(p), palette::variant});
                     if (v.show_normals && std::isfinite(n.x) && std::isfinite(n.y) && std::isfinite(n.z))
-                        overlay_.annotations.arrow(p, n * double(v.normal_length) * 0.8, palette::variant);
+                        normal_arrow(p, n, palette::variant, 0.8);
                     t_end = std::max(t_end, t);
                 };
                 show(vr.t, vr.point, vr.normal);
@@ -383,7 +424,7 @@ void App::render(int fb_width, int fb_height) {
     const glm::dmat4 vp = s.camera.projection(s.view_aspect()) * s.camera.view();
     // The ray-cast view, when it is visible (before the view: render_ids changes the GL state).
     const RaycastOptions& rc = s.view.raycast;
-    if (rc.enabled && (rc.placement == RaycastPlacement::Over || s.view.show_ui)) update_raycast(vp);
+    if (rc.enabled && (rc.placement == RaycastPlacement::Over || s.view.panels.shown)) update_raycast(vp);
     // The view rectangle in framebuffer pixels (y up; the framebuffer may be scaled on HiDPI).
     const double sx = double(fb_width) / std::max(1, s.window_width), sy = double(fb_height) / std::max(1, s.window_height);
     const ViewRect& v = s.viewport;
@@ -395,7 +436,7 @@ void App::render(int fb_width, int fb_height) {
     DrawSettings settings;
     settings.solid = s.view.solid;
     settings.grid = s.view.show_grid;
-    if (s.view.show_ui) {
+    if (s.view.panels.shown) {
         for (const PanelBackground& b : ui_.panel_backgrounds()) {
             FillRect r;
             r.x = static_cast<int>(std::lround(b.x * sx));
@@ -407,6 +448,31 @@ void App::render(int fb_width, int fb_height) {
         }
     }
     renderer_.draw(vp, fb_width, fb_height, port, overlay_, settings);
+}
+
+}  // namespace raypick::app
+
+namespace raypick::app {
+
+std::string App::layout_report() const {
+    const AppState& s = state_;
+    std::ostringstream out;
+    out.precision(9);
+    const ViewRect& v = s.viewport;
+    out << "window " << s.window_width << ' ' << s.window_height << '\n';
+    out << "view " << v.x << ' ' << v.y << ' ' << v.width << ' ' << v.height << '\n';
+    // Every top-level ImGui window drawn in the last frame (panels, bars, popups, tooltips).
+    for (const ImGuiWindow* w : GImGui->Windows) {
+        if (!w->Active || w->Hidden || (w->Flags & ImGuiWindowFlags_ChildWindow)) continue;
+        out << "panel " << w->Pos.x << ' ' << w->Pos.y << ' ' << w->Size.x << ' ' << w->Size.y << ' ' << w->Name << '\n';
+    }
+    // The renderer's projection: the camera's, at the 3D view's aspect, into the view's rectangle.
+    for (const SceneShape& sh : s.scene().shapes) {
+        const auto b = s.camera.project_box(bounds(sh.shape), v.width, v.height);
+        if (!b) out << "shape - " << sh.name << '\n';
+        else out << "shape " << b->x0 + v.x << ' ' << b->y0 + v.y << ' ' << b->x1 + v.x << ' ' << b->y1 + v.y << ' ' << sh.name << '\n';
+    }
+    return out.str();
 }
 
 }  // namespace raypick::app

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <string>
 
 #include "app/AppState.h"
 #include "app/CommandLine.h"
@@ -46,11 +47,20 @@ public:
     /// GL context.
     RaycastCheck raycast_check(int shift = 0);
 
+    /// What the last frame showed where, for tests (after render()): the window, the 3D view,
+    /// every ImGui window drawn and every shape's projected bounds, one a line:
+    /// `window W H`, `view X Y W H`, `panel X Y W H NAME`, `shape X0 Y0 X1 Y1 NAME` (window
+    /// coordinates; `shape - NAME` when a corner of its bounds is behind the near plane).
+    std::string layout_report() const;
+
 private:
     void handle_keys();
     void cast_ray();
     void build_overlay();
-    void draw_case_labels();
+    /// The 3D view's rectangle for this frame: the free region of the panels shown, its left
+    /// half when the CPU ray-cast picture is beside it.
+    void update_viewport();
+    void draw_ray_labels();
     void draw_raycast_view();
     void update_raycast(const glm::dmat4& view_projection);
     /// The cursor for this frame: ImGui's, or where the frame driver puts it.

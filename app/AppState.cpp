@@ -1,6 +1,7 @@
 #include "app/AppState.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <variant>
 
@@ -22,23 +23,59 @@ Aabb<double> scene_bounds(const Scene& scene) {
     return b;
 }
 
+std::optional<SurfaceHit<double>> first_hit(const Scene& scene, const SceneRay& ray) {
+    std::optional<SurfaceHit<double>> best;
+    for (const SceneShape& sh : scene.shapes) {
+        const auto h = pick(ray.ray, sh.shape, ray.t_min, ray.t_max);
+        if (h && (!best || h->t < best->t)) best = h;
+    }
+    return best;
+}
+
+Aabb<double> framing_bounds(const Scene& scene) {
+    std::optional<Aabb<double>> b;
+    auto add = [&](const Aabb<double>& box) {
+        if (!std::isfinite(box.min.x + box.min.y + box.min.z + box.max.x + box.max.y + box.max.z)) return;
+        b = b ? merge(*b, box) : box;
+    };
+    for (const SceneShape& sh : scene.shapes) add(bounds(sh.shape));
+    for (const SceneRay& r : scene.rays) {
+        if (!is_valid(r.ray)) continue;
+        add({r.ray.origin, r.ray.origin});
+        if (const auto hit = first_hit(scene, r)) add({hit->point, hit->point});
+    }
+    return b ? *b : Aabb<double>{Vec3d(-1.0), Vec3d(1.0)};
+}
+
+bool shows_every_shape(const Camera& camera, const Scene& scene, double width, double height) {
+    for (const SceneShape& sh : scene.shapes) {
+        const auto box = camera.project_box(bounds(sh.shape), width, height);
+        if (!box || box->x0 < 0.0 || box->y0 < 0.0 || box->x1 > width || box->y1 > height) return false;
+    }
+    return true;
+}
+
 void reset_camera(AppState& s) {
-    Camera c;
+    Camera c;  // framing keeps the file camera's direction and field of view
     if (s.scene().camera) {
         c.fov_y_degrees = s.scene().camera->fov_y_degrees;
         c.look_at(s.scene().camera->eye, s.scene().camera->target);
-    } else {
-        c.frame(scene_bounds(s.scene()), s.view_aspect());
+        if (shows_every_shape(c, s.scene(), s.viewport.width, s.viewport.height)) {
+            s.camera = c;
+            return;
+        }
     }
     s.camera = c;
+    frame_scene(s);
 }
 
+void frame_scene(AppState& s) { s.camera.frame(framing_bounds(s.scene()), s.view_aspect()); }
+
 void frame_selection(AppState& s) {
-    const double aspect = s.view_aspect();
     if (s.sel.selected && *s.sel.selected < s.scene().shapes.size())
-        s.camera.frame(bounds(s.scene().shapes[*s.sel.selected].shape), aspect);
+        s.camera.frame(bounds(s.scene().shapes[*s.sel.selected].shape), s.view_aspect());
     else
-        s.camera.frame(scene_bounds(s.scene()), aspect);
+        frame_scene(s);
 }
 
 void replace_scene(AppState& s, Scene scene, const std::string& path, bool record_history) {

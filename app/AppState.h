@@ -28,8 +28,12 @@ struct ViewOptions {
     bool show_handles = true;
     bool show_grid = true;
     bool solid = false;
-    bool show_ui = true;
-    float normal_length = 0.6f;
+    bool scene_ray_details = false;  ///< scene rays also show exit points and both normals, like the ray
+    bool ray_labels = true;          ///< scene rays carry their names in the view
+    PanelLayout panels;              ///< which panels are shown (F1: all of them)
+    bool normals_in_pixels = true;   ///< normal arrows a fixed length on screen, else in world units
+    float normal_pixels = 40.0f;
+    float normal_length = 0.6f;      ///< world units
     CompareOptions compare;
     RaycastOptions raycast;  ///< the CPU ray-cast view
 };
@@ -77,7 +81,7 @@ struct AppState {
     PickResult result;
     Stats stats;
     int window_width = 1280, window_height = 720;
-    ViewRect viewport = view_rect(1280, 720, true);  ///< the 3D view inside the window
+    ViewRect viewport = view_rect(1280, 720, PanelLayout{});  ///< the 3D view inside the window
     double view_aspect() const { return viewport.width / viewport.height; }
 
     std::string error_title;    ///< shown in a modal when non-empty
@@ -105,14 +109,25 @@ bool open_scene(AppState& s, const std::string& path);
 bool save_scene(AppState& s, const std::string& path);
 bool undo(AppState& s);
 bool redo(AppState& s);
-/// Camera from the scene file's camera, or framing the whole scene.
+/// The scene file's camera when it shows every shape inside the 3D view (at its aspect), else
+/// the camera framing the scene (frame_scene()).
 void reset_camera(AppState& s);
-/// Frames the selected shape (or the whole scene when nothing is selected).
+/// Frames every shape and the scene rays' origins and first hits in the 3D view.
+void frame_scene(AppState& s);
+/// Frames the selected shape (or the whole scene, as frame_scene(), when nothing is selected).
 void frame_selection(AppState& s);
 /// Freezes the current ray (or unfreezes).
 void set_frozen(AppState& s, bool frozen);
 /// Bounds of every shape (a unit box around the origin for an empty scene).
 Aabb<double> scene_bounds(const Scene& scene);
+/// What framing the scene shows: the bounds of every shape, every scene ray's origin and the first
+/// surface it hits (a unit box around the origin when there is none of these).
+Aabb<double> framing_bounds(const Scene& scene);
+/// The first surface `ray` meets among the scene's shapes within its [t_min, t_max], if any.
+std::optional<SurfaceHit<double>> first_hit(const Scene& scene, const SceneRay& ray);
+/// Whether `camera` shows every shape's bounds whole on a width x height view (in front of the
+/// near plane, inside the picture).
+bool shows_every_shape(const Camera& camera, const Scene& scene, double width, double height);
 
 /// Where the demo looks for the assets/ directory (case files, showcase.json): data_dirs("assets"),
 /// then assets/ in the working directory.

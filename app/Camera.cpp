@@ -80,15 +80,34 @@ std::optional<ScreenPoint> Camera::project(const Vec3d& p, double width, double 
     return s;
 }
 
+std::optional<ScreenBox> Camera::project_box(const Aabb<double>& box, double width, double height) const {
+    ScreenBox r{HUGE_VAL, HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    for (int k = 0; k < 8; ++k) {
+        const Vec3d corner((k & 1) ? box.max.x : box.min.x, (k & 2) ? box.max.y : box.min.y, (k & 4) ? box.max.z : box.min.z);
+        const auto p = project(corner, width, height);
+        if (!p || !(p->depth >= 0.0 && p->depth <= 1.0)) return std::nullopt;
+        r.x0 = std::min(r.x0, p->x);
+        r.y0 = std::min(r.y0, p->y);
+        r.x1 = std::max(r.x1, p->x);
+        r.y1 = std::max(r.y1, p->y);
+    }
+    return r;
+}
+
 void Camera::orbit(double dx, double dy) {
     yaw -= dx * 0.008;
     pitch = std::clamp(pitch + dy * 0.008, -kMaxPitch, kMaxPitch);
 }
 
+double Camera::pixel_size(const Vec3d& p, double height) const {
+    double depth = glm::dot(p - eye(), forward());
+    if (!(depth > 0.0)) depth = distance;
+    return 2.0 * depth * std::tan(glm::radians(fov_y_degrees) * 0.5) / (height > 0.0 ? height : 1.0);
+}
+
 void Camera::pan(double dx, double dy, double height) {
     // One pixel moves the target by the size of a pixel at the target's distance.
-    const double per_pixel = 2.0 * distance * std::tan(glm::radians(fov_y_degrees) * 0.5) /
-                             (height > 0.0 ? height : 1.0);
+    const double per_pixel = pixel_size(target, height);
     target += (-dx * per_pixel) * right() + (dy * per_pixel) * up();
 }
 
@@ -96,14 +115,23 @@ void Camera::zoom(double steps) { distance = std::clamp(distance * std::pow(0.88
 
 void Camera::frame(const Aabb<double>& box, double aspect) {
     const Vec3d c = (box.min + box.max) * 0.5;
-    double radius = glm::length(box.max - box.min) * 0.5;
-    if (!std::isfinite(radius) || !std::isfinite(c.x) || !std::isfinite(c.y) || !std::isfinite(c.z))
-        return;
-    radius = std::max(radius, 0.05);
-    const double half_fov = glm::radians(fov_y_degrees) * 0.5;
-    const double half_fov_x = std::atan(std::tan(half_fov) * (aspect > 0.0 ? aspect : 1.0));
+    const double radius = glm::length(box.max - box.min) * 0.5;
+    if (!std::isfinite(radius) || !std::isfinite(c.x) || !std::isfinite(c.y) || !std::isfinite(c.z)) return;
+    // The nearest eye, on the current direction through the box's centre, that keeps every corner
+    // inside 90 % of the picture's half-width and half-height and in front of the near plane.
+    const double tan_y = std::tan(glm::radians(fov_y_degrees) * 0.5) * 0.9;
+    const double tan_x = tan_y * (aspect > 0.0 ? aspect : 1.0);
+    const Vec3d f = forward(), r = right(), u = up();
+    double d = 0.05 / std::sin(glm::radians(fov_y_degrees) * 0.5);
+    for (int k = 0; k < 8; ++k) {
+        const Vec3d p = Vec3d((k & 1) ? box.max.x : box.min.x, (k & 2) ? box.max.y : box.min.y,
+                              (k & 4) ? box.max.z : box.min.z) - c;
+        const double x = std::abs(glm::dot(p, r)), y = std::abs(glm::dot(p, u)), z = glm::dot(p, f);
+        // At distance d the corner is d + z in front of the eye; the near plane is at d / 100.
+        d = std::max({d, x / tan_x - z, y / tan_y - z, -z / 0.98});
+    }
     target = c;
-    distance = radius / std::sin(std::min(half_fov, half_fov_x)) * 1.1;
+    distance = d;
 }
 
 }  // namespace raypick::app

@@ -20,6 +20,11 @@ struct ScreenPoint {
     double depth = 0.0;
 };
 
+/// A rectangle on screen (window coordinates: x right, y down).
+struct ScreenBox {
+    double x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0;
+};
+
 /// Orbit camera: looks at `target` from `distance` away, at `yaw` around +Y and `pitch` above the
 /// XZ plane (radians). Y is up. Perspective with a vertical field of view.
 class Camera {
@@ -48,12 +53,21 @@ public:
     Ray<double> ray_from_pixel(double x, double y, double width, double height) const;
     /// Window position of a world point, or empty when it is behind the eye.
     std::optional<ScreenPoint> project(const Vec3d& p, double width, double height) const;
+    /// The screen rectangle around the projections of the box's eight corners, or empty when a
+    /// corner is not between the near and far planes (its projection would not bound the box's).
+    std::optional<ScreenBox> project_box(const Aabb<double>& box, double width, double height) const;
+
+    /// The world length one pixel of a view `height` pixels high spans at p's depth (at the
+    /// target's depth for a point at or behind the eye).
+    double pixel_size(const Vec3d& p, double height) const;
 
     /// Mouse gestures, in pixels (window coordinates) and wheel steps.
     void orbit(double dx, double dy);
     void pan(double dx, double dy, double height);
     void zoom(double steps);
-    /// Looks at the box from a distance at which it fills most of the view; keeps the direction.
+    /// Looks at the box's centre from the nearest distance at which its eight corners fill at most
+    /// 90 % of the view's width or height (a tiny box: as a sphere of radius 0.05 would); keeps the
+    /// direction.
     void frame(const Aabb<double>& box, double aspect);
 };
 

@@ -8,29 +8,68 @@
 
 namespace raypick::app {
 
-// The column panels keep their place (the 3D view is the rectangle between the columns, see
-// ViewLayout.h); floating panels (Test cases) start at a place and can be moved.
+namespace {
+/// A column's panels, top to bottom, as stack_panels() sees them this frame.
+StackedPanel stacked(const char* name, float weight, bool fitted) {
+    StackedPanel p;
+    p.collapsed = panel_collapsed(name);
+    p.weight = weight;
+    if (fitted) p.fit = panel_content_height(name);
+    return p;
+}
+}  // namespace
+
+// The panels are docked in the columns ViewLayout.h describes, stacked to fill them: a collapsed
+// panel keeps its title bar, the others share the column (see stack_panels()). The 3D view is
+// what the columns leave, so no panel covers it.
 void Ui::draw(AppState& s, std::size_t line_vertices) {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const PanelLayout& layout = s.view.panels;
     const float top = kMenuBarHeight, bottom = display.y - kStatusBarHeight;
-    const float right = std::max(display.x - kRightPanelWidth, kLeftPanelWidth + 20.0f);
-    const float mid = top + (bottom - top) * 0.45f;
+    const float title = ImGui::GetFrameHeight();
     panel_backgrounds_.clear();
-    draw_menu_bar(s, files_, cases_.shown());
-    place(0, top, kLeftPanelWidth, mid - top);
-    scene_.draw(s, panel_backgrounds_);
-    place(0, mid, kLeftPanelWidth, bottom - mid);
-    inspector_.draw(s, panel_backgrounds_);
-    place(right, top, kRightPanelWidth, mid - top);
-    ray_.draw(s, panel_backgrounds_);
-    const float options_height = s.view.raycast.enabled ? 262.0f : 200.0f;  // room for the ray-cast lines
-    place(right, mid, kRightPanelWidth, options_height);
-    draw_options_panel(s, panel_backgrounds_);
-    place(right, mid + options_height, kRightPanelWidth, std::max(bottom - mid - options_height, 80.0f));
-    stats_.draw(s, line_vertices, panel_backgrounds_);
-    place(kLeftPanelWidth + 10, std::max(bottom - 200, top + 20), std::max(right - kLeftPanelWidth - 20, 200.0f), 200,
-          ImGuiCond_FirstUseEver);
-    cases_.draw(s);
+    draw_menu_bar(s, files_);
+    const ViewRect free = free_region(display.x, display.y, layout);
+    if (layout.left && free.x > 0.0) {
+        const std::vector<float> h = stack_panels({stacked("Scene", 0.45f, false), stacked("Inspector", 0.55f, false)},
+                                                  bottom - top, title);
+        place(0, top, layout.left_width, h[0]);
+        scene_.draw(s, panel_backgrounds_);
+        place(0, top + h[0], layout.left_width, h[1]);
+        inspector_.draw(s, panel_backgrounds_);
+    }
+    if (layout.right && free.x + free.width < display.x) {
+        const float x = display.x - layout.right_width;
+        // The Ray panel's contents grow and shrink as the mouse ray hits and misses: its column
+        // keeps the most it needed for this scene, so the panels do not jump while the mouse moves.
+        if (ray_need_for_ != s.scene_path) ray_need_ = 0.0f;
+        ray_need_for_ = s.scene_path;
+        StackedPanel ray = stacked("Ray", 1.0f, true);
+        ray_need_ = std::max(ray_need_, ray.fit);
+        ray.fit = ray_need_;
+        const std::vector<float> h = stack_panels({stacked("Case", 1.0f, true), ray, stacked("Options", 1.0f, true),
+                                                   stacked("Stats", 1.0f, true)},
+                                                  bottom - top, title);
+        float y = top;
+        place(x, y, layout.right_width, h[0]);
+        cases_.draw(s, panel_backgrounds_);
+        place(x, y += h[0], layout.right_width, h[1]);
+        ray_.draw(s, panel_backgrounds_);
+        place(x, y += h[1], layout.right_width, h[2]);
+        draw_options_panel(s, panel_backgrounds_);
+        place(x, y += h[2], layout.right_width, h[3]);
+        ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);  // Stats starts as its title bar
+        stats_.draw(s, line_vertices, panel_backgrounds_);
+    } else {
+        cases_.update(s);  // the view's labels need the report also when the panel is not drawn
+    }
+    if (layout.cover_view) {
+        // The test aid: a window over the middle of the 3D view.
+        const ViewRect& v = s.viewport;
+        place(float(v.x + v.width * 0.3), float(v.y + v.height * 0.3), float(v.width * 0.4), float(v.height * 0.4));
+        if (ImGui::Begin("Covering panel")) hint("A test aid (--cover-view): this window covers the view.");
+        ImGui::End();
+    }
     files_.draw(s);
     draw_status_bar(s, panel_backgrounds_);
 }

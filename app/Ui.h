@@ -1,10 +1,11 @@
-// raypick demo: the Dear ImGui user interface — the menu, the docked panels (Scene, Inspector,
-// Ray, Options, Stats), the floating Test cases panel, file popups, the message box and the
-// status bar, each in app/ui/. Ui places them and draws them every frame.
+// raypick demo: the Dear ImGui user interface — the menu, the docked panels (Scene, Inspector on
+// the left; Case, Ray, Options, Stats on the right), file popups, the message box and the status
+// bar, each in app/ui/. Ui places them and draws them every frame.
 #pragma once
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "app/AppState.h"
@@ -17,25 +18,30 @@ public:
     /// Draws every panel; edits go through `s.editor` (with undo steps). `line_vertices` is for Stats.
     void draw(AppState& s, std::size_t line_vertices);
 
+    /// Checks the scene's expectations when the panels are hidden (the view's labels need them).
+    void check_case(const AppState& s) { cases_.update(s); }
+
     void request_open() { files_.request_open(); }
     void request_save_as() { files_.request_save_as(); }
 
     /// Failed expectations of the current scene (for labels) and which rays have one.
     const std::vector<CaseLabel>& case_failures() const { return cases_.failures(); }
     const std::vector<bool>& failing_rays() const { return cases_.failing_rays(); }
-    /// The scene ray of the expectation selected in the Test cases panel, if any.
+    /// The scene ray selected in the Case panel (itself or one of its expectations), if any.
     std::optional<std::size_t> selected_case_ray() const { return cases_.selected_ray(); }
     /// This frame's docked panels (after draw()), for the renderer to fill.
     const PanelBackgrounds& panel_backgrounds() const { return panel_backgrounds_; }
 
 private:
     PanelBackgrounds panel_backgrounds_;
+    float ray_need_ = 0.0f;     ///< the most height the Ray panel needed for this scene
+    std::string ray_need_for_;  ///< the scene path ray_need_ is for
     FilePopups files_;
     ScenePanel scene_;
     InspectorPanel inspector_;
     RayPanel ray_;
     StatsPanel stats_;
-    TestCasesPanel cases_;
+    CasePanel cases_;
 };
 
 }  // namespace raypick::app

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <numeric>
 
 #include <glad/gl.h>
@@ -23,6 +24,7 @@ void BenchOrbit::before_frame(AppState& s, Cursor& cursor) {
 }
 
 void HarnessLoop::started(App& app, GLFWwindow* window) {
+    app.state().view.panels.cover_view = opt_.cover_view;
     if (opt_.edits.actions > 0) {
         edits_ = std::make_unique<RandomEdits>(opt_.edits, app.state());
         app.set_driver(edits_.get());
@@ -75,6 +77,14 @@ bool HarnessLoop::after_swap(App& app) {
 }
 
 void HarnessLoop::finished(App& app) {
+    if (!opt_.layout_report.empty()) {
+        std::ofstream out(opt_.layout_report);
+        out << app.layout_report();
+        if (!out) {
+            std::fprintf(stderr, "raypick_harness: cannot write %s\n", opt_.layout_report.c_str());
+            exit_code_ = 1;
+        }
+    }
     if (bench_ms_.empty()) return;
     std::vector<double> sorted = bench_ms_;
     std::sort(sorted.begin(), sorted.end());

@@ -14,7 +14,10 @@ std::string harness_usage() {
            "  --raycast-check-shift N  --raycast-check with the OpenGL ids shifted N pixels right (must fail)\n"
            "  --bench-frames N    run N frames and print the mean and worst frame time\n"
            "  --bench-orbit       every frame orbits the camera a little and moves the mouse (hover pick and\n"
-           "                      mouse ray) across the view, as while orbiting: the worst case to measure\n";
+           "                      mouse ray) across the view, as while orbiting: the worst case to measure\n"
+           "  --layout-report F   at exit write where the last frame put the view, every panel and every\n"
+           "                      shape's projected bounds to F (with --screenshot: the screenshot's frame)\n"
+           "  --cover-view        test aid: a panel over the middle of the view (the layout check must fail)\n";
 }
 
 HarnessParseResult parse_harness_command_line(const std::vector<std::string>& args) {
@@ -53,6 +56,18 @@ HarnessParseResult parse_harness_command_line(const std::vector<std::string>& ar
         if (arg == "--bench-frames") return int_value(o.bench_frames, 1, 100000000);
         if (arg == "--bench-orbit") {
             o.bench_orbit = true;
+            return 1;
+        }
+        if (arg == "--layout-report") {
+            if (i + 1 >= a.size()) {
+                error = arg + " needs 1 value";
+                return 0;
+            }
+            o.layout_report = a[i + 1];
+            return 2;
+        }
+        if (arg == "--cover-view") {
+            o.cover_view = true;
             return 1;
         }
         return 0;

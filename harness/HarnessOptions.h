@@ -16,6 +16,8 @@ struct HarnessOptions {
     int raycast_check_shift = 0;   ///< --raycast-check-shift N: the OpenGL ids shifted N pixels (implies --raycast-check)
     int bench_frames = 0;          ///< --bench-frames N: run N frames, print frame times, exit
     bool bench_orbit = false;      ///< --bench-orbit: every frame orbits the camera and moves the mouse
+    std::string layout_report;     ///< --layout-report FILE: at exit, App::layout_report() written to FILE
+    bool cover_view = false;       ///< --cover-view: a panel over the 3D view (PanelLayout::cover_view)
 };
 
 struct HarnessParseResult {

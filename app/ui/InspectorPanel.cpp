@@ -136,7 +136,9 @@ void InspectorPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
         ImGui::PopTextWrapPos();
     }
     const auto notes = degeneracies(s.scene().shapes[i].shape);
-    for (const std::string& n : notes) ImGui::TextColored(kYellow, "degenerate: %s", n.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, kYellow);
+    for (const std::string& n : notes) ImGui::TextWrapped("degenerate: %s", n.c_str());
+    ImGui::PopStyleColor();
     if (notes.empty()) ImGui::TextColored(kGreen, "valid, not degenerate");
 
     ImGui::Separator();

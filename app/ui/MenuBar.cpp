@@ -23,7 +23,7 @@ const std::vector<std::pair<const char*, const char*>>& controls() {
         {"right drag", "orbit (Shift + right drag: pan)"},
         {"middle drag", "pan"},
         {"mouse wheel", "zoom"},
-        {"F", "frame the selection (nothing selected: the scene)"},
+        {"F", "frame the selection (nothing selected: the scene and its rays)"},
         {"R / Home", "reset the camera (the scene file's camera)"},
         {"Space", "freeze / unfreeze the ray"},
         {"Ctrl+Z", "undo"},
@@ -32,7 +32,8 @@ const std::vector<std::pair<const char*, const char*>>& controls() {
         {"Delete", "delete the selected shape"},
         {"Esc", "deselect"},
         {"W", "wire / solid (surfaces coloured by normal)"},
-        {"F1", "hide / show the panels"},
+        {"F1", "hide / show all panels (View menu: each column)"},
+        {"double-click a title", "collapse / expand that panel"},
         {"F12 / P", "save a screenshot (raypick-<time>.png)"},
         {"Ctrl+O / Ctrl+S", "open / save a scene file"},
         {"Ctrl+Q", "quit"},
@@ -42,7 +43,7 @@ const std::vector<std::pair<const char*, const char*>>& controls() {
 
 }  // namespace
 
-void draw_menu_bar(AppState& s, FilePopups& files, bool& show_test_cases) {
+void draw_menu_bar(AppState& s, FilePopups& files) {
     if (!ImGui::BeginMainMenuBar()) return;
     if (ImGui::BeginMenu("File")) {
         if (ImGui::MenuItem("New empty scene")) replace_scene(s, Scene{}, "", true);
@@ -73,9 +74,10 @@ void draw_menu_bar(AppState& s, FilePopups& files, bool& show_test_cases) {
         if (ImGui::MenuItem("Frame selection", "F")) frame_selection(s);
         if (ImGui::MenuItem("Reset camera", "Home / R")) reset_camera(s);
         ImGui::MenuItem("Solid (shaded by normal)", "W", &s.view.solid);
-        ImGui::MenuItem("Panels", "F1", &s.view.show_ui);
+        ImGui::MenuItem("Panels", "F1", &s.view.panels.shown);
+        ImGui::MenuItem("Left panels (Scene, Inspector)", nullptr, &s.view.panels.left);
+        ImGui::MenuItem("Right panels (Case, Ray, Options, Stats)", nullptr, &s.view.panels.right);
         if (ImGui::MenuItem("Freeze ray", "Space", s.ray.frozen)) set_frozen(s, !s.ray.frozen);
-        ImGui::MenuItem("Test cases panel", nullptr, &show_test_cases);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Presets")) {

@@ -28,8 +28,8 @@ private:
     char path_buf_[1024] = "";
 };
 
-/// The main menu (File, Edit, View, Presets, Help). `show_test_cases`: View > Test cases panel.
-void draw_menu_bar(AppState& s, FilePopups& files, bool& show_test_cases);
+/// The main menu (File, Edit, View, Presets, Help).
+void draw_menu_bar(AppState& s, FilePopups& files);
 
 /// One line at the bottom: ray mode, shapes, undo/redo steps, the status text.
 void draw_status_bar(AppState& s, PanelBackgrounds& backgrounds);
@@ -89,39 +89,45 @@ private:
     std::size_t frame_history_next_ = 0;
 };
 
-/// Expected-versus-got text of a failed expectation, drawn beside its ray in the 3D view.
+/// Expected-versus-got text of a scene ray's failed expectations (a line each), drawn beside the
+/// ray in the 3D view.
 struct CaseLabel {
-    Vec3d anchor{0.0};
+    std::size_t ray = 0;
     std::string text;
 };
 
-/// The case files of assets/ and the current scene's expectations, checked; opens by itself for
-/// a scene with expectations. The failures are also labelled in the view (by the App).
-class TestCasesPanel {
+/// The current scene's case: its description, its rays by name with their expectations checked
+/// (pass or fail), and the case files of assets/ to open. Selecting a ray or an expectation
+/// highlights the ray in the view; the failures are also labelled there (by the App).
+class CasePanel {
 public:
-    /// Updates the report (also when the panel is closed) and draws the panel when shown.
-    void draw(AppState& s);
-    bool& shown() { return show_; }
+    /// Updates the report (also when the panel is collapsed) and draws the panel (placed before).
+    void draw(AppState& s, PanelBackgrounds& backgrounds);
+    /// Checks the current scene's expectations again when the scene changed since the last check.
+    void update(const AppState& s) { update_report(s); }
 
     const std::vector<CaseLabel>& failures() const { return labels_; }
     const std::vector<bool>& failing_rays() const { return failing_rays_; }
-    /// The scene ray of the expectation selected in the panel, if any.
+    /// The scene ray selected in the panel (itself or one of its expectations), if any.
     std::optional<std::size_t> selected_ray() const { return selected_ray_; }
 
 private:
     void update_report(const AppState& s);
+    /// Selects an expectation (or, with none, the ray alone); selecting the selection again clears it.
+    void select(std::optional<std::size_t> expectation, std::optional<std::size_t> ray);
 
+    struct Line {
+        std::size_t ray = 0;
+        bool failed = false;
+        std::string text;
+    };
     std::uint64_t version_ = 0;  ///< AppState::scene_version() the report is for
     bool valid_ = false;
-    bool show_ = false;
-    std::optional<std::string> shown_for_;  ///< scene path the panel's visibility was decided for
     bool double_ = false;
     bool double_used_ = false;
     std::vector<CaseLabel> labels_;
     std::vector<bool> failing_rays_;
-    std::vector<std::string> lines_;
-    std::vector<bool> line_failed_;
-    std::vector<std::size_t> line_ray_;
+    std::vector<Line> expectations_;
     std::optional<std::size_t> selected_;
     std::optional<std::size_t> selected_ray_;
     std::size_t passed_ = 0, failed_ = 0;

@@ -18,14 +18,14 @@ void RayPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
     }
     bool frozen = s.ray.frozen;
     if (ImGui::Checkbox("Freeze ray (Space)", &frozen)) set_frozen(s, frozen);
-    ImGui::SameLine();
+    flow("Look at ray", true);
     if (ImGui::Button("Look at ray")) {  // orbit around the ray's first hit (or a point along it)
         const double t = s.result.nearest ? s.result.shapes[*s.result.nearest].surface->t
                                           : 5.0 / std::max(glm::length(s.ray.ray.direction), 1e-300);
         s.camera.look_at(s.camera.eye(), s.ray.ray.at(t));
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("turn the camera to the ray's first hit and orbit around it");
-    ImGui::SameLine();
+    flow("Copy as text", true);
     if (ImGui::Button("Copy as text"))
         ImGui::SetClipboardText(format_result(s.scene(), s.result, s.view.show_misses).c_str());
 
@@ -71,11 +71,13 @@ void RayPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
     const bool compare = std::any_of(s.view.compare.enabled.begin(), s.view.compare.enabled.end(), [](bool b) { return b; });
     const int columns = compare ? 6 : 5;
     const float table_h = std::min(ImGui::GetTextLineHeightWithSpacing() * (rows.size() + 1.5f), 170.0f);
+    // Columns as wide as their contents (scrolling sideways when the panel is narrower); a column
+    // the user narrows cuts its text with "..." and shows it whole in a tooltip.
     if (ImGui::BeginTable("hits", columns,
-                          ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders |
-                              ImGuiTableFlags_Resizable,
-                          ImVec2(0, table_h))) {
-        ImGui::TableSetupScrollFreeze(0, 1);
+                          ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg |
+                              ImGuiTableFlags_Borders | ImGuiTableFlags_Resizable | ImGuiTableFlags_SizingFixedFit,
+                          ImVec2(0, table_h + ImGui::GetStyle().ScrollbarSize))) {
+        ImGui::TableSetupScrollFreeze(1, 1);
         ImGui::TableSetupColumn("shape");
         ImGui::TableSetupColumn("hit");
         ImGui::TableSetupColumn("t_near");
@@ -89,18 +91,22 @@ void RayPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
             for (int k = clipper.DisplayStart; k < clipper.DisplayEnd; ++k) {
                 const std::size_t i = rows[static_cast<std::size_t>(k)];
                 const ShapeResult& sr = res.shapes[i];
+                const std::string& name = s.scene().shapes[i].name;
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
-                char label[300];
-                std::snprintf(label, sizeof label, "%s##hit%zu", s.scene().shapes[i].name.c_str(), i);
-                if (ImGui::Selectable(label, s.sel.selected == i, ImGuiSelectableFlags_SpanAllColumns))
+                ImGui::PushID(static_cast<int>(i));
+                if (ImGui::Selectable("##hit", s.sel.selected == i,
+                                      ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap))
                     s.sel.selected = i;
+                ImGui::PopID();
+                ImGui::SameLine(0.0f, 0.0f);
+                text_fitted(name.c_str());
                 ImGui::TableNextColumn();
                 ImGui::TextColored(sr.hit ? kGreen : kGrey, "%s", sr.hit ? "hit" : "miss");
                 ImGui::TableNextColumn();
-                if (sr.hit) ImGui::TextUnformatted(full(sr.hit->t_near).c_str());
+                if (sr.hit) text_fitted(full(sr.hit->t_near).c_str());
                 ImGui::TableNextColumn();
-                if (sr.hit) ImGui::TextUnformatted(full(sr.hit->t_far).c_str());
+                if (sr.hit) text_fitted(full(sr.hit->t_far).c_str());
                 ImGui::TableNextColumn();
                 if (sr.hit) ImGui::TextUnformatted(sr.hit->origin_inside ? "inside" : "-");
                 if (compare) {
@@ -124,7 +130,6 @@ void RayPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
         const ShapeResult& sr = res.shapes[i];
         ImGui::Separator();
         ImGui::Text("%s:", s.scene().shapes[i].name.c_str());
-        ImGui::BeginChild("detail");
         if (sr.variant) ImGui::Columns(2, "cmp", true);
         ImGui::TextColored(kGreen, "raypick core (double)");
         if (!sr.hit) {
@@ -160,7 +165,6 @@ void RayPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
             else ImGui::TextColored(kGrey, "agrees with the core");
             ImGui::Columns(1);
         }
-        ImGui::EndChild();
     }
     ImGui::End();
 }

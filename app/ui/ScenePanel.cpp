@@ -1,6 +1,7 @@
 #include "app/ui/Panels.h"
 
 #include <cstdio>
+#include <string>
 
 #include <imgui.h>
 
@@ -58,17 +59,27 @@ void ScenePanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
             const std::size_t i = static_cast<std::size_t>(row);
             const SceneShape& sh = s.scene().shapes[i];
             const bool hit = i < s.result.shapes.size() && s.result.shapes[i].hit.has_value();
-            char label[320];
-            std::snprintf(label, sizeof label, "%s %s##%zu", hit ? "*" : " ", sh.name.c_str(), i);
-            if (ImGui::Selectable(label, s.sel.selected == i)) s.sel.selected = i;
+            // The name (cut with a tooltip when long), "deg" for a degenerate shape and the type at
+            // the right edge.
+            const char* type = shape_type_name(type_of(sh.shape));
+            const bool degenerate = !degeneracies(sh.shape).empty();
+            const ImGuiStyle& st = ImGui::GetStyle();
+            const float type_x = ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(type).x;
+            const float deg_x = type_x - st.ItemSpacing.x - ImGui::CalcTextSize("deg").x;
+            const float name_x = ImGui::GetCursorPosX();
+            ImGui::PushID(row);
+            if (ImGui::Selectable("##shape", s.sel.selected == i, ImGuiSelectableFlags_AllowItemOverlap)) s.sel.selected = i;
             if (ImGui::IsItemHovered()) s.sel.hovered = i;
-            if (!degeneracies(sh.shape).empty()) {
-                ImGui::SameLine(185);
+            ImGui::PopID();
+            ImGui::SameLine(name_x);
+            text_fitted(((hit ? "* " : "  ") + sh.name).c_str(), (degenerate ? deg_x : type_x) - st.ItemSpacing.x - name_x);
+            if (degenerate) {
+                ImGui::SameLine(deg_x);
                 ImGui::TextColored(kYellow, "deg");
                 if (ImGui::IsItemHovered()) ImGui::SetTooltip("degenerate (valid): see the Inspector");
             }
-            ImGui::SameLine(220);
-            ImGui::TextDisabled("%s", shape_type_name(type_of(sh.shape)));
+            ImGui::SameLine(type_x);
+            ImGui::TextDisabled("%s", type);
         }
     }
     ImGui::EndChild();

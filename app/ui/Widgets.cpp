@@ -123,8 +123,8 @@ void hint(const char* text) {
     ImGui::PopStyleColor();
 }
 // Numbers shown in full: the shortest text that reads back as the same double (full(), Picking.h).
-void text_full(const char* label, double v) { ImGui::Text("%s %s", label, full(v).c_str()); }
-void text_full(const char* label, const Vec3d& v) { ImGui::Text("%s %s", label, full(v).c_str()); }
+void text_full(const char* label, double v) { ImGui::TextWrapped("%s %s", label, full(v).c_str()); }
+void text_full(const char* label, const Vec3d& v) { ImGui::TextWrapped("%s %s", label, full(v).c_str()); }
 
 /// Three doubles side by side, as InputScalarN lays them out, each shown as full() shows it (0.15
 /// reads "0.15", not "0.14999999999999999"). A value is taken when its text is committed (Enter,
@@ -155,6 +155,62 @@ bool input_full3(const char* id, Vec3d& v) {
 void place(float x, float y, float w, float h, int cond) {
     ImGui::SetNextWindowPos(ImVec2(x, y), cond);
     ImGui::SetNextWindowSize(ImVec2(w, h), cond);
+}
+
+bool panel_collapsed(const char* name) {
+    const ImGuiWindow* w = ImGui::FindWindowByName(name);
+    return w && w->Collapsed;
+}
+
+float panel_content_height(const char* name) {
+    const ImGuiWindow* w = ImGui::FindWindowByName(name);
+    if (!w || w->ContentSize.y <= 0.0f) return 0.0f;
+    return w->ContentSize.y + 2.0f * w->WindowPadding.y + w->TitleBarHeight();
+}
+
+bool wrapped_selectable(const char* id, const char* text, bool selected, const ImVec4& colour) {
+    const float wrap = std::max(1.0f, ImGui::GetContentRegionAvail().x);
+    const ImVec2 size = ImGui::CalcTextSize(text, nullptr, false, wrap);
+    const ImVec2 start = ImGui::GetCursorPos();
+    const bool clicked = ImGui::Selectable(id, selected, ImGuiSelectableFlags_AllowItemOverlap, ImVec2(0.0f, size.y));
+    const ImVec2 after = ImGui::GetCursorPos();
+    ImGui::SetCursorPos(start);
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+    ImGui::SetCursorPos(after);
+    return clicked;
+}
+
+void flow(const char* label, bool button) {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float text = ImGui::CalcTextSize(label, nullptr, true).x;
+    const float width = button ? text + 2.0f * st.FramePadding.x : ImGui::GetFrameHeight() + st.ItemInnerSpacing.x + text;
+    const float right = ImGui::GetItemRectMax().x + st.ItemSpacing.x + width;
+    if (right <= ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::SameLine();
+}
+
+void text_fitted(const char* text, float width) {
+    const float avail = width < 0.0f ? ImGui::GetContentRegionAvail().x : width;
+    if (ImGui::CalcTextSize(text).x <= avail) {
+        ImGui::TextUnformatted(text);
+        return;
+    }
+    if (ImGui::GetCurrentTable()) {
+        // A table's column fits the whole text (a column narrower than what it holds was narrowed
+        // by the user): the column clips it.
+        ImGui::TextUnformatted(text);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+        return;
+    }
+    // The longest start of the text that fits with "..." after it.
+    const float dots = ImGui::CalcTextSize("...").x;
+    std::size_t n = std::strlen(text);
+    while (n > 0 && ImGui::CalcTextSize(text, text + n).x + dots > avail) --n;
+    ImGui::Text("%.*s...", static_cast<int>(n), text);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
 }
 
 bool begin_panel(const char* name, PanelBackgrounds& backgrounds, int flags) {

@@ -16,6 +16,7 @@ inline const ImVec4 kYellow(1.0f, 0.85f, 0.3f, 1.0f);
 inline const ImVec4 kGreen(0.45f, 0.9f, 0.5f, 1.0f);
 inline const ImVec4 kMagenta(1.0f, 0.45f, 1.0f, 1.0f);
 inline const ImVec4 kGrey(0.6f, 0.6f, 0.6f, 1.0f);
+inline const ImVec4 kOrange(1.0f, 0.55f, 0.0f, 1.0f);  ///< failed expectations
 
 /// A docked panel's rectangle (window coordinates, y down) and its opaque background colour.
 /// ImGui draws no background for these panels: the renderer fills the rectangles, as flat
@@ -31,6 +32,21 @@ using PanelBackgrounds = std::vector<PanelBackground>;
 bool begin_panel(const char* name, PanelBackgrounds& backgrounds, int flags = 0);
 /// The next window's place and size.
 void place(float x, float y, float w, float h, int cond = ImGuiCond_Always);
+/// Whether the docked panel `name` was collapsed to its title bar in the last frame, and the
+/// height its contents took then (title bar and padding included; 0 before its first frame).
+bool panel_collapsed(const char* name);
+float panel_content_height(const char* name);
+
+/// A selectable row showing `text` wrapped at the panel's edge in `colour`, as tall as the wrapped
+/// text. True when clicked.
+bool wrapped_selectable(const char* id, const char* text, bool selected, const ImVec4& colour);
+/// Puts the next checkbox or radio button (a button when `button`) labelled `label` on the
+/// current line when it fits in the panel's width (call between two items), else on a line of its own.
+void flow(const char* label, bool button = false);
+/// `text` on a line: cut at `width` (< 0: the available width) with "..." and shown whole in a
+/// tooltip when it does not fit. In a table cell the text is whole, so that a column sized to its
+/// contents fits it; a column the user made narrower clips it, and the tooltip shows it whole.
+void text_fitted(const char* text, float width = -1.0f);
 
 /// Three drag fields for a value, each showing every digit (or `format`, a fixed printf format,
 /// for values derived for display such as Euler angles). True if the value changed.
@@ -40,7 +56,8 @@ bool drag1(const char* label, double& v, float speed = 0.01f);
 bool input_full3(const char* id, Vec3d& v);
 /// A greyed hint that wraps at the panel's edge.
 void hint(const char* text);
-/// "label value" with the value in full (the shortest text that reads back as the same double).
+/// "label value" with the value in full (the shortest text that reads back as the same double),
+/// wrapped at the panel's edge.
 void text_full(const char* label, double v);
 void text_full(const char* label, const Vec3d& v);
 

@@ -80,7 +80,7 @@ TEST(AppState, CameraComesFromTheSceneOrFramesIt) {
     without_camera.camera.reset();
     s.editor.reset(without_camera);
     reset_camera(s);
-    const Aabb<double> b = scene_bounds(s.scene());
+    const Aabb<double> b = framing_bounds(s.scene());  // the shapes, the rays' origins and first hits
     EXPECT_LT(glm::length(s.camera.target - (b.min + b.max) * 0.5), 1e-12);
     s.sel.selected = 0;
     frame_selection(s);

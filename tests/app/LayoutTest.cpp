@@ -1,0 +1,159 @@
+// Where things go on screen, without a window: the free region the docked columns leave, how a
+// column's panels share its height, where the view's labels go so that none overlaps another, and
+// how the camera frames a case (the file's camera only when it shows every shape).
+#include <gtest/gtest.h>
+
+#include "app/AppState.h"
+#include "app/LabelLayout.h"
+#include "app/ViewLayout.h"
+
+using namespace raypick;
+using namespace raypick::app;
+
+TEST(ViewLayout, TheFreeRegionIsWhatTheShownColumnsAndBarsLeave) {
+    PanelLayout p;
+    const ViewRect both = free_region(1280, 720, p);
+    EXPECT_EQ(both.x, p.left_width);
+    EXPECT_EQ(both.width, 1280 - p.left_width - p.right_width);
+    EXPECT_EQ(both.y, kMenuBarHeight);
+    EXPECT_EQ(both.height, 720 - kMenuBarHeight - kStatusBarHeight);
+    EXPECT_GT(both.width, 0.5 * 1280) << "the view keeps more than half of the width at 1280 x 720";
+    p.right = false;
+    EXPECT_EQ(free_region(1280, 720, p).width, 1280 - p.left_width);
+    p.left = false;
+    EXPECT_EQ(free_region(1280, 720, p).x, 0.0);
+    EXPECT_EQ(free_region(1280, 720, p).width, 1280.0);
+    p = PanelLayout{};
+    p.shown = false;
+    const ViewRect all = free_region(1280, 720, p);
+    EXPECT_EQ(all.y, 0.0);
+    EXPECT_EQ(all.height, 720.0);
+    // Beside the CPU ray-cast picture the view is the free region's left half, the picture the rest.
+    const ViewRect view = view_rect(1280, 720, PanelLayout{}, true), pic = beside_rect(1280, 720, PanelLayout{});
+    EXPECT_EQ(view.x, both.x);
+    EXPECT_EQ(view.width + pic.width, both.width);
+    EXPECT_EQ(pic.x, view.x + view.width);
+}
+
+TEST(ViewLayout, ColumnPanelsShareTheHeightCollapsedOnesKeepTheirTitle) {
+    // Two weighted panels, one collapsed: the other takes everything but the title bar.
+    auto h = stack_panels({{false, 1.0f, 0.0f}, {true, 1.0f, 0.0f}}, 600.0f, 20.0f);
+    EXPECT_FLOAT_EQ(h[0], 580.0f);
+    EXPECT_FLOAT_EQ(h[1], 20.0f);
+    // A fitted panel gets what its contents need, the weighted one the rest.
+    h = stack_panels({{false, 1.0f, 150.0f}, {false, 1.0f, 0.0f}}, 600.0f, 20.0f);
+    EXPECT_FLOAT_EQ(h[0], 150.0f);
+    EXPECT_FLOAT_EQ(h[1], 450.0f);
+    // Fitted panels that need more than there is: the small need is met, the others share evenly,
+    // and the heights fill the column exactly.
+    h = stack_panels({{false, 1.0f, 1000.0f}, {false, 1.0f, 100.0f}, {false, 1.0f, 1000.0f}}, 600.0f, 20.0f);
+    EXPECT_FLOAT_EQ(h[1], 100.0f);
+    EXPECT_FLOAT_EQ(h[0], 250.0f);
+    EXPECT_FLOAT_EQ(h[0] + h[1] + h[2], 600.0f);
+    // Only fitted panels, all satisfied: what is left goes to the last open one.
+    h = stack_panels({{false, 1.0f, 100.0f}, {false, 1.0f, 200.0f}, {true, 1.0f, 50.0f}}, 600.0f, 20.0f);
+    EXPECT_FLOAT_EQ(h[0], 100.0f);
+    EXPECT_FLOAT_EQ(h[1], 480.0f);
+    EXPECT_FLOAT_EQ(h[2], 20.0f);
+}
+
+namespace {
+bool overlap(const LabelBox& a, const ScreenLabel& la, const LabelBox& b, const ScreenLabel& lb) {
+    return a.x < b.x + lb.width && b.x < a.x + la.width && a.y < b.y + lb.height && b.y < a.y + la.height;
+}
+}  // namespace
+
+TEST(LabelLayout, LabelsOfOnePointAreStackedInsideTheRegionWithoutOverlap) {
+    // Four rays from one point (as in edge_capsule_behind.json) and one far from them.
+    const ViewRect region{100.0, 20.0, 600.0, 400.0};
+    std::vector<ScreenLabel> labels;
+    for (int k = 0; k < 4; ++k) labels.push_back({300.0, 200.0, 60.0 + 10.0 * k, 13.0, "ray"});
+    labels.push_back({650.0, 30.0, 120.0, 26.0, "two\nlines"});  // near the top right corner
+    const std::vector<LabelBox> boxes = layout_labels(labels, region);
+    ASSERT_EQ(boxes.size(), labels.size());
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+        EXPECT_GE(boxes[i].x, region.x) << i;
+        EXPECT_GE(boxes[i].y, region.y) << i;
+        EXPECT_LE(boxes[i].x + labels[i].width, region.x + region.width) << i;
+        EXPECT_LE(boxes[i].y + labels[i].height, region.y + region.height) << i;
+        for (std::size_t j = 0; j < i; ++j) EXPECT_FALSE(overlap(boxes[i], labels[i], boxes[j], labels[j])) << i << " " << j;
+    }
+    // The first label is where it belongs, beside its point; the others were moved (leader lines).
+    EXPECT_FALSE(boxes[0].moved);
+    EXPECT_TRUE(boxes[1].moved);
+    // No room on the right of the corner point: the label goes to its left.
+    EXPECT_LT(boxes[4].x + labels[4].width, 650.0);
+}
+
+namespace {
+/// A scene of one unit ball at the origin.
+Scene ball_scene() {
+    Scene scene;
+    SceneShape ball;
+    ball.name = "ball";
+    ball.shape = Sphere<double>{Vec3d(0.0), 1.0};
+    scene.shapes.push_back(ball);
+    return scene;
+}
+}  // namespace
+
+TEST(Framing, AFileCameraIsTakenOnlyWhenItShowsEveryShape) {
+    Scene scene = ball_scene();
+    SceneCamera cam;
+    cam.eye = Vec3d(0.0, 0.0, 8.0);
+    cam.target = Vec3d(0.0);
+    scene.camera = cam;
+    AppState s;
+    s.editor.reset(scene);
+    reset_camera(s);
+    EXPECT_LT(glm::length(s.camera.eye() - cam.eye), 1e-9) << "the file's camera shows the ball: taken";
+
+    SceneShape far;
+    far.name = "far";
+    far.shape = Sphere<double>{Vec3d(30.0, 0.0, 0.0), 1.0};
+    scene.shapes.push_back(far);
+    s.editor.reset(scene);
+    Camera file_camera;
+    file_camera.look_at(cam.eye, cam.target);
+    EXPECT_FALSE(shows_every_shape(file_camera, s.scene(), s.viewport.width, s.viewport.height));
+    reset_camera(s);
+    EXPECT_GT(glm::length(s.camera.eye() - cam.eye), 1.0) << "the far ball is out of the file camera's view: framed";
+    EXPECT_TRUE(shows_every_shape(s.camera, s.scene(), s.viewport.width, s.viewport.height));
+    EXPECT_NEAR(s.camera.forward().z, -1.0, 1e-9) << "framing keeps the file camera's direction";
+}
+
+TEST(Framing, FramingShowsTheRaysOriginsAndFirstHitsToo) {
+    Scene scene = ball_scene();
+    SceneRay ray;
+    ray.name = "from_afar";
+    ray.ray.origin = Vec3d(-20.0, 0.0, 0.0);
+    ray.ray.direction = Vec3d(1.0, 0.0, 0.0);
+    scene.rays.push_back(ray);
+    const Aabb<double> b = framing_bounds(scene);
+    EXPECT_EQ(b.min.x, -20.0);
+    EXPECT_EQ(b.max.x, 1.0);
+    const auto hit = first_hit(scene, scene.rays[0]);
+    ASSERT_TRUE(hit);
+    EXPECT_NEAR(hit->point.x, -1.0, 1e-12);
+    AppState s;
+    s.editor.reset(scene);
+    frame_scene(s);
+    const auto origin = s.camera.project(ray.ray.origin, s.viewport.width, s.viewport.height);
+    ASSERT_TRUE(origin);
+    EXPECT_GE(origin->x, 0.0);
+    EXPECT_LE(origin->x, s.viewport.width);
+}
+
+TEST(Framing, ProjectedBoundsAndPixelSizeAgreeWithTheProjection) {
+    Camera c;
+    c.look_at(Vec3d(0.0, 0.0, 10.0), Vec3d(0.0));
+    const auto box = c.project_box({Vec3d(-1.0), Vec3d(1.0)}, 800.0, 600.0);
+    ASSERT_TRUE(box);
+    EXPECT_NEAR(box->x0 + box->x1, 800.0, 1e-9);  // centred
+    EXPECT_NEAR(box->y0 + box->y1, 600.0, 1e-9);
+    // A 1-unit step at the target's depth spans 1 / pixel_size pixels.
+    const auto a = c.project(Vec3d(0.0), 800.0, 600.0), b = c.project(Vec3d(1.0, 0.0, 0.0), 800.0, 600.0);
+    EXPECT_NEAR((b->x - a->x) * c.pixel_size(Vec3d(0.0), 600.0), 1.0, 1e-9);
+    // A box around the eye has a corner behind it: no bounds.
+    EXPECT_FALSE(c.project_box({Vec3d(-1.0, -1.0, 9.0), Vec3d(1.0, 1.0, 11.0)}, 800.0, 600.0));
+}
