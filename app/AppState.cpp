@@ -32,19 +32,24 @@ std::optional<SurfaceHit<double>> first_hit(const Scene& scene, const SceneRay& 
     return best;
 }
 
-Aabb<double> framing_bounds(const Scene& scene) {
-    std::optional<Aabb<double>> b;
-    auto add = [&](const Aabb<double>& box) {
-        if (!std::isfinite(box.min.x + box.min.y + box.min.z + box.max.x + box.max.y + box.max.z)) return;
-        b = b ? merge(*b, box) : box;
+std::vector<Vec3d> framing_points(const Scene& scene) {
+    std::vector<Vec3d> points;
+    auto add = [&](const Vec3d& p) {
+        if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) points.push_back(p);
     };
-    for (const SceneShape& sh : scene.shapes) add(bounds(sh.shape));
+    for (const SceneShape& sh : scene.shapes) {
+        const Aabb<double> b = bounds(sh.shape);
+        for (int k = 0; k < 8; ++k)
+            add({(k & 1) ? b.max.x : b.min.x, (k & 2) ? b.max.y : b.min.y, (k & 4) ? b.max.z : b.min.z});
+    }
     for (const SceneRay& r : scene.rays) {
         if (!is_valid(r.ray)) continue;
-        add({r.ray.origin, r.ray.origin});
-        if (const auto hit = first_hit(scene, r)) add({hit->point, hit->point});
+        add(r.ray.origin);
+        if (const auto hit = first_hit(scene, r)) add(hit->point);
     }
-    return b ? *b : Aabb<double>{Vec3d(-1.0), Vec3d(1.0)};
+    if (points.empty())
+        for (int k = 0; k < 8; ++k) points.emplace_back((k & 1) ? 1.0 : -1.0, (k & 2) ? 1.0 : -1.0, (k & 4) ? 1.0 : -1.0);
+    return points;
 }
 
 bool shows_every_shape(const Camera& camera, const Scene& scene, double width, double height) {
@@ -69,7 +74,7 @@ void reset_camera(AppState& s) {
     frame_scene(s);
 }
 
-void frame_scene(AppState& s) { s.camera.frame(framing_bounds(s.scene()), s.view_aspect()); }
+void frame_scene(AppState& s) { s.camera.frame(framing_points(s.scene()), s.view_aspect()); }
 
 void frame_selection(AppState& s) {
     if (s.sel.selected && *s.sel.selected < s.scene().shapes.size())

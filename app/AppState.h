@@ -120,9 +120,9 @@ void frame_selection(AppState& s);
 void set_frozen(AppState& s, bool frozen);
 /// Bounds of every shape (a unit box around the origin for an empty scene).
 Aabb<double> scene_bounds(const Scene& scene);
-/// What framing the scene shows: the bounds of every shape, every scene ray's origin and the first
-/// surface it hits (a unit box around the origin when there is none of these).
-Aabb<double> framing_bounds(const Scene& scene);
+/// What framing the scene shows: the corners of every shape's bounds, every scene ray's origin and
+/// the first surface it hits (the corners of a unit box around the origin when there is none).
+std::vector<Vec3d> framing_points(const Scene& scene);
 /// The first surface `ray` meets among the scene's shapes within its [t_min, t_max], if any.
 std::optional<SurfaceHit<double>> first_hit(const Scene& scene, const SceneRay& ray);
 /// Whether `camera` shows every shape's bounds whole on a width x height view (in front of the

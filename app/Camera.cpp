@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -114,22 +115,35 @@ void Camera::pan(double dx, double dy, double height) {
 void Camera::zoom(double steps) { distance = std::clamp(distance * std::pow(0.88, steps), 1e-3, 1e6); }
 
 void Camera::frame(const Aabb<double>& box, double aspect) {
-    const Vec3d c = (box.min + box.max) * 0.5;
-    const double radius = glm::length(box.max - box.min) * 0.5;
-    if (!std::isfinite(radius) || !std::isfinite(c.x) || !std::isfinite(c.y) || !std::isfinite(c.z)) return;
-    // The nearest eye, on the current direction through the box's centre, that keeps every corner
+    std::vector<Vec3d> corners;
+    for (int k = 0; k < 8; ++k)
+        corners.emplace_back((k & 1) ? box.max.x : box.min.x, (k & 2) ? box.max.y : box.min.y, (k & 4) ? box.max.z : box.min.z);
+    frame(corners, aspect);
+}
+
+void Camera::frame(const std::vector<Vec3d>& points, double aspect) {
+    if (points.empty()) return;
+    Vec3d lo = points.front(), hi = points.front();
+    for (const Vec3d& p : points) {
+        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) return;
+        lo = glm::min(lo, p);
+        hi = glm::max(hi, p);
+    }
+    const Vec3d c = (lo + hi) * 0.5;
+    if (!std::isfinite(c.x) || !std::isfinite(c.y) || !std::isfinite(c.z)) return;
+    // The nearest eye, on the current direction through the points' centre, that keeps every point
     // inside 90 % of the picture's half-width and half-height and in front of the near plane.
     const double tan_y = std::tan(glm::radians(fov_y_degrees) * 0.5) * 0.9;
     const double tan_x = tan_y * (aspect > 0.0 ? aspect : 1.0);
     const Vec3d f = forward(), r = right(), u = up();
-    double d = 0.05 / std::sin(glm::radians(fov_y_degrees) * 0.5);
-    for (int k = 0; k < 8; ++k) {
-        const Vec3d p = Vec3d((k & 1) ? box.max.x : box.min.x, (k & 2) ? box.max.y : box.min.y,
-                              (k & 4) ? box.max.z : box.min.z) - c;
+    double d = 0.05 / std::sin(glm::radians(fov_y_degrees) * 0.5);  // a single point: as a ball of radius 0.05
+    for (const Vec3d& point : points) {
+        const Vec3d p = point - c;
         const double x = std::abs(glm::dot(p, r)), y = std::abs(glm::dot(p, u)), z = glm::dot(p, f);
-        // At distance d the corner is d + z in front of the eye; the near plane is at d / 100.
+        // At distance d the point is d + z in front of the eye; the near plane is at d / 100.
         d = std::max({d, x / tan_x - z, y / tan_y - z, -z / 0.98});
     }
+    if (!std::isfinite(d)) return;
     target = c;
     distance = d;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <vector>
 
 #include <glm/glm.hpp>
 
@@ -66,9 +67,12 @@ public:
     void pan(double dx, double dy, double height);
     void zoom(double steps);
     /// Looks at the box's centre from the nearest distance at which its eight corners fill at most
-    /// 90 % of the view's width or height (a tiny box: as a sphere of radius 0.05 would); keeps the
+    /// 90 % of the view's width or height (a tiny box: as a ball of radius 0.05 would); keeps the
     /// direction.
     void frame(const Aabb<double>& box, double aspect);
+    /// The same for a set of points (around the centre of their bounds); no change for none or
+    /// for a point that is not finite.
+    void frame(const std::vector<Vec3d>& points, double aspect);
 };
 
 }  // namespace raypick::app

@@ -44,10 +44,10 @@ void Ui::draw(AppState& s, std::size_t line_vertices) {
         // keeps the most it needed for this scene, so the panels do not jump while the mouse moves.
         if (ray_need_for_ != s.scene_path) ray_need_ = 0.0f;
         ray_need_for_ = s.scene_path;
-        StackedPanel ray = stacked("Ray", 1.0f, true);
+        StackedPanel ray = stacked("Ray", 1.4f, true);
         ray_need_ = std::max(ray_need_, ray.fit);
         ray.fit = ray_need_;
-        const std::vector<float> h = stack_panels({stacked("Case", 1.0f, true), ray, stacked("Options", 1.0f, true),
+        const std::vector<float> h = stack_panels({stacked("Case", 1.0f, true), ray, stacked("Options", 0.8f, true),
                                                    stacked("Stats", 1.0f, true)},
                                                   bottom - top, title);
         float y = top;

@@ -75,37 +75,37 @@ inline ViewRect beside_rect(double window_width, double window_height, const Pan
 /// One panel of a column, for stack_panels().
 struct StackedPanel {
     bool collapsed = false;  ///< shows its title bar only
-    float weight = 1.0f;     ///< its share of the height the fitted panels leave
+    float weight = 1.0f;     ///< its share of the height (of what the fitted panels leave, when not fitted)
     float fit = 0.0f;        ///< > 0: the height its contents need; it gets no more than that
 };
 
 /// The heights of a column's panels, top to bottom, filling `height`: a collapsed panel gets
-/// `title` (its title bar); a fitted panel the height its contents need, but no more than an even
-/// share of what is left; the others share the rest by weight. When only fitted panels are open,
-/// what is left goes to the one whose contents are cut the most (none cut: the last open one).
+/// `title` (its title bar); a fitted panel the height its contents need, but no more than its
+/// weighted share of what is left; the others share the rest by weight. When only fitted panels are open,
+/// what is left goes to the one whose contents are cut the most (none cut: the first open one).
 inline std::vector<float> stack_panels(const std::vector<StackedPanel>& panels, float height, float title) {
     std::vector<float> h(panels.size(), title);
-    float left = height;
-    std::size_t open = 0;
+    float left = height, open_weight = 0.0f;
     for (const StackedPanel& p : panels) {
         if (p.collapsed) left -= title;
-        else ++open;
+        else open_weight += p.weight;
     }
-    // Fitted panels first, the smallest need first, each capped at an even share of what is left.
+    // Fitted panels first, the smallest need first, each capped at its weighted share of what is left.
     std::vector<std::size_t> fitted;
     for (std::size_t i = 0; i < panels.size(); ++i)
         if (!panels[i].collapsed && panels[i].fit > 0.0f) fitted.push_back(i);
     std::sort(fitted.begin(), fitted.end(), [&](std::size_t a, std::size_t b) { return panels[a].fit < panels[b].fit; });
     for (std::size_t i : fitted) {
-        h[i] = std::max(title, std::min(panels[i].fit, left / float(open)));
+        const float share = open_weight > 0.0f ? left * panels[i].weight / open_weight : left;
+        h[i] = std::max(title, std::min(panels[i].fit, share));
         left -= h[i];
-        --open;
+        open_weight -= panels[i].weight;
     }
     float weights = 0.0f;
-    std::size_t last_open = panels.size(), most_cut = panels.size();
+    std::size_t first_open = panels.size(), most_cut = panels.size();
     for (std::size_t i = 0; i < panels.size(); ++i) {
         if (panels[i].collapsed) continue;
-        last_open = i;
+        if (first_open == panels.size()) first_open = i;
         if (panels[i].fit <= 0.0f) weights += panels[i].weight;
         else if (panels[i].fit > h[i] && (most_cut == panels.size() || panels[i].fit - h[i] > panels[most_cut].fit - h[most_cut]))
             most_cut = i;
@@ -113,8 +113,8 @@ inline std::vector<float> stack_panels(const std::vector<StackedPanel>& panels, 
     if (weights > 0.0f) {
         for (std::size_t i = 0; i < panels.size(); ++i)
             if (!panels[i].collapsed && panels[i].fit <= 0.0f) h[i] = std::max(title, left * panels[i].weight / weights);
-    } else if (last_open < panels.size()) {
-        h[most_cut < panels.size() ? most_cut : last_open] += std::max(0.0f, left);
+    } else if (first_open < panels.size()) {
+        h[most_cut < panels.size() ? most_cut : first_open] += std::max(0.0f, left);
     }
     return h;
 }

@@ -36,8 +36,12 @@ void CasePanel::update_report(const AppState& s) {
         failing_rays_[r.ray] = true;
         // One label a ray: a line per failed expectation, each failed field's expected and got.
         std::string text = "#" + std::to_string(r.index) + ":";
-        for (const FieldCheck& f : r.fields)
-            if (!f.passed) text += " " + f.field + " expected " + f.expected + ", got " + f.got;
+        const char* separator = " ";
+        for (const FieldCheck& f : r.fields) {
+            if (f.passed) continue;
+            text += separator + f.field + " expected " + f.expected + ", got " + f.got;
+            separator = "; ";
+        }
         CaseLabel* label = nullptr;
         for (CaseLabel& l : labels_)
             if (l.ray == r.ray) label = &l;

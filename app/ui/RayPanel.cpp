@@ -55,11 +55,14 @@ void RayPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
     if (!s.ray.frozen) hint("The ray through the mouse. Freeze it to edit it and orbit around it.");
 
     const PickResult& res = s.result;
-    if (res.nearest && *res.nearest < s.scene().shapes.size())
-        ImGui::TextColored(kGreen, "picked: %s at t = %s", s.scene().shapes[*res.nearest].name.c_str(),
+    if (res.nearest && *res.nearest < s.scene().shapes.size()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kGreen);
+        ImGui::TextWrapped("picked: %s at t = %s", s.scene().shapes[*res.nearest].name.c_str(),
                            full(res.shapes[*res.nearest].surface->t).c_str());
-    else
+        ImGui::PopStyleColor();
+    } else {
         ImGui::TextDisabled("picked: nothing");
+    }
     ImGui::Text("%zu of %zu shapes hit", res.hit_count, s.scene().shapes.size());
 
     // One row per shape that is hit (every shape with "show misses"); details below for one shape.
@@ -143,7 +146,7 @@ void RayPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
             text_full("n_far ", sr.hit->n_far);
             ImGui::Text("inside %s", sr.hit->origin_inside ? "true" : "false");
             if (sr.surface)
-                ImGui::Text("first surface: %s at t = %s", sr.surface->is_exit ? "exit" : "entry", full(sr.surface->t).c_str());
+                ImGui::TextWrapped("first surface: %s at t = %s", sr.surface->is_exit ? "exit" : "entry", full(sr.surface->t).c_str());
         }
         if (sr.variant) {
             const VariantResult& v = *sr.variant;
@@ -161,7 +164,11 @@ void RayPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
                     text_full("n2", v.normal2);
                 }
             }
-            if (v.differs) ImGui::TextColored(kMagenta, "DIFFERS: %s", v.difference.c_str());
+            if (v.differs) {
+                ImGui::PushStyleColor(ImGuiCol_Text, kMagenta);
+                ImGui::TextWrapped("DIFFERS: %s", v.difference.c_str());
+                ImGui::PopStyleColor();
+            }
             else ImGui::TextColored(kGrey, "agrees with the core");
             ImGui::Columns(1);
         }

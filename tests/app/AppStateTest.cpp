@@ -2,6 +2,7 @@
 // replaces it (undoably); save then open gives the same scene.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -80,8 +81,12 @@ TEST(AppState, CameraComesFromTheSceneOrFramesIt) {
     without_camera.camera.reset();
     s.editor.reset(without_camera);
     reset_camera(s);
-    const Aabb<double> b = framing_bounds(s.scene());  // the shapes, the rays' origins and first hits
-    EXPECT_LT(glm::length(s.camera.target - (b.min + b.max) * 0.5), 1e-12);
+    Vec3d lo(HUGE_VAL), hi(-HUGE_VAL);  // around the shapes, the rays' origins and first hits
+    for (const Vec3d& p : framing_points(s.scene())) {
+        lo = glm::min(lo, p);
+        hi = glm::max(hi, p);
+    }
+    EXPECT_LT(glm::length(s.camera.target - (lo + hi) * 0.5), 1e-12);
     s.sel.selected = 0;
     frame_selection(s);
     EXPECT_LT(glm::length(s.camera.target - shape_center(s.scene().shapes[0].shape)), 1e-12);

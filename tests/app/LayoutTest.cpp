@@ -50,11 +50,11 @@ TEST(ViewLayout, ColumnPanelsShareTheHeightCollapsedOnesKeepTheirTitle) {
     EXPECT_FLOAT_EQ(h[1], 100.0f);
     EXPECT_FLOAT_EQ(h[0], 250.0f);
     EXPECT_FLOAT_EQ(h[0] + h[1] + h[2], 600.0f);
-    // Only fitted panels, all satisfied: what is left goes to the last open one.
-    h = stack_panels({{false, 1.0f, 100.0f}, {false, 1.0f, 200.0f}, {true, 1.0f, 50.0f}}, 600.0f, 20.0f);
-    EXPECT_FLOAT_EQ(h[0], 100.0f);
-    EXPECT_FLOAT_EQ(h[1], 480.0f);
-    EXPECT_FLOAT_EQ(h[2], 20.0f);
+    // Only fitted panels, all satisfied: what is left goes to the first open one.
+    h = stack_panels({{true, 1.0f, 50.0f}, {false, 1.0f, 100.0f}, {false, 1.0f, 200.0f}}, 600.0f, 20.0f);
+    EXPECT_FLOAT_EQ(h[0], 20.0f);
+    EXPECT_FLOAT_EQ(h[1], 380.0f);
+    EXPECT_FLOAT_EQ(h[2], 200.0f);
 }
 
 namespace {
@@ -129,19 +129,23 @@ TEST(Framing, FramingShowsTheRaysOriginsAndFirstHitsToo) {
     ray.ray.origin = Vec3d(-20.0, 0.0, 0.0);
     ray.ray.direction = Vec3d(1.0, 0.0, 0.0);
     scene.rays.push_back(ray);
-    const Aabb<double> b = framing_bounds(scene);
-    EXPECT_EQ(b.min.x, -20.0);
-    EXPECT_EQ(b.max.x, 1.0);
+    const std::vector<Vec3d> points = framing_points(scene);
+    EXPECT_EQ(points.size(), 8u + 2u) << "the ball's bounds' corners, the ray's origin and first hit";
+    EXPECT_EQ(points[8], ray.ray.origin);
     const auto hit = first_hit(scene, scene.rays[0]);
     ASSERT_TRUE(hit);
     EXPECT_NEAR(hit->point.x, -1.0, 1e-12);
     AppState s;
     s.editor.reset(scene);
     frame_scene(s);
-    const auto origin = s.camera.project(ray.ray.origin, s.viewport.width, s.viewport.height);
-    ASSERT_TRUE(origin);
-    EXPECT_GE(origin->x, 0.0);
-    EXPECT_LE(origin->x, s.viewport.width);
+    for (const Vec3d& p : points) {
+        const auto q = s.camera.project(p, s.viewport.width, s.viewport.height);
+        ASSERT_TRUE(q);
+        EXPECT_GE(q->x, 0.0);
+        EXPECT_LE(q->x, s.viewport.width);
+        EXPECT_GE(q->y, 0.0);
+        EXPECT_LE(q->y, s.viewport.height);
+    }
 }
 
 TEST(Framing, ProjectedBoundsAndPixelSizeAgreeWithTheProjection) {
