@@ -1,5 +1,6 @@
 #include "app/ui/Panels.h"
 
+#include <algorithm>
 #include <string>
 #include <type_traits>
 #include <variant>
@@ -71,6 +72,16 @@ void InspectorPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
     ImGui::Text("%s  (%s)", s.scene().shapes[i].name.c_str(), shape_type_name(type_of(s.scene().shapes[i].shape)));
     Shape<double> edit = s.scene().shapes[i].shape;
     bool touched = false;  // some field reported a value this frame
+    // The fields leave room for the widest of this shape's labels beside them.
+    float widest_label = 0.0f;
+    std::visit([&](const auto& x) {
+        for_each_field(x, [&](const auto& f, const auto& v) {
+            using V = std::decay_t<decltype(v)>;
+            const bool angles = !std::is_same_v<V, double> && !std::is_same_v<V, Vec3d>;
+            widest_label = std::max(widest_label, ImGui::CalcTextSize((field_label(f.name) + (angles ? " (deg)" : "")).c_str()).x);
+        });
+    }, edit);
+    ImGui::PushItemWidth(-(widest_label + ImGui::GetStyle().ItemInnerSpacing.x + 1.0f));
     // Every field by its role (ShapeTraits::fields()), then what the type shows besides.
     std::visit(
         [&](auto& x) {
@@ -95,8 +106,9 @@ void InspectorPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
                         v = rotation_from_euler_degrees(e);
                         euler_rotation_ = v;
                     }
-                    ImGui::TextDisabled("R = Rz * Ry * Rx (about world X, then Y, then Z)");
-                    if (ImGui::TreeNode((label + " matrix (columns = axes)").c_str())) {
+                    hint("R = Rz * Ry * Rx (about world X, then Y, then Z)");
+                    if (ImGui::TreeNode((label + " matrix").c_str())) {
+                        hint("columns = the box's axes");
                         for (int r = 0; r < 3; ++r) ImGui::Text("% .9f % .9f % .9f", v[0][r], v[1][r], v[2][r]);
                         ImGui::Text("orthonormality error %.3g", orthonormality_error(v));
                         ImGui::TreePop();
@@ -106,6 +118,7 @@ void InspectorPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
             touched |= inspector_extras(x);
         },
         edit);
+    ImGui::PopItemWidth();
     // A field in text entry: keep what is typed until the entry ends (ImGui's drag fields apply
     // their text keystroke by keystroke: typing 1e999 into a radius set 1e9 and 1e99 on the way,
     // and the refusal then kept 1e99). Escape puts the field's first text back, which lands here

@@ -220,7 +220,8 @@ bool begin_panel(const char* name, PanelBackgrounds& backgrounds, int flags) {
     // is filled opaque by the renderer instead.
     const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
     ImGui::PushStyleColor(ImGuiCol_WindowBg, ImVec4(bg.x, bg.y, bg.z, 0.0f));
-    const bool open = ImGui::Begin(name, nullptr, flags);
+    // Docked: the layout places and sizes it every frame, so it offers no grip to move or resize it.
+    const bool open = ImGui::Begin(name, nullptr, flags | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize);
     ImGui::PopStyleColor();
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
     const glm::vec4 under = palette::background;

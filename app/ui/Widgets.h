@@ -27,8 +27,9 @@ struct PanelBackground {
 };
 using PanelBackgrounds = std::vector<PanelBackground>;
 
-/// ImGui::Begin for a docked panel (placed before): the window draws no background and its
-/// rectangle goes to `backgrounds`. Pair with ImGui::End() as usual.
+/// ImGui::Begin for a docked panel (placed before): the window draws no background, cannot be
+/// moved or resized by hand (it can be collapsed), and its rectangle goes to `backgrounds`. Pair
+/// with ImGui::End() as usual.
 bool begin_panel(const char* name, PanelBackgrounds& backgrounds, int flags = 0);
 /// The next window's place and size.
 void place(float x, float y, float w, float h, int cond = ImGuiCond_Always);
