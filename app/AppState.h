@@ -58,7 +58,7 @@ struct Stats {
     std::size_t frames = 0;
 };
 
-/// One case file of assets/ for the Test cases panel.
+/// One case file of assets/ for the Case panel.
 struct CaseFile {
     std::string path;
     std::string name;
@@ -134,7 +134,7 @@ bool shows_every_shape(const Camera& camera, const Scene& scene, double width, d
 std::vector<std::string> asset_dirs();
 /// The default scene: assets/showcase.json if found and valid, else the built-in showcase.
 Scene default_scene(std::string& path_out);
-/// Scans the asset directory for case files and checks them (Test cases panel).
+/// Scans the asset directory for case files and checks them (Case panel).
 void scan_case_files(AppState& s);
 
 }  // namespace raypick::app
