@@ -160,7 +160,10 @@ TEST(AppWindow, HelpListsTheUsersOptionsAndTheHarnessItsDrivers) {
     EXPECT_NE(demo.output.find("--scene"), std::string::npos) << demo.output;
     for (const char* driver : {"--bench", "--random-edits", "--seed", "--abuse", "sabotage", "--raycast-check-shift"})
         EXPECT_EQ(demo.output.find(driver), std::string::npos) << driver;
-    EXPECT_EQ(run_app("--bench-frames 5").code, 2) << "the demo refuses the harness's options";
+    // A usage error is one line naming the problem and pointing to --help.
+    const AppRun refused = run_app("--bench-frames 5");
+    EXPECT_EQ(refused.code, 2) << "the demo refuses the harness's options";
+    EXPECT_EQ(refused.output, "raypick: unknown argument '--bench-frames' (see --help)\n");
     const AppRun harness = run_harness("--help");
     EXPECT_EQ(harness.code, 0) << harness.output;
     for (const char* option : {"--scene", "--bench-frames", "--bench-orbit", "--random-edits", "--raycast-check-shift"})

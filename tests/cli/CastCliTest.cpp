@@ -121,10 +121,19 @@ TEST(CastCli, BadFileExitsWithTwoAndTheLoaderMessage) {
     EXPECT_CONTAINS(m.out, "/nonexistent.json: cannot open the file");
 }
 
+// A usage error is one line naming the problem and pointing to --help, exit status 2.
 TEST(CastCli, UsageErrors) {
-    EXPECT_EQ(run("").status, 2);
-    EXPECT_EQ(run("--frobnicate " + data("small.json")).status, 2);
-    EXPECT_EQ(run(data("small.json") + " " + data("small.json")).status, 2);
+    const std::pair<std::string, std::string> cases[] = {
+        {"", "raypick-cast: no FILE given (see --help)\n"},
+        {"--frobnicate " + data("small.json"), "raypick-cast: unknown option --frobnicate (see --help)\n"},
+        {data("small.json") + " " + data("small.json"),
+         "raypick-cast: more than one FILE given: " + data("small.json") + " and " + data("small.json") + " (see --help)\n"},
+    };
+    for (const auto& [args, message] : cases) {
+        const Outcome r = run(args);
+        EXPECT_EQ(r.status, 2) << args;
+        EXPECT_EQ(r.out, message) << args;
+    }
     const Outcome h = run("--help");
     EXPECT_EQ(h.status, 0);
     EXPECT_CONTAINS(h.out, "usage: raypick-cast [--check] [--double] FILE");
