@@ -189,9 +189,9 @@ template <typename T> Capsule<WideT<T>> widen(const Capsule<T>& c) {
 
 /// passage() for a capsule whose lateral problem leaves the roots' fast range: the same passage
 /// computed in WideT<T> (where the differences, the axis terms and their products neither overflow
-/// nor underflow) and rounded back to T. Before, F = (ab.ab) fa - (fa.ab) ab overflowed for an
+/// nor underflow) and rounded back to T. In T, F = (ab.ab) fa - (fa.ab) ab overflows for an
 /// origin far enough away (a capsule 1e60 long seen from 1e250), and a line through the middle of
-/// the capsule was a miss. (In the widest type itself, long double, passage() solves the lateral
+/// the capsule would miss. (In the widest type itself, long double, passage() solves the lateral
 /// problem as it is.)
 template <typename T>
 [[gnu::noinline, gnu::cold]] bool capsule_passage_wide(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near,
@@ -305,7 +305,8 @@ template <typename T>
 /// - Ray parallel to the axis: never crosses the lateral surface; enters and leaves through the
 ///   caps (or misses) — no division by zero, no special "infinite solutions" case.
 /// - a == b: exactly cast(ray, Sphere{a, radius}).
-/// - A capsule entirely behind the origin is a miss (the published test reported it as a hit).
+/// - A capsule entirely behind the origin is a miss ("Useless Snippet #5: Ray/Capsule intersection
+///   test" reports it as a hit; its comment thread points that out).
 /// - Origin inside: t_near < 0 < t_far, origin_inside = true; first_surface() gives the exit.
 /// - Radius 0 (a segment): hit only if the line meets the segment exactly; normals -/+unit(dir).
 /// - Invalid input or t_min > t_max: no hit; never NaN.
