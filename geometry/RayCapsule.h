@@ -110,8 +110,8 @@ inline CapsuleFound capsule_passage(const Ray<T>& ray, const Capsule<T>& capsule
     // The lateral surface first: the problem projected on the plane perpendicular to the axis,
     // scaled by ab.ab so that no division is needed: F = (ab.ab) fa - (fa.ab) ab and
     // D = (ab.ab) d - (d.ab) ab are ab.ab times the perpendicular parts of fa and d, so
-    // |F + t D| = (ab.ab) r has the same roots t. (Dividing by ab.ab first put two divisions on
-    // the path to the hit/miss branch.) The roots' fast range bounds the product of the two
+    // |F + t D| = (ab.ab) r has the same roots t. (Dividing by ab.ab first would put two divisions
+    // on the path to the hit/miss branch.) The roots' fast range bounds the product of the two
     // sides' squared sizes, which the common factor scales by (ab.ab)^4: well within it for any
     // ordinary scene (float: ab.ab^2 |D| |F| up to 2^60).
     const T fa_ab = glm::dot(fa, ab);
@@ -274,8 +274,8 @@ template <typename T>
 /// and D non-finite; a non-finite radius makes the sum non-finite; and D.D >= lo means d != 0. (A
 /// finite origin - a or b - a that overflowed is a valid input outside the fast range: Passage.)
 /// But d != 0 is not d.d > 0: a long axis (ab.ab up to 2^2k) scales a direction whose square
-/// underflows to 0, which the contract calls a zero direction, into D's range (found by
-/// fuzz_cast_double: d of 2.8e-173 per axis, b - a of 6.7e65), so both ends of d.d are tested.
+/// underflows to 0, which the contract calls a zero direction, into D's range (d of 2.8e-173
+/// per axis, b - a of 6.7e65: a fuzz regression input), so both ends of d.d are tested.
 /// The caller has already tested capsule_clear_miss().
 template <typename T>
 [[gnu::always_inline]] inline bool capsule_accepted(const Ray<T>& ray, const Capsule<T>& capsule, T t_min, T t_max,
