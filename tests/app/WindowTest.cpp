@@ -326,7 +326,7 @@ TEST(AppWindow, AThousandShapesAreOneBatchedUploadAndStayInteractive) {
     ASSERT_EQ(std::sscanf(r.output.c_str() + c, "cpu %lf ms a frame", &cpu), 1) << r.output;
     EXPECT_GT(cpu, 0.0) << "the process's CPU time over the timed frames";
     EXPECT_GT(vertices, 1000u * 20u);
-    // Generous: a loaded CI machine with software GL; the figure itself is in the README.
+    // Generous: a loaded CI machine with software GL; the figure itself is in docs/performance.md.
     EXPECT_LT(mean, 250.0) << r.output;
 }
 
