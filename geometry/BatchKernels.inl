@@ -136,8 +136,8 @@ inline void store(const HitsOut<T>& out, std::size_t k, std::size_t count, VecT<
         std::memcpy(out.t_far + k, &tf, sizeof tf);
         constexpr int bytes = Simd<T>::W * int(sizeof(T));
         if constexpr (bytes == 32 && sizeof(T) == 4) {
-            // AVX2, eight 32-bit lanes to eight bytes with two packs (the generic conversion
-            // below became some forty scalar extractions, shifts and ors).
+            // AVX2, eight 32-bit lanes to eight bytes with two packs (g++ 12 lowers the generic
+            // conversion below to some forty scalar extractions, shifts and ors here).
             const __m128i w = _mm_packs_epi32(_mm256_castsi256_si128((__m256i)hit), _mm256_extracti128_si256((__m256i)hit, 1));
             const __m128i b = _mm_and_si128(_mm_packs_epi16(w, w), _mm_set1_epi8(1));
             _mm_storel_epi64(reinterpret_cast<__m128i*>(out.hit + k), b);
@@ -719,8 +719,8 @@ template <std::size_t W> inline std::size_t append_kept(std::uint32_t* out, std:
 /// cast_batch()'s loop for the shape types whose common miss is cheap to tell (clear_miss_lanes()):
 /// one ray against shapes [begin, end) in two passes over blocks of kBlock shapes. The first takes
 /// the clear misses and keeps the others' offsets; the second runs the whole kernel on those, W at
-/// a time, their fields gathered from the block. Testing whole groups instead, a group went the
-/// whole way whenever one of its W lanes needed it: with 8 lanes, nearly four capsule groups in
+/// a time, their fields gathered from the block. Testing whole groups instead, a group goes the
+/// whole way whenever one of its W lanes needs it: with 8 lanes, nearly four capsule groups in
 /// five on the benchmark's rays, where most capsules and spheres are missed by most rays.
 template <typename T, typename SoA>
 void compacting_loop(const Ray<T>& ray, const SoA& shapes, std::size_t begin, std::size_t end, T t_min, T t_max,
