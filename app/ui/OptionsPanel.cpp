@@ -82,7 +82,7 @@ void draw_options_panel(AppState& s, PanelBackgrounds& backgrounds) {
         bool on = v.compare.enabled[static_cast<std::size_t>(t)];
         if (ImGui::Checkbox(shape_type_name(ShapeType(t)), &on)) v.compare.enabled[static_cast<std::size_t>(t)] = on;
     }
-    if (v.compare.enabled[std::size_t(shape_type<Sphere>)]) ImGui::Checkbox("sphere: geometric (tutorial) instead of algebraic", &v.compare.sphere_geometric);
+    if (v.compare.enabled[std::size_t(shape_type<Sphere>)]) ImGui::Checkbox("sphere: geometric (\"Ray Against Sphere\") instead of algebraic", &v.compare.sphere_geometric);
     raycast_options(s);
     ImGui::End();
 }
