@@ -49,6 +49,7 @@ namespace mesh_bvh {
 constexpr int kWidth = 8;
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 constexpr std::uint32_t kLeaf = 0x80000000u;  ///< a child reference with this bit: first packet of a leaf
+constexpr int kMaxLeaf = 4;  ///< triangles per leaf: one packet (the builder never makes larger leaves)
 constexpr int kMaxDepth = 96;                 ///< the builder splits at the median beyond this
 constexpr std::size_t kStack = (kWidth - 1) * (kMaxDepth + 40) + 2 + kWidth;
 
@@ -56,8 +57,11 @@ constexpr std::size_t kStack = (kWidth - 1) * (kMaxDepth + 40) + 2 + kWidth;
 template <typename T> struct alignas(64) Node {
     T lo[3][kWidth], hi[3][kWidth];  ///< empty slots: lo = +inf, hi = -inf
     std::uint32_t child[kWidth];     ///< kNone: empty; kLeaf | first packet: a leaf; else a node index
-    std::uint32_t count[kWidth];     ///< a leaf's triangles (in ceil(count / 4) packets); 0 for a node
+    std::uint8_t count[kWidth];      ///< a leaf's triangles (at most kMaxLeaf, in one packet); 0 for a node
+    std::uint32_t occupied;          ///< bit k: slot k holds a child
 };
+
+static_assert(sizeof(Node<float>) == 256, "a float node is four cache lines");
 
 /// Four triangles' vertices (v[vertex][axis][lane]) and their indices in the mesh. The padding
 /// lanes of a leaf's last packet repeat its last triangle.
@@ -65,6 +69,23 @@ template <typename T> struct alignas(32) Packet {
     T v[3][3][4];
     std::uint32_t id[4];
 };
+
+/// The nearest hit so far: its t, triangle index (kNone: none yet) and where its vertices are.
+template <typename T> struct Best {
+    T t;
+    std::uint32_t id = kNone;
+    const Packet<T>* packet = nullptr;
+    unsigned lane = 0;
+};
+
+/// Triangle `lane` of packet p (the mesh's vertex values, bit for bit).
+template <typename T> inline Triangle<T> triangle_of(const Packet<T>& p, unsigned lane) {
+    Triangle<T> tri;
+    Vec3<T>* v[3] = {&tri.a, &tri.b, &tri.c};
+    for (int j = 0; j < 3; ++j)
+        for (int a = 0; a < 3; ++a) (*v[j])[a] = p.v[j][a][lane];
+    return tri;
+}
 
 /// Per-ray constants of the node test: per axis the origin shifted for the near and far planes
 /// (boxes widened by the ray's rounding scale), 1 / direction, and whether the hi plane is met first.
@@ -154,6 +175,7 @@ template <typename T> struct Collapse {
                 nodes[index].hi[a][k] = -infinity<T>();
             }
         }
+        nodes[index].occupied = (1u << n) - 1;
         for (int k = 0; k < n; ++k) {
             const bvh_build::BinNode<T>& c = bin[kids[k]];
             std::uint32_t ref, count = 0;
@@ -165,7 +187,7 @@ template <typename T> struct Collapse {
             }
             Node<T>& out = nodes[index];  // after the recursion: nodes may have grown
             out.child[k] = ref;
-            out.count[k] = count;
+            out.count[k] = std::uint8_t(count);
             for (int a = 0; a < 3; ++a) {
                 out.lo[a][k] = c.lo[a];
                 out.hi[a][k] = c.hi[a];
@@ -240,49 +262,52 @@ public:
     /// Nearest triangle hit with t in [t_min, t_max]; ties in t go to the smaller triangle index.
     /// Empty for a miss, an invalid ray (non-finite, zero direction) or t_min > t_max.
     std::optional<MeshHit<T>> pick(const Ray<T>& ray, T t_min = T(0), T t_max = infinity<T>()) const {
-        T best_t = t_max;
-        std::uint32_t best_id = mesh_bvh::kNone;
-        if (!nearest(ray, t_min, best_t, best_id)) return std::nullopt;
-        return hit_of(ray, best_id, t_min, t_max);
+        mesh_bvh::Best<T> best{t_max};
+        if (!nearest(ray, t_min, best)) return std::nullopt;
+        return hit(ray, best, t_min, t_max);
     }
 
     /// Every triangle the ray hits with t in [t_min, t_max], sorted by t, then triangle index.
     /// Empty for an invalid ray or range.
     std::vector<MeshHit<T>> hits(const Ray<T>& ray, T t_min = T(0), T t_max = infinity<T>()) const {
-        std::vector<std::pair<T, std::uint32_t>> found;
+        std::vector<mesh_bvh::Best<T>> found;
         if (nodes_.empty() || !is_valid(ray) || !detail::valid_range(t_min, t_max)) return {};
         const auto rc = mesh_bvh::ray_consts(ray, scene_mag_);
         const auto sr = mesh_bvh::sheared(ray);
-        const auto visit = [&](const Packet& p, unsigned lane, T t) { found.emplace_back(t, p.id[lane]); };
+        const auto visit = [&](const Packet& p, unsigned lane, T t) { found.push_back({t, p.id[lane], &p, lane}); };
         if (avx2_) mesh_walk_avx2::every(nodes_.data(), packets_.data(), rc, sr, t_min, t_max, visit);
         else mesh_walk_sse2::every(nodes_.data(), packets_.data(), rc, sr, t_min, t_max, visit);
-        std::sort(found.begin(), found.end());
+        std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
+            return a.t < b.t || (a.t == b.t && a.id < b.id);
+        });
         std::vector<MeshHit<T>> out;
         out.reserve(found.size());
-        for (const auto& f : found) out.push_back(hit_of(ray, f.second, t_min, t_max));
+        for (const auto& f : found) out.push_back(hit(ray, f, t_min, t_max));
         return out;
     }
 
-    /// The hierarchy's part of pick(): lowers best_t and sets best_id (a triangle index) when a
-    /// triangle is hit at t in [t_min, best_t] with t < best_t, or t == best_t and a smaller index
-    /// than best_id. Returns whether it changed them. For callers that combine several meshes.
-    bool nearest(const Ray<T>& ray, T t_min, T& best_t, std::uint32_t& best_id) const {
-        if (nodes_.empty() || !is_valid(ray) || !detail::valid_range(t_min, best_t)) return false;
+    /// The hierarchy's part of pick(), for callers that combine several meshes: replaces `best`
+    /// when a triangle is hit at t in [t_min, best.t] with t < best.t, or t == best.t and an
+    /// index below best.id. Returns whether it replaced it. An invalid ray or range changes nothing.
+    bool nearest(const Ray<T>& ray, T t_min, mesh_bvh::Best<T>& best) const {
+        if (nodes_.empty() || !is_valid(ray) || !detail::valid_range(t_min, best.t)) return false;
         const auto rc = mesh_bvh::ray_consts(ray, scene_mag_);
         const auto sr = mesh_bvh::sheared(ray);
-        const std::uint32_t before = best_id;
-        const T before_t = best_t;
-        if (avx2_) mesh_walk_avx2::nearest(nodes_.data(), packets_.data(), rc, sr, t_min, best_t, best_id);
-        else mesh_walk_sse2::nearest(nodes_.data(), packets_.data(), rc, sr, t_min, best_t, best_id);
-        return best_id != before || best_t != before_t;
+        const mesh_bvh::Packet<T>* before = best.packet;
+        const unsigned before_lane = best.lane;
+        if (avx2_) mesh_walk_avx2::nearest(nodes_.data(), packets_.data(), rc, sr, t_min, best);
+        else mesh_walk_sse2::nearest(nodes_.data(), packets_.data(), rc, sr, t_min, best);
+        return best.packet != before || best.lane != before_lane;
     }
 
-    /// The full hit of triangle `id` (as intersect() gives it, plus the interpolated normal), for a
-    /// triangle nearest() or hits() reported for this ray and range. Requires id < triangle_count().
-    MeshHit<T> hit_of(const Ray<T>& ray, std::uint32_t id, T t_min, T t_max) const {
-        const auto h = intersect(ray, triangle(mesh_, id), t_min, t_max);
-        if (!h) return MeshHit<T>{id, T(0), Vec3<T>(T(0)), Vec3<T>(T(0)), false, std::nullopt};  // unreachable: the packet test decided the same
-        return mesh_hit(mesh_, id, *h);
+    /// The full hit (as intersect() gives it, plus the interpolated normal) of the triangle that
+    /// nearest() or hits() found for this ray and range; its vertices are read from the packet
+    /// the walk just tested, not from the mesh. Requires best.packet set by this hierarchy.
+    MeshHit<T> hit(const Ray<T>& ray, const mesh_bvh::Best<T>& best, T t_min, T t_max) const {
+        const auto h = intersect(ray, mesh_bvh::triangle_of(*best.packet, best.lane), t_min, t_max);
+        // Unreachable miss: the packet test made the same decision, bit for bit.
+        if (!h) return MeshHit<T>{best.id, best.t, Vec3<T>(T(0)), Vec3<T>(T(0)), false, std::nullopt};
+        return mesh_hit(mesh_, best.id, *h);
     }
 
 private:
@@ -295,7 +320,7 @@ private:
         scene_mag_ = T(0);
         if (n == 0) return;
         bvh_build::Settings settings;
-        settings.max_leaf_size = 4;
+        settings.max_leaf_size = mesh_bvh::kMaxLeaf;
         settings.max_depth = mesh_bvh::kMaxDepth;
         const bvh_build::Tree<T> tree = bvh_build::Builder<T>().build(
             n, [&](std::uint32_t i) { return mesh_bvh::padded(raypick::bounds(triangle(mesh_, i))); }, settings);

@@ -22,6 +22,17 @@ template <typename T> __attribute__((always_inline)) inline unsigned bits_of(con
     }
 }
 
+/// Bit l set where lane l of a comparison of L lanes of T (at most 32 bytes) is true.
+template <typename T, int L, typename WM> __attribute__((always_inline)) inline unsigned lane_bits(const WM& m) {
+    if constexpr (sizeof(T) * L == 16) {
+        if constexpr (sizeof(T) == 4) return unsigned(_mm_movemask_ps(__m128(m)));
+        else return unsigned(_mm_movemask_pd(__m128d(m)));
+    } else {
+        static_assert(sizeof(T) == 8 && L == 4);
+        return unsigned(_mm256_movemask_pd(__m256d(m)));
+    }
+}
+
 /// Entry distances (into `entry`) and hit mask of node n's occupied children within [t0, t1]: the
 /// slab test with the planes widened by the ray's delta (folded into o_near, o_far) and both ends
 /// by 4 ulps (Ize 2013), so rounding never drops a child that holds a hit. A NaN slab distance
@@ -53,9 +64,7 @@ __attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::Node<T>
         mask |= bits_of<T>((tn - atn * eps) <= (tf + atf * eps)) << (L * c);
     }
     // Occupied slots only: an empty slot's infinite planes can make NaN or a wrong hit.
-    unsigned occupied = 0;
-    for (int k = 0; k < mesh_bvh::kWidth; ++k) occupied |= unsigned(n.child[k] != mesh_bvh::kNone) << k;
-    return mask & occupied;
+    return mask & n.occupied;
 }
 
 /// Tests the ray against lanes [0, lanes) of packet p (its triangles' vertices structure-of-arrays)
@@ -89,10 +98,7 @@ __attribute__((always_inline)) inline void test_packet(const mesh_bvh::Packet<T>
         W e1 = px[2] * py[0] - py[2] * px[0];
         W e2 = px[0] * py[1] - py[0] * px[1];
         const W zero{};
-        const WM any_zero = (e0 == zero) | (e1 == zero) | (e2 == zero);
-        bool some_zero = false;
-        for (int l = 0; l < L; ++l) some_zero |= any_zero[l] != 0;
-        if (__builtin_expect(some_zero, 0)) {
+        if (__builtin_expect(lane_bits<T, L>((e0 == zero) | (e1 == zero) | (e2 == zero)) != 0, 0)) {
             for (int l = 0; l < L; ++l) {
                 if (e0[l] == T(0)) e0[l] = raypick::detail::edge_function(px[1][l], py[1][l], px[2][l], py[2][l]);
                 if (e1[l] == T(0)) e1[l] = raypick::detail::edge_function(px[2][l], py[2][l], px[0][l], py[0][l]);
@@ -105,8 +111,12 @@ __attribute__((always_inline)) inline void test_packet(const mesh_bvh::Packet<T>
         // The crossing's distance (step 4); lanes that missed compute garbage that is masked off.
         const W t = (e0 * pz[0] + e1 * pz[1] + e2 * pz[2]) * r.sz * (T(1) / det);
         const WM ok = ~(has_neg & has_pos) & (det != zero) & (t >= t_min) & (t <= t_max) & (t * zero == zero);
-        for (int l = 0; l < L; ++l)
-            if (ok[l] && unsigned(c + l) < lanes) hit(unsigned(c + l), t[l]);
+        unsigned bits = lane_bits<T, L>(ok) & ((1u << (lanes - unsigned(c))) - 1);
+        while (bits) {
+            const int l = __builtin_ctz(bits);
+            bits &= bits - 1;
+            hit(unsigned(c + l), t[l]);
+        }
     }
 }
 
@@ -119,8 +129,16 @@ template <typename T> struct Entry {
 /// The walk: nodes nearest child first, leaves handed to leaf(ref, count, limit), which may lower
 /// `limit` (the far end of the range still searched; children entered beyond it are skipped).
 template <typename T, typename Leaf>
-inline void walk(const mesh_bvh::Node<T>* nodes, const mesh_bvh::RayConsts<T>& rc, T t_min, T& limit,
-                 const Leaf& leaf) {
+inline void walk(const mesh_bvh::Node<T>* nodes, const mesh_bvh::Packet<T>* packets, const mesh_bvh::RayConsts<T>& rc,
+                 T t_min, T& limit, const Leaf& leaf) {
+    // Starts loading a pushed child (a node's cache lines, or its leaf's first packet's), so the
+    // misses overlap the work on nearer children.
+    const auto prefetch = [&](const Entry<T>& c) __attribute__((always_inline)) {
+        const char* p = (c.ref & mesh_bvh::kLeaf) ? reinterpret_cast<const char*>(&packets[c.ref & ~mesh_bvh::kLeaf])
+                                                  : reinterpret_cast<const char*>(&nodes[c.ref]);
+        const std::size_t bytes = (c.ref & mesh_bvh::kLeaf) ? sizeof(mesh_bvh::Packet<T>) : sizeof(mesh_bvh::Node<T>);
+        for (std::size_t l = 0; l < bytes; l += 64) __builtin_prefetch(p + l);
+    };
     Entry<T> stack[mesh_bvh::kStack];
     int top = 0;
     stack[top++] = {0, 0, t_min};
@@ -148,32 +166,29 @@ inline void walk(const mesh_bvh::Node<T>* nodes, const mesh_bvh::RayConsts<T>& r
                 --j;
             }
             stack[j] = c;
-            if (!(c.ref & mesh_bvh::kLeaf)) __builtin_prefetch(&nodes[c.ref]);
+            prefetch(c);
         }
     }
 }
 
-/// Nearest triangle of the mesh tree along the ray in [t_min, t_max]: best_t and best_id (the
-/// triangle index) lowered where a packet lane beats them (smaller t; equal t, smaller index).
+/// Nearest triangle of the mesh tree along the ray in [t_min, best.t]: `best` replaced where a
+/// packet lane beats it (smaller t; equal t, smaller index).
 template <typename T>
 inline void nearest(const mesh_bvh::Node<T>* nodes, const mesh_bvh::Packet<T>* packets,
-                    const mesh_bvh::RayConsts<T>& rc, const mesh_bvh::ShearedRay<T>& sr, T t_min, T& best_t,
-                    std::uint32_t& best_id) {
+                    const mesh_bvh::RayConsts<T>& rc, const mesh_bvh::ShearedRay<T>& sr, T t_min,
+                    mesh_bvh::Best<T>& best) {
     const auto leaf = [&](std::uint32_t first, std::uint32_t count, T& limit) __attribute__((always_inline)) {
         for (std::uint32_t k = 0; k < count; k += 4) {
             const mesh_bvh::Packet<T>& p = packets[first + k / 4];
             test_packet(p, sr, t_min, limit, std::min(4u, count - k), [&](unsigned lane, T t) {
                 const std::uint32_t id = p.id[lane];
-                if (t < best_t || (t == best_t && id < best_id)) {
-                    best_t = t;
-                    best_id = id;
-                }
+                if (t < best.t || (t == best.t && id < best.id)) best = {t, id, &p, lane};
             });
-            limit = best_t;
+            limit = best.t;
         }
     };
-    T limit = best_t;
-    walk(nodes, rc, t_min, limit, leaf);
+    T limit = best.t;
+    walk(nodes, packets, rc, t_min, limit, leaf);
 }
 
 /// Every triangle of the mesh tree the ray hits in [t_min, t_max], as visit(packet, lane, t).
@@ -188,5 +203,5 @@ inline void every(const mesh_bvh::Node<T>* nodes, const mesh_bvh::Packet<T>* pac
         }
     };
     T limit = t_max;
-    walk(nodes, rc, t_min, limit, leaf);
+    walk(nodes, packets, rc, t_min, limit, leaf);
 }
