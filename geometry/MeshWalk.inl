@@ -128,15 +128,18 @@ template <typename T> struct Entry {
 
 /// The walk: nodes nearest child first, leaves handed to leaf(ref, count, limit), which may lower
 /// `limit` (the far end of the range still searched; children entered beyond it are skipped).
+/// Leaf items (triangle packets, instances) start at `leaves`, `leaf_bytes` apart; a leaf
+/// reference's offset counts items.
 template <typename T, typename Leaf>
-inline void walk(const mesh_bvh::Node<T>* nodes, const mesh_bvh::Packet<T>* packets, const mesh_bvh::RayConsts<T>& rc,
-                 T t_min, T& limit, const Leaf& leaf) {
-    // Starts loading a pushed child (a node's cache lines, or its leaf's first packet's), so the
+inline void walk(const mesh_bvh::Node<T>* nodes, const char* leaves, std::size_t leaf_bytes,
+                 const mesh_bvh::RayConsts<T>& rc, T t_min, T& limit, const Leaf& leaf) {
+    // Starts loading a pushed child (a node's cache lines, or its leaf's first item's), so the
     // misses overlap the work on nearer children.
     const auto prefetch = [&](const Entry<T>& c) __attribute__((always_inline)) {
-        const char* p = (c.ref & mesh_bvh::kLeaf) ? reinterpret_cast<const char*>(&packets[c.ref & ~mesh_bvh::kLeaf])
-                                                  : reinterpret_cast<const char*>(&nodes[c.ref]);
-        const std::size_t bytes = (c.ref & mesh_bvh::kLeaf) ? sizeof(mesh_bvh::Packet<T>) : sizeof(mesh_bvh::Node<T>);
+        const bool is_leaf = c.ref & mesh_bvh::kLeaf;
+        const char* p = is_leaf ? leaves + std::size_t(c.ref & ~mesh_bvh::kLeaf) * leaf_bytes
+                                : reinterpret_cast<const char*>(&nodes[c.ref]);
+        const std::size_t bytes = is_leaf ? leaf_bytes : sizeof(mesh_bvh::Node<T>);
         for (std::size_t l = 0; l < bytes; l += 64) __builtin_prefetch(p + l);
     };
     Entry<T> stack[mesh_bvh::kStack];
@@ -188,7 +191,7 @@ inline void nearest(const mesh_bvh::Node<T>* nodes, const mesh_bvh::Packet<T>* p
         }
     };
     T limit = best.t;
-    walk(nodes, packets, rc, t_min, limit, leaf);
+    walk(nodes, reinterpret_cast<const char*>(packets), sizeof(mesh_bvh::Packet<T>), rc, t_min, limit, leaf);
 }
 
 /// Every triangle of the mesh tree the ray hits in [t_min, t_max], as visit(packet, lane, t).
@@ -203,5 +206,5 @@ inline void every(const mesh_bvh::Node<T>* nodes, const mesh_bvh::Packet<T>* pac
         }
     };
     T limit = t_max;
-    walk(nodes, packets, rc, t_min, limit, leaf);
+    walk(nodes, reinterpret_cast<const char*>(packets), sizeof(mesh_bvh::Packet<T>), rc, t_min, limit, leaf);
 }
