@@ -114,8 +114,10 @@ template <typename T> inline ShearedRay<T> sheared(const Ray<T>& ray) {
 /// widened by delta, a few ulps of |origin| + scene_mag, the scale of the triangle test's own
 /// rounding in space, so culling never drops a triangle the test accepts.
 template <typename T> inline RayConsts<T> ray_consts(const Ray<T>& ray, T scene_mag) {
-    const T delta = T(16) * std::numeric_limits<T>::epsilon() * (detail::max_abs(ray.origin) + scene_mag) +
-                    std::numeric_limits<T>::min();
+    // Clamped: near the largest finite values the sum can overflow, and an infinite delta would
+    // make the slab distances NaN.
+    const T mag = std::min(detail::max_abs(ray.origin) + scene_mag, std::numeric_limits<T>::max());
+    const T delta = T(16) * std::numeric_limits<T>::epsilon() * mag + std::numeric_limits<T>::min();
     RayConsts<T> rc;
     for (int a = 0; a < 3; ++a) {
         rc.neg[a] = std::signbit(ray.direction[a]);

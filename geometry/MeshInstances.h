@@ -275,6 +275,9 @@ private:
                 b.min = glm::min(b.min, w);
                 b.max = glm::max(b.max, w);
             }
+            // A mesh reaching the largest finite values has an infinite padded box, whose corners map
+            // to infinities and NaNs (inf * 0): such an instance is bounded by all of space.
+            if (!is_finite(b.min) || !is_finite(b.max)) b = {Vec3<T>(-infinity<T>()), Vec3<T>(infinity<T>())};
             const T cond = mesh_instances::max_entry(inst.transform.linear) * mesh_instances::max_entry(p.inverse);
             const T mag = std::max(detail::max_abs(b.min), detail::max_abs(b.max)) + detail::max_abs(p.translation);
             const Vec3<T> pad(T(64) * std::numeric_limits<T>::epsilon() * (T(1) + cond) * mag +
@@ -301,7 +304,8 @@ private:
 
     template <typename Leaf> void walk(const Ray<T>& ray, T t_min, T t_max, const Leaf& leaf) const {
         // The world ray's rounding, and the mapped ray's (scaled by the maps' condition), in space.
-        const auto rc = mesh_bvh::ray_consts(ray, T(1 + cond_) * (scene_mag_ + detail::max_abs(ray.origin)));
+        const T mag = (T(1) + cond_) * (scene_mag_ + detail::max_abs(ray.origin));
+        const auto rc = mesh_bvh::ray_consts(ray, std::min(mag, std::numeric_limits<T>::max()));
         T limit = t_max;
         const char* leaves = reinterpret_cast<const char*>(placed_.data());
         if (avx2_) mesh_walk_avx2::walk(nodes_.data(), leaves, sizeof(Placed), rc, t_min, limit, leaf);
@@ -319,11 +323,14 @@ private:
 };
 
 /// Nearest instance hit by testing every instance in index order: the reference InstanceBvh is
-/// tested against, with the same contract as InstanceBvh::pick.
+/// tested against, with the same contract as InstanceBvh::pick. An instance whose map takes the
+/// ray to an invalid one (overflow, underflow) is not hit.
 template <typename T>
 std::optional<InstanceHit<T>> pick_nearest_instance(const InstanceBvh<T>& bvh, const Ray<T>& ray, T t_min = T(0),
                                                     T t_max = infinity<T>()) {
     std::optional<InstanceHit<T>> best;
+    // An invalid world ray misses, whatever its mapping into a mesh would be.
+    if (!is_valid(ray) || !detail::valid_range(t_min, t_max)) return best;
     for (std::uint32_t i = 0; i < bvh.instances().size(); ++i) {
         const Instance<T>& inst = bvh.instances()[i];
         const auto p = mesh_instances::placed(inst, bvh.meshes()[inst.mesh].get(), i);
