@@ -1,7 +1,8 @@
 // Triangle meshes: nearest-hit picks per second of raypick's MeshBvh and Embree 3 (rtcIntersect1,
-// one thread) on the same rays, for a sphere and a terrain of 10^6 triangles; hierarchy build time
-// and bytes per triangle of the 10^6-triangle sphere; a 1280 x 720 image of primary rays of it on
-// two threads (the CPU ray-cast view's workload).
+// one thread) on the same rays, for a sphere and a terrain of 10^6 triangles and for a city of 10^3
+// instances of a 10^3-triangle mesh (InstanceBvh; Embree's instances); hierarchy build time and
+// bytes per triangle of the 10^6-triangle sphere; a 1280 x 720 image of primary rays of it on two
+// threads (the CPU ray-cast view's workload).
 //
 //   cmake --build build --target raypick_bench_mesh && build/bench/raypick_bench_mesh
 #include <benchmark/benchmark.h>
@@ -11,7 +12,7 @@
 #include <random>
 #include <thread>
 
-#include <raypick/geometry/MeshBvh.h>
+#include <raypick/geometry/MeshInstances.h>
 #include <raypick/geometry/MeshGenerators.h>
 #ifdef RAYPICK_HAVE_EMBREE
 #include "EmbreeMesh.h"
@@ -137,7 +138,67 @@ void BM_MeshImageRaypick(benchmark::State& state) {
     state.SetLabel(name(k));
 }
 
+/// The city: 10^3 buildings, each a 960-triangle sphere placed by meshgen::city_placements (3 units
+/// apart on a 32 x 32 grid, rotated, scaled, a third mirrored), and rays from 12 units up towards
+/// random ground points.
+const TriangleMesh<float>& building() {
+    static const TriangleMesh<float> m = [] {
+        TriangleMesh<float> b = meshgen::sphere<float>(1000);
+        b.normals.clear();
+        return b;
+    }();
+    return m;
+}
+const std::vector<meshgen::Placement<float>>& city() {
+    static const auto p = meshgen::city_placements<float>(1000, 3.f, 11u);
+    return p;
+}
+const std::vector<Ray<float>>& city_rays() {
+    static const std::vector<Ray<float>> r = [] {
+        std::mt19937 rng(777);
+        std::uniform_real_distribution<float> u(-1.f, 97.f);
+        std::vector<Ray<float>> out;
+        for (int i = 0; i < (1 << 16); ++i) {
+            const Vec3<float> from(u(rng), u(rng), 12.f), to(u(rng), u(rng), 0.f);
+            out.push_back({from, to - from});
+        }
+        return out;
+    }();
+    return r;
+}
+const InstanceBvh<float>& city_bvh() {
+    static const InstanceBvh<float> b = [] {
+        std::vector<Instance<float>> inst;
+        for (const auto& p : city()) inst.push_back({0, {p.linear, p.translation}});
+        return InstanceBvh<float>({std::make_shared<const MeshBvh<float>>(building())}, inst);
+    }();
+    return b;
+}
+
+void BM_CityPickRaypick(benchmark::State& state) {
+    const auto& b = city_bvh();
+    std::size_t i = 0, hits = 0;
+    for (auto _ : state) hits += b.pick(city_rays()[i++ % city_rays().size()]).has_value();
+    state.SetItemsProcessed(int64_t(state.iterations()));
+    state.counters["hit_rate"] = double(hits) / double(std::max<std::size_t>(1, i));
+}
+
 #ifdef RAYPICK_HAVE_EMBREE
+void BM_CityPickEmbree(benchmark::State& state) {
+    static const auto e = [] {
+        auto m = std::make_unique<bench::EmbreeMesh>(building(), city());
+        m->commit();
+        return m;
+    }();
+    std::size_t i = 0, hits = 0;
+    float t;
+    unsigned prim;
+    for (auto _ : state) hits += e->pick(city_rays()[i++ % city_rays().size()], t, prim);
+    state.SetItemsProcessed(int64_t(state.iterations()));
+    state.counters["hit_rate"] = double(hits) / double(std::max<std::size_t>(1, i));
+}
+BENCHMARK(BM_CityPickEmbree);
+
 const bench::EmbreeMesh& embree(Kind k) {
     static std::map<Kind, std::unique_ptr<bench::EmbreeMesh>> cache;
     auto& e = cache[k];
@@ -201,6 +262,7 @@ BENCHMARK(BM_MeshBuildEmbree)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_MeshImageEmbree)->Arg(int(Kind::Sphere))->Arg(int(Kind::Terrain))->Unit(benchmark::kMillisecond)->UseRealTime();
 #endif
 
+BENCHMARK(BM_CityPickRaypick);
 BENCHMARK(BM_MeshPickRaypick)->Arg(int(Kind::Sphere))->Arg(int(Kind::Terrain));
 BENCHMARK(BM_MeshBuildRaypick)->Unit(benchmark::kMillisecond)->Iterations(3);
 BENCHMARK(BM_MeshImageRaypick)->Arg(int(Kind::Sphere))->Arg(int(Kind::Terrain))->Unit(benchmark::kMillisecond)->UseRealTime();

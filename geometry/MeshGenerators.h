@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -114,6 +115,52 @@ template <typename T> TriangleMesh<T> thin_cylinder(int segments, int stacks, T 
     for (int s = 0; s < segments; ++s) {
         m.indices.push_back({bottom, at(s + 1, 0), at(s, 0)});
         m.indices.push_back({top, at(s, stacks), at(s + 1, stacks)});
+    }
+    return m;
+}
+
+/// The closed surface of the cube [-half, half]^3, each face an n x n grid of squares split along
+/// the diagonal from (i, j) to (i + 1, j + 1) of its two other axes: 12 n^2 triangles, vertices
+/// shared across faces and cube edges. With n and half powers of two every vertex, every edge
+/// midpoint and every point of a grid line at a multiple of half / (2 n) is exact in float, so a ray
+/// from such a point towards another passes exactly through it.
+template <typename T> TriangleMesh<T> cube_grid(int n, T half) {
+    n = std::max(n, 1);
+    TriangleMesh<T> m;
+    std::vector<std::uint32_t> index(std::size_t(n + 1) * std::size_t(n + 1) * std::size_t(n + 1),
+                                     std::numeric_limits<std::uint32_t>::max());
+    const auto vertex = [&](int i, int j, int k) {
+        std::uint32_t& at = index[(std::size_t(i) * std::size_t(n + 1) + std::size_t(j)) * std::size_t(n + 1) + std::size_t(k)];
+        if (at == std::numeric_limits<std::uint32_t>::max()) {
+            at = std::uint32_t(m.positions.size());
+            const auto c = [&](int q) { return half * T(2 * q - n) / T(n); };
+            m.positions.push_back(Vec3<T>(c(i), c(j), c(k)));
+        }
+        return at;
+    };
+    for (int a = 0; a < 3; ++a) {
+        const int b = (a + 1) % 3, c = (a + 2) % 3;
+        for (const int side : {0, n}) {
+            for (int u = 0; u < n; ++u)
+                for (int v = 0; v < n; ++v) {
+                    const auto at = [&](int du, int dv) {
+                        int q[3];
+                        q[a] = side;
+                        q[b] = u + du;
+                        q[c] = v + dv;
+                        return vertex(q[0], q[1], q[2]);
+                    };
+                    const std::uint32_t p00 = at(0, 0), p10 = at(1, 0), p11 = at(1, 1), p01 = at(0, 1);
+                    // (a, b, c) is right-handed: counter-clockwise in (b, c) faces +a.
+                    if (side == n) {
+                        m.indices.push_back({p00, p10, p11});
+                        m.indices.push_back({p00, p11, p01});
+                    } else {
+                        m.indices.push_back({p00, p11, p10});
+                        m.indices.push_back({p00, p01, p11});
+                    }
+                }
+        }
     }
     return m;
 }
