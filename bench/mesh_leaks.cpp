@@ -1,14 +1,14 @@
-// Leaks through closed float meshes on rays exactly through their shared vertices and edges, each
-// of which crosses the surface there, so a miss is a leak:
-//   - a closed UV sphere turned by an arbitrary rotation (its coordinates use every bit of a float),
-//     rays from inside through each vertex, kept where the direction (vertex - origin) is exact;
-//   - from dyadic points inside it and, for points inside a face, from outside through that face, the mesh
-// meshgen::cube_grid with integer vertices mapped by a small integer matrix (a parallelepiped whose
-// faces lie along no axis), so every grid point, edge midpoint and ray end is an exact integer in
-// float; what rounds is each triangle's own division of its barycentric numerators. Every such ray crosses the surface, so a miss
-// is a leak. Counted on the same rays for raypick's MeshBvh (watertight: 0), Möller–Trumbore by
-// brute force over every triangle (textbook/TextbookTriangle.h), and Embree 3's rtcIntersect1 when
-// installed.
+// Leaks through closed float meshes on rays exactly through their shared vertices and edges; each
+// such ray crosses the surface there, so a miss is a leak:
+//   - a closed UV sphere turned by an arbitrary rotation (its coordinates use every bit of a
+//     float): rays from points inside through each vertex, kept where vertex - origin is exact;
+//   - meshgen::cube_grid with integer vertices mapped by a small integer matrix (a parallelepiped
+//     whose faces lie along no axis): rays from integer points inside through points of its grid
+//     lines and diagonals every half unit, and from outside through such points inside a face.
+//     Every value is exact here; what rounds is each triangle's division of its barycentric
+//     numerators.
+// Counted on the same rays for raypick's MeshBvh (watertight: 0), Möller–Trumbore by brute force
+// over every triangle (textbook/TextbookTriangle.h), and Embree 3's rtcIntersect1 when installed.
 //
 //   cmake --build build --target raypick_mesh_leaks && build/bench/raypick_mesh_leaks
 #include <cmath>
