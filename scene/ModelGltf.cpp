@@ -2,6 +2,7 @@
 // framing and its JSON (syntax, size, nesting) are checked here; tinygltf reads no images and no
 // file except the external buffers, within the byte limit; every accessor is checked against its
 // buffer view and buffer, and its count against the limits, before anything is allocated for it.
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -244,9 +245,11 @@ private:
         return model_error(ctx_, std::move(where), std::move(message));
     }
 
-    /// Checks accessor `index` as `what` ("POSITION of mesh 0, primitive 1") and its place in its
-    /// buffer; `max_count` is what the limits still allow.
+    /// Checks accessor `index` as `what` ("POSITION of mesh 0, primitive 1"): its type, its
+    /// component type (one of `allowed`, named by `allowed_text`), its count against `max_count`
+    /// (what the limits still allow) and its place in its buffer view and buffer.
     std::variant<ElementView, ModelLoadError> view(int index, const std::string& what, int type,
+                                                   std::initializer_list<int> allowed, const char* allowed_text,
                                                    std::uint64_t max_count, const std::string& limit_name) const {
         if (index < 0 || std::size_t(index) >= gm_.accessors.size())
             return error(what, "accessor " + std::to_string(index) + " does not exist (" +
@@ -256,6 +259,8 @@ private:
         if (a.sparse.isSparse) return error(where, "sparse accessors are not supported");
         if (a.type != type)
             return error(where, std::string("type must be ") + (type == TINYGLTF_TYPE_VEC3 ? "VEC3" : "SCALAR"));
+        if (std::find(allowed.begin(), allowed.end(), a.componentType) == allowed.end())
+            return error(where, std::string("component type must be ") + allowed_text + ", not " + component_name(a.componentType));
         if (a.count > max_count)
             return error(where, "count " + std::to_string(a.count) + " exceeds the limit of " +
                                     std::to_string(max_count) + " " + limit_name);
@@ -263,7 +268,6 @@ private:
         v.count = a.count;
         v.component_type = a.componentType;
         const std::size_t csize = component_size(a.componentType);
-        if (csize == 0) return error(where, "unknown component type " + std::to_string(a.componentType));
         v.element = csize * (type == TINYGLTF_TYPE_VEC3 ? 3 : 1);
         if (a.bufferView < 0) return v;  // no data: all zeros
         if (std::size_t(a.bufferView) >= gm_.bufferViews.size())
@@ -299,12 +303,10 @@ private:
     /// Reads a VEC3 FLOAT accessor into `out`, rejecting non-finite values.
     std::optional<ModelLoadError> read_vec3(int index, const std::string& what, std::uint64_t max_count,
                                             std::vector<glm::vec3>& out) const {
-        auto r = view(index, what, TINYGLTF_TYPE_VEC3, max_count, "vertices");
+        auto r = view(index, what, TINYGLTF_TYPE_VEC3, {TINYGLTF_COMPONENT_TYPE_FLOAT}, "FLOAT", max_count, "vertices");
         if (auto* e = std::get_if<ModelLoadError>(&r)) return *e;
         const ElementView v = std::get<ElementView>(r);
         const std::string where = "accessor " + std::to_string(index) + " (" + what + ")";
-        if (v.component_type != TINYGLTF_COMPONENT_TYPE_FLOAT)
-            return error(where, "component type must be FLOAT, not " + component_name(v.component_type));
         out.assign(v.count, glm::vec3(0.0f));
         if (!v.data) return std::nullopt;
         for (std::size_t i = 0; i < v.count; ++i) {
@@ -318,14 +320,14 @@ private:
     /// Reads a SCALAR unsigned index accessor into `out`, each index below `vertex_count`.
     std::optional<ModelLoadError> read_indices(int index, const std::string& what, std::uint64_t max_count,
                                                std::size_t vertex_count, std::vector<std::uint32_t>& out) const {
-        auto r = view(index, what, TINYGLTF_TYPE_SCALAR, max_count, "indices");
+        auto r = view(index, what, TINYGLTF_TYPE_SCALAR,
+                      {TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
+                       TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT},
+                      "UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT", max_count, "indices");
         if (auto* e = std::get_if<ModelLoadError>(&r)) return *e;
         const ElementView v = std::get<ElementView>(r);
         const std::string where = "accessor " + std::to_string(index) + " (" + what + ")";
         const int ct = v.component_type;
-        if (ct != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE && ct != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
-            ct != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
-            return error(where, "indices must be UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT, not " + component_name(ct));
         out.assign(v.count, 0u);
         for (std::size_t i = 0; i < v.count && v.data; ++i) {
             const unsigned char* p = v.data + i * v.stride;

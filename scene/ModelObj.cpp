@@ -1,10 +1,10 @@
 // raypick models: Wavefront OBJ through tinyobjloader. The text is scanned first (counts against the
 // limits, face syntax and index ranges, with line numbers), so tinyobjloader only ever sees a file
 // whose size and indices are known to be acceptable.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
-#include <unordered_map>
 
 #define TINYOBJLOADER_IMPLEMENTATION
 #include <tiny_obj_loader.h>
@@ -233,39 +233,44 @@ std::variant<Model, ModelLoadError> parse_obj(std::string_view text, const Parse
         bool with_normals = true;
         for (const tinyobj::index_t& idx : src.indices) with_normals &= idx.normal_index >= 0;
 
-        ModelMesh mesh;
-        mesh.name = shape.name;
-        // One position per distinct (vertex, normal) pair: a vertex with several normals splits.
-        std::unordered_map<std::uint64_t, std::uint32_t> local;
-        std::vector<std::uint32_t> corner;
+        // One position per distinct (vertex, normal) pair, in the file's order of vertices: a
+        // vertex with several normals splits, and a file whose vertices are all used once each
+        // keeps its numbering.
+        std::vector<std::uint64_t> keys;
+        keys.reserve(src.indices.size());
         std::size_t first = 0;
         for (std::size_t f = 0; f < src.num_face_vertices.size(); ++f) {
             const std::size_t n = src.num_face_vertices[f];
             if (first + n > src.indices.size())
                 return model_error(ctx, where, "face " + std::to_string(f) + " runs past the object's indices");
-            corner.clear();
-            for (std::size_t c = 0; c < n; ++c) {
-                const tinyobj::index_t& idx = src.indices[first + c];
-                const int vi = idx.vertex_index, ni = with_normals ? idx.normal_index : -1;
+            for (std::size_t c = first; c < first + n; ++c) {
+                const int vi = src.indices[c].vertex_index, ni = with_normals ? src.indices[c].normal_index : 0;
                 if (vi < 0 || std::size_t(vi) >= nv || (with_normals && std::size_t(ni) >= nn))
                     return model_error(ctx, where + ", face " + std::to_string(f), "index out of range");
-                const std::uint64_t key = (std::uint64_t(std::uint32_t(vi)) << 32) | std::uint32_t(ni);
-                auto [it, added] = local.emplace(key, std::uint32_t(mesh.positions.size()));
-                if (added) {
-                    mesh.positions.emplace_back(attrib.vertices[3 * vi], attrib.vertices[3 * vi + 1],
-                                                attrib.vertices[3 * vi + 2]);
-                    if (with_normals)
-                        mesh.normals.emplace_back(attrib.normals[3 * ni], attrib.normals[3 * ni + 1],
-                                                  attrib.normals[3 * ni + 2]);
-                }
-                corner.push_back(it->second);
+                keys.push_back((std::uint64_t(std::uint32_t(vi)) << 32) | std::uint32_t(ni));
             }
-            // A fan from the first corner: exact for convex polygons.
-            for (std::size_t c = 1; c + 1 < n; ++c) {
-                mesh.triangles.push_back(corner[0]);
-                mesh.triangles.push_back(corner[c]);
-                mesh.triangles.push_back(corner[c + 1]);
-            }
+            first += n;
+        }
+        std::vector<std::uint64_t> unique = keys;
+        std::sort(unique.begin(), unique.end());
+        unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+
+        ModelMesh mesh;
+        mesh.name = shape.name;
+        for (const std::uint64_t key : unique) {
+            const std::size_t vi = key >> 32, ni = key & 0xffffffffu;
+            mesh.positions.emplace_back(attrib.vertices[3 * vi], attrib.vertices[3 * vi + 1], attrib.vertices[3 * vi + 2]);
+            if (with_normals)
+                mesh.normals.emplace_back(attrib.normals[3 * ni], attrib.normals[3 * ni + 1], attrib.normals[3 * ni + 2]);
+        }
+        auto local = [&](std::size_t c) {
+            return std::uint32_t(std::lower_bound(unique.begin(), unique.end(), keys[c]) - unique.begin());
+        };
+        // Each polygon as a fan from its first corner: exact for convex polygons.
+        first = 0;
+        for (const unsigned char n : src.num_face_vertices) {
+            for (std::size_t c = 1; c + 1 < n; ++c)
+                mesh.triangles.insert(mesh.triangles.end(), {local(first), local(first + c), local(first + c + 1)});
             first += n;
         }
         ModelInstance inst;
