@@ -52,10 +52,14 @@ std::string base64(const std::string& in) {
 /// 4-byte aligned). The buffer's "uri" is left for the caller.
 json gltf_json(const Model& model, std::string& bin) {
     json accessors = json::array(), views = json::array(), meshes = json::array(), nodes = json::array();
-    auto add_view = [&](const void* data, std::size_t bytes, int target) {
+    // An accessor of `count` elements of `type` in a new buffer view of `bytes` bytes. Every
+    // accessor has a view, even an empty one (tinygltf wants one for indices).
+    auto add_accessor = [&](const void* data, std::size_t bytes, int target, int component, std::size_t count,
+                            const char* type) {
         views.push_back({{"buffer", 0}, {"byteOffset", bin.size()}, {"byteLength", bytes}, {"target", target}});
         bin.append(static_cast<const char*>(data), bytes);
-        return views.size() - 1;
+        accessors.push_back({{"bufferView", views.size() - 1}, {"componentType", component}, {"count", count}, {"type", type}});
+        return accessors.size() - 1;
     };
     for (std::size_t i = 0; i < model.meshes.size(); ++i) {
         const ModelMesh& m = model.meshes[i];
@@ -66,22 +70,21 @@ json gltf_json(const Model& model, std::string& bin) {
             hi = glm::max(hi, p);
         }
         json attributes;
-        const auto pv = add_view(m.positions.data(), m.positions.size() * sizeof(glm::vec3), 34962);
-        accessors.push_back({{"bufferView", pv}, {"componentType", 5126}, {"count", m.positions.size()},
-                             {"type", "VEC3"}, {"min", {lo.x, lo.y, lo.z}}, {"max", {hi.x, hi.y, hi.z}}});
-        attributes["POSITION"] = accessors.size() - 1;
-        if (!m.normals.empty()) {
-            const auto nv = add_view(m.normals.data(), m.normals.size() * sizeof(glm::vec3), 34962);
-            accessors.push_back({{"bufferView", nv}, {"componentType", 5126}, {"count", m.normals.size()}, {"type", "VEC3"}});
-            attributes["NORMAL"] = accessors.size() - 1;
-        }
-        const auto iv = add_view(m.triangles.data(), m.triangles.size() * sizeof(std::uint32_t), 34963);
-        accessors.push_back({{"bufferView", iv}, {"componentType", 5125}, {"count", m.triangles.size()}, {"type", "SCALAR"}});
-        json prim = {{"attributes", attributes}, {"indices", accessors.size() - 1}, {"mode", 4}};
+        attributes["POSITION"] = add_accessor(m.positions.data(), m.positions.size() * sizeof(glm::vec3), 34962, 5126,
+                                              m.positions.size(), "VEC3");
+        accessors.back()["min"] = {lo.x, lo.y, lo.z};
+        accessors.back()["max"] = {hi.x, hi.y, hi.z};
+        if (!m.normals.empty())
+            attributes["NORMAL"] = add_accessor(m.normals.data(), m.normals.size() * sizeof(glm::vec3), 34962, 5126,
+                                                m.normals.size(), "VEC3");
+        const std::size_t indices = add_accessor(m.triangles.data(), m.triangles.size() * sizeof(std::uint32_t), 34963,
+                                                 5125, m.triangles.size(), "SCALAR");
+        json prim = {{"attributes", attributes}, {"indices", indices}, {"mode", 4}};
         json mesh = {{"primitives", json::array({prim})}};
         if (!m.name.empty()) mesh["name"] = m.name;
         meshes.push_back(mesh);
     }
+    if (!views.empty() && bin.empty()) bin.assign(4, '\0');  // the views' buffer must exist, so not be empty
     json scene_nodes = json::array();
     for (std::size_t i = 0; i < model.instances.size(); ++i) {
         const ModelInstance& inst = model.instances[i];

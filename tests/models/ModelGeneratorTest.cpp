@@ -172,6 +172,16 @@ TEST(ModelRoundTrip, GltfAndGlbGiveBackEveryGeneratedModelExactly) {
     }
 }
 
+TEST(ModelRoundTrip, AMeshWithoutTrianglesOrPositionsRoundTrips) {
+    const fs::path dir = temp_dir("round_trip_empty");
+    Model m = make_icosphere(0);
+    m.meshes.push_back(ModelMesh{"points only", {{1, 2, 3}}, {}, {}});
+    m.meshes.push_back(ModelMesh{"nothing", {}, {}, {}});
+    m.instances.push_back(ModelInstance{2, glm::dmat4(1.0), "empty"});
+    expect_same(m, round_trip(m, dir, "empty.glb"));
+    expect_same(m, round_trip(m, dir, "empty.gltf"));
+}
+
 TEST(ModelRoundTrip, ObjGivesBackEachInstanceInWorldSpace) {
     const fs::path dir = temp_dir("round_trip_obj");
     const Model ico = make_icosphere(2);
