@@ -229,6 +229,12 @@ public:
     Converter(const tinygltf::Model& gm, const ParseContext& ctx) : gm_(gm), ctx_(ctx) {}
 
     std::variant<Model, ModelLoadError> run() {
+        // Required extensions that change where the geometry is or what it means; the others
+        // (materials, textures, lights, ...) do not concern ray casting.
+        for (const std::string& ext : gm_.extensionsRequired)
+            if (ext == "KHR_draco_mesh_compression" || ext == "EXT_meshopt_compression" ||
+                ext == "KHR_mesh_quantization" || ext == "EXT_mesh_gpu_instancing")
+                return error("", "the file requires the extension " + ext + ", which is not supported");
         if (auto err = meshes()) return *err;
         if (auto err = instances()) return *err;
         return std::move(model_);

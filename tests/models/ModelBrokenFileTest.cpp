@@ -79,12 +79,12 @@ TEST(ModelBrokenFile, AccessorCountTooLargeIsRefusedBeforeAllocating) {
     g["accessors"][0]["count"] = 1000000000;  // 10⁹ positions claimed, 36 bytes present
     expect_contains(glb_error("count_vertices", g, bin).what(),
                     {"accessor 0 (POSITION of mesh 0, primitive 0)", "count 1000000000 exceeds the limit"});
-    g = one_triangle(bin.erase());
+    g = one_triangle(bin);
     g["accessors"][1]["count"] = 3000000000u;  // 10⁹ triangles claimed
     expect_contains(glb_error("count_triangles", g, bin).what(), {"accessor 1", "count 3000000000 exceeds the limit"});
     // Within the limits but beyond the buffer view: the view is checked before reading.
     ModelLimits lim;
-    g = one_triangle(bin.erase());
+    g = one_triangle(bin);
     g["accessors"][0]["count"] = 1000;
     expect_contains(glb_error("count_view", g, bin, lim).what(), {"1000 elements", "run past the end of buffer view 0"});
 }
@@ -153,13 +153,17 @@ TEST(ModelBrokenFile, UnsupportedGltfFeatures) {
                                    {"indices", {{"bufferView", 1}, {"componentType", 5123}}},
                                    {"values", {{"bufferView", 0}}}};
     expect_contains(glb_error("sparse", g, bin).what(), {"accessor 0", "sparse accessors are not supported"});
-    g = one_triangle(bin.erase());
+    g = one_triangle(bin);
     g["meshes"][0]["primitives"][0]["mode"] = 1;
     expect_contains(glb_error("lines", g, bin).what(), {"mesh 0, primitive 0", "mode 1", "only triangles, strips and fans"});
-    g = one_triangle(bin.erase());
+    g = one_triangle(bin);
+    g["extensionsUsed"] = {"KHR_draco_mesh_compression"};
+    g["extensionsRequired"] = {"KHR_draco_mesh_compression"};
+    expect_contains(glb_error("draco", g, bin).what(), {"requires the extension KHR_draco_mesh_compression"});
+    g = one_triangle(bin);
     g["accessors"][0]["componentType"] = 5123;
     expect_contains(glb_error("short_positions", g, bin).what(), {"component type must be FLOAT"});
-    g = one_triangle(bin.erase());
+    g = one_triangle(bin);
     g["accessors"][1]["componentType"] = 5126;
     expect_contains(glb_error("float_indices", g, bin).what(), {"UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT"});
 }

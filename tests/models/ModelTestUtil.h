@@ -81,10 +81,11 @@ inline std::string pack_glb(const json& gltf, std::string bin) {
     return out;
 }
 
-/// glTF JSON for one triangle (positions (0,0,0), (1,0,0), (0,1,0)) in buffer 0 (`bin` receives
+/// glTF JSON for one triangle (positions (0,0,0), (1,0,0), (0,1,0)) in buffer 0 (`bin` becomes
 /// its 36 bytes of positions and 3 uint16 indices, padded to 44), mesh 0 placed by node 0. Tests
 /// edit the JSON to break it.
 inline json one_triangle(std::string& bin) {
+    bin.clear();
     put(bin, std::vector<float>{0, 0, 0, 1, 0, 0, 0, 1, 0});
     put(bin, std::vector<std::uint16_t>{0, 1, 2, 0});
     return json{
