@@ -306,10 +306,11 @@ private:
         return v;
     }
 
-    /// Reads a VEC3 FLOAT accessor into `out`, rejecting non-finite values.
+    /// Reads a VEC3 FLOAT accessor of at most `max_count` elements (`limit_name` in the message)
+    /// into `out`, rejecting non-finite values.
     std::optional<ModelLoadError> read_vec3(int index, const std::string& what, std::uint64_t max_count,
-                                            std::vector<glm::vec3>& out) const {
-        auto r = view(index, what, TINYGLTF_TYPE_VEC3, {TINYGLTF_COMPONENT_TYPE_FLOAT}, "FLOAT", max_count, "vertices");
+                                            std::vector<glm::vec3>& out, const char* limit_name = "vertices") const {
+        auto r = view(index, what, TINYGLTF_TYPE_VEC3, {TINYGLTF_COMPONENT_TYPE_FLOAT}, "FLOAT", max_count, limit_name);
         if (auto* e = std::get_if<ModelLoadError>(&r)) return *e;
         const ElementView v = std::get<ElementView>(r);
         const std::string where = "accessor " + std::to_string(index) + " (" + what + ")";
@@ -378,7 +379,10 @@ private:
                     return e;
                 vertices_ += mesh.positions.size();
                 if (const auto nrm = prim.attributes.find("NORMAL"); nrm != prim.attributes.end()) {
-                    if (auto e = read_vec3(nrm->second, "NORMAL of " + what, lim.max_vertices, mesh.normals)) return e;
+                    // At most one normal per position, refused before reading a larger count.
+                    if (auto e = read_vec3(nrm->second, "NORMAL of " + what, mesh.positions.size(), mesh.normals,
+                                           "normals (one per position)"))
+                        return e;
                     if (mesh.normals.size() != mesh.positions.size())
                         return error(what, std::to_string(mesh.normals.size()) + " normals for " +
                                                std::to_string(mesh.positions.size()) + " positions");

@@ -82,6 +82,12 @@ TEST(ModelBrokenFile, AccessorCountTooLargeIsRefusedBeforeAllocating) {
     g = one_triangle(bin);
     g["accessors"][1]["count"] = 3000000000u;  // 10⁹ triangles claimed
     expect_contains(glb_error("count_triangles", g, bin).what(), {"accessor 1", "count 3000000000 exceeds the limit"});
+    // More normals than positions, without data (zeros): refused before allocating them.
+    g = one_triangle(bin);
+    g["meshes"][0]["primitives"][0]["attributes"]["NORMAL"] = 2;
+    g["accessors"].push_back({{"componentType", 5126}, {"count", 1000000000}, {"type", "VEC3"}});
+    expect_contains(glb_error("count_normals", g, bin).what(),
+                    {"accessor 2 (NORMAL", "count 1000000000 exceeds the limit of 3 normals (one per position)"});
     // Within the limits but beyond the buffer view: the view is checked before reading.
     ModelLimits lim;
     g = one_triangle(bin);
