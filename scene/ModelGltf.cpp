@@ -180,10 +180,12 @@ bool skip_image(tinygltf::Image*, const int, std::string*, std::string*, int, in
     return true;
 }
 
+/// tinygltf's message as one line of at most 300 bytes (it may quote a whole data URI).
 std::string one_line(std::string s) {
     while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
     for (char& c : s)
         if (c == '\n' || c == '\r') c = ';';
+    if (s.size() > 300) s = s.substr(0, 300) + "...";
     return s;
 }
 

@@ -62,6 +62,16 @@ TEST(ModelBrokenFile, BadJsonNamesLineAndColumn) {
     expect_contains(load_error(write_file(dir / "deep.gltf", deep)).what(), {"nests", "64 deep"});
 }
 
+TEST(ModelBrokenFile, ABufferShorterThanItsByteLengthIsNamedInOneShortLine) {
+    std::string bin;
+    json g = one_triangle(bin);
+    g["buffers"][0]["uri"] = "data:application/octet-stream;base64," + std::string(4000, 'A');
+    g["buffers"][0]["byteLength"] = 1000000000000;
+    const ModelLoadError e = load_error(write_file(temp_dir("short_buffer") / "b.gltf", g.dump()));
+    expect_contains(e.what(), {"b.gltf", "malformed glTF", "Failed to decode"});
+    EXPECT_LT(e.what().size(), 500u);
+}
+
 TEST(ModelBrokenFile, GltfIndexOutOfRange) {
     std::string bin;
     json g = one_triangle(bin);
@@ -150,6 +160,17 @@ TEST(ModelBrokenFile, FileLargerThanTheLimit) {
     ModelLimits lim;
     lim.max_file_bytes = 16;
     expect_contains(obj_error("too_big", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", lim).what(), {"more than the limit of 16 bytes"});
+    // The limit covers a .gltf and its external buffers together.
+    std::string bin;
+    json g = one_triangle(bin);
+    g["buffers"][0]["uri"] = "tri.bin";
+    const fs::path dir = temp_dir("too_big_bin");
+    write_file(dir / "tri.bin", bin);
+    const std::string text = g.dump();
+    lim.max_file_bytes = text.size() + bin.size() - 1;
+    expect_contains(load_error(write_file(dir / "m.gltf", text), lim).what(), {"external file", "tri.bin", "more than the limit"});
+    lim.max_file_bytes = text.size() + bin.size();
+    EXPECT_EQ(load_ok((dir / "m.gltf").string(), lim).meshes.size(), 1u);
 }
 
 TEST(ModelBrokenFile, UnsupportedGltfFeatures) {
