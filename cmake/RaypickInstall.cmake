@@ -14,6 +14,9 @@ if(RAYPICK_WITH_SCENE)
           FILES_MATCHING PATTERN "*.h" PATTERN "detail" EXCLUDE)
   list(APPEND raypick_export_targets raypick_scene)
 endif()
+if(TARGET raypick_models)
+  list(APPEND raypick_export_targets raypick_models)
+endif()
 install(TARGETS ${raypick_export_targets} EXPORT raypickTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
@@ -33,6 +36,9 @@ install(FILES ${PROJECT_BINARY_DIR}/raypick.pc DESTINATION ${CMAKE_INSTALL_DATAD
 
 if(TARGET raypick_cast)
   install(TARGETS raypick_cast RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+if(TARGET raypick_models_tool)
+  install(TARGETS raypick_models_tool RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 if(TARGET raypick_app)
   install(TARGETS raypick_app RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -15,27 +15,17 @@
 
 #include <raypick/scene/SceneFile.h>
 
+#include "../common/RunProgram.h"
+
 using json = nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
-    int status = -1;  ///< exit status
-    std::string out;  ///< stdout and stderr together (2>&1) unless separated
-};
+using Outcome = raypick::test::ProgramRun;
 
 Outcome run(const std::string& args, bool merge_stderr = true) {
-    const std::string cmd = std::string(RAYPICK_CAST_EXE) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
-    Outcome r;
-    FILE* p = ::popen(cmd.c_str(), "r");
-    if (!p) return r;
-    char buf[65536];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-    const int st = ::pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
+    return raypick::test::run_program(std::string(RAYPICK_CAST_EXE) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null"));
 }
 
 std::vector<json> lines_of(const std::string& out) {
