@@ -12,10 +12,7 @@ set(raypick_export_targets raypick_core raypick_batch)
 if(RAYPICK_WITH_SCENE)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/scene/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/raypick/scene
           FILES_MATCHING PATTERN "*.h" PATTERN "detail" EXCLUDE)
-  list(APPEND raypick_export_targets raypick_scene)
-endif()
-if(TARGET raypick_models)
-  list(APPEND raypick_export_targets raypick_models)
+  list(APPEND raypick_export_targets raypick_scene raypick_models)
 endif()
 install(TARGETS ${raypick_export_targets} EXPORT raypickTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
