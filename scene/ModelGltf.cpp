@@ -1,7 +1,8 @@
 // raypick models: glTF 2.0 (.gltf and .glb) through tinygltf. Before tinygltf sees a file, its .glb
 // framing and its JSON (syntax, size, nesting) are checked here; tinygltf reads no images and no
-// file except the external buffers, within the byte limit; every accessor is checked against its
-// buffer view and buffer, and its count against the limits, before anything is allocated for it.
+// file except the external buffers, within the byte limit; every accessor (sparse ones too) is
+// checked against its buffer view and buffer, and its count against the limits, before anything is
+// allocated for it.
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -226,6 +227,19 @@ std::string component_name(int type) {
     }
 }
 
+/// The unsigned integer of `type` (UNSIGNED_BYTE, _SHORT or _INT) at `p`.
+std::uint32_t read_index(const unsigned char* p, int type) {
+    if (type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE) return *p;
+    if (type == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT) {
+        std::uint16_t s;
+        std::memcpy(&s, p, 2);
+        return s;
+    }
+    std::uint32_t u;
+    std::memcpy(&u, p, 4);
+    return u;
+}
+
 class Converter {
 public:
     Converter(const tinygltf::Model& gm, const ParseContext& ctx) : gm_(gm), ctx_(ctx) {}
@@ -253,6 +267,37 @@ private:
         return model_error(ctx_, std::move(where), std::move(message));
     }
 
+    /// The bytes of buffer view `bv_index` from `offset` on, checked to hold `count` elements of
+    /// `element` bytes `stride` apart, the view itself within its buffer. `where` names the reader.
+    std::variant<const unsigned char*, ModelLoadError> view_bytes(int bv_index, std::uint64_t offset, std::uint64_t count,
+                                                                  std::uint64_t element, std::uint64_t stride,
+                                                                  const std::string& where) const {
+        if (bv_index < 0 || std::size_t(bv_index) >= gm_.bufferViews.size())
+            return error(where, "buffer view " + std::to_string(bv_index) + " does not exist");
+        const tinygltf::BufferView& bv = gm_.bufferViews[std::size_t(bv_index)];
+        const std::string bv_where = "buffer view " + std::to_string(bv_index);
+        if (bv.buffer < 0 || std::size_t(bv.buffer) >= gm_.buffers.size())
+            return error(bv_where, "buffer " + std::to_string(bv.buffer) + " does not exist");
+        const std::vector<unsigned char>& data = gm_.buffers[std::size_t(bv.buffer)].data;
+        std::uint64_t bv_end = 0;
+        if (__builtin_add_overflow(std::uint64_t(bv.byteOffset), std::uint64_t(bv.byteLength), &bv_end) ||
+            bv_end > data.size())
+            return error(bv_where, "bytes " + std::to_string(bv.byteOffset) + " + " + std::to_string(bv.byteLength) +
+                                       " run past the end of buffer " + std::to_string(bv.buffer) + " (" +
+                                       std::to_string(data.size()) + " bytes)");
+        if (count > 0) {
+            std::uint64_t span = 0, end = 0;
+            if (__builtin_mul_overflow(count - 1, stride, &span) || __builtin_add_overflow(span, element, &span) ||
+                __builtin_add_overflow(span, offset, &end) || end > bv.byteLength)
+                return error(where, std::to_string(count) + " elements from byte offset " + std::to_string(offset) +
+                                        " run past the end of " + bv_where + " (" + std::to_string(bv.byteLength) +
+                                        " bytes)");
+        } else if (offset > bv.byteLength) {
+            return error(where, "byte offset " + std::to_string(offset) + " is past the end of " + bv_where);
+        }
+        return data.data() + bv.byteOffset + offset;
+    }
+
     /// Checks accessor `index` as `what` ("POSITION of mesh 0, primitive 1"): its type, its
     /// component type (one of `allowed`, named by `allowed_text`), its count against `max_count`
     /// (what the limits still allow) and its place in its buffer view and buffer.
@@ -264,7 +309,6 @@ private:
                                    std::to_string(gm_.accessors.size()) + " accessors)");
         const tinygltf::Accessor& a = gm_.accessors[std::size_t(index)];
         const std::string where = "accessor " + std::to_string(index) + " (" + what + ")";
-        if (a.sparse.isSparse) return error(where, "sparse accessors are not supported");
         if (a.type != type)
             return error(where, std::string("type must be ") + (type == TINYGLTF_TYPE_VEC3 ? "VEC3" : "SCALAR"));
         if (std::find(allowed.begin(), allowed.end(), a.componentType) == allowed.end())
@@ -275,58 +319,81 @@ private:
         ElementView v;
         v.count = a.count;
         v.component_type = a.componentType;
-        const std::size_t csize = component_size(a.componentType);
-        v.element = csize * (type == TINYGLTF_TYPE_VEC3 ? 3 : 1);
-        if (a.bufferView < 0) return v;  // no data: all zeros
-        if (std::size_t(a.bufferView) >= gm_.bufferViews.size())
-            return error(where, "buffer view " + std::to_string(a.bufferView) + " does not exist");
-        const tinygltf::BufferView& bv = gm_.bufferViews[std::size_t(a.bufferView)];
-        const std::string bv_where = "buffer view " + std::to_string(a.bufferView);
-        if (bv.buffer < 0 || std::size_t(bv.buffer) >= gm_.buffers.size())
-            return error(bv_where, "buffer " + std::to_string(bv.buffer) + " does not exist");
-        const std::vector<unsigned char>& data = gm_.buffers[std::size_t(bv.buffer)].data;
-        std::uint64_t bv_end = 0;
-        if (__builtin_add_overflow(std::uint64_t(bv.byteOffset), std::uint64_t(bv.byteLength), &bv_end) ||
-            bv_end > data.size())
-            return error(bv_where, "bytes " + std::to_string(bv.byteOffset) + " + " + std::to_string(bv.byteLength) +
-                                       " run past the end of buffer " + std::to_string(bv.buffer) + " (" +
-                                       std::to_string(data.size()) + " bytes)");
-        v.stride = bv.byteStride == 0 ? v.element : bv.byteStride;
-        if (v.stride < v.element)
-            return error(bv_where, "byte stride " + std::to_string(bv.byteStride) + " is less than the " +
-                                       std::to_string(v.element) + "-byte elements of " + where);
-        if (v.count > 0) {
-            std::uint64_t span = 0, end = 0;
-            if (__builtin_mul_overflow(std::uint64_t(v.count - 1), std::uint64_t(v.stride), &span) ||
-                __builtin_add_overflow(span, std::uint64_t(v.element), &span) ||
-                __builtin_add_overflow(span, std::uint64_t(a.byteOffset), &end) || end > bv.byteLength)
-                return error(where, std::to_string(v.count) + " elements from byte offset " +
-                                        std::to_string(a.byteOffset) + " run past the end of " + bv_where + " (" +
-                                        std::to_string(bv.byteLength) + " bytes)");
+        v.element = component_size(a.componentType) * (type == TINYGLTF_TYPE_VEC3 ? 3 : 1);
+        if (a.bufferView < 0) return v;  // no data: all zeros (and the sparse values, if any)
+        if (std::size_t(a.bufferView) < gm_.bufferViews.size()) {
+            const tinygltf::BufferView& bv = gm_.bufferViews[std::size_t(a.bufferView)];
+            v.stride = bv.byteStride == 0 ? v.element : bv.byteStride;
+            if (v.stride < v.element)
+                return error("buffer view " + std::to_string(a.bufferView),
+                             "byte stride " + std::to_string(bv.byteStride) + " is less than the " +
+                                 std::to_string(v.element) + "-byte elements of " + where);
         }
-        v.data = data.data() + bv.byteOffset + a.byteOffset;
+        auto bytes = view_bytes(a.bufferView, a.byteOffset, v.count, v.element, v.stride, where);
+        if (auto* e = std::get_if<ModelLoadError>(&bytes)) return *e;
+        v.data = std::get<const unsigned char*>(bytes);
         return v;
     }
 
+    /// Applies accessor `index`'s sparse substitutions, if it has any: `set(i, bytes)` replaces
+    /// element i by the `element` bytes at `bytes`. Indices must increase and be below the count.
+    std::optional<ModelLoadError> apply_sparse(int index, const std::string& what, std::size_t element,
+                                               const std::function<void(std::size_t, const unsigned char*)>& set) const {
+        const tinygltf::Accessor& a = gm_.accessors[std::size_t(index)];
+        if (!a.sparse.isSparse) return std::nullopt;
+        const std::string where = "accessor " + std::to_string(index) + " (" + what + "), sparse";
+        const auto& sp = a.sparse;
+        if (sp.count < 1 || std::size_t(sp.count) > a.count)
+            return error(where, "count " + std::to_string(sp.count) + " must be from 1 to the accessor's count " +
+                                    std::to_string(a.count));
+        const int it = sp.indices.componentType;
+        if (it != TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE && it != TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT &&
+            it != TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT)
+            return error(where, "indices must be UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT, not " + component_name(it));
+        if (sp.indices.byteOffset < 0 || sp.values.byteOffset < 0) return error(where, "a byte offset is negative");
+        const std::size_t isize = component_size(it);
+        auto indices = view_bytes(sp.indices.bufferView, std::uint64_t(sp.indices.byteOffset), std::uint64_t(sp.count),
+                                  isize, isize, where + " indices");
+        if (auto* e = std::get_if<ModelLoadError>(&indices)) return *e;
+        auto values = view_bytes(sp.values.bufferView, std::uint64_t(sp.values.byteOffset), std::uint64_t(sp.count),
+                                 element, element, where + " values");
+        if (auto* e = std::get_if<ModelLoadError>(&values)) return *e;
+        const unsigned char* ip = std::get<const unsigned char*>(indices);
+        const unsigned char* vp = std::get<const unsigned char*>(values);
+        std::uint64_t previous = 0;
+        for (std::size_t k = 0; k < std::size_t(sp.count); ++k) {
+            const std::uint32_t i = read_index(ip + k * isize, it);
+            if (i >= a.count || (k > 0 && i <= previous))
+                return error(where, "index " + std::to_string(i) + " at element " + std::to_string(k) +
+                                        (i >= a.count ? " is out of range (count " + std::to_string(a.count) + ")"
+                                                      : " does not increase"));
+            previous = i;
+            set(i, vp + k * element);
+        }
+        return std::nullopt;
+    }
+
     /// Reads a VEC3 FLOAT accessor of at most `max_count` elements (`limit_name` in the message)
-    /// into `out`, rejecting non-finite values.
+    /// into `out`, with its sparse substitutions, rejecting non-finite values.
     std::optional<ModelLoadError> read_vec3(int index, const std::string& what, std::uint64_t max_count,
                                             std::vector<glm::vec3>& out, const char* limit_name = "vertices") const {
         auto r = view(index, what, TINYGLTF_TYPE_VEC3, {TINYGLTF_COMPONENT_TYPE_FLOAT}, "FLOAT", max_count, limit_name);
         if (auto* e = std::get_if<ModelLoadError>(&r)) return *e;
         const ElementView v = std::get<ElementView>(r);
-        const std::string where = "accessor " + std::to_string(index) + " (" + what + ")";
         out.assign(v.count, glm::vec3(0.0f));
-        if (!v.data) return std::nullopt;
-        for (std::size_t i = 0; i < v.count; ++i) {
-            std::memcpy(&out[i], v.data + i * v.stride, sizeof(glm::vec3));
+        for (std::size_t i = 0; i < v.count && v.data; ++i) std::memcpy(&out[i], v.data + i * v.stride, sizeof(glm::vec3));
+        if (auto e = apply_sparse(index, what, sizeof(glm::vec3),
+                                  [&](std::size_t i, const unsigned char* p) { std::memcpy(&out[i], p, sizeof(glm::vec3)); }))
+            return e;
+        for (std::size_t i = 0; i < v.count; ++i)
             if (!std::isfinite(out[i].x) || !std::isfinite(out[i].y) || !std::isfinite(out[i].z))
-                return error(where, "element " + std::to_string(i) + " is not finite");
-        }
+                return error("accessor " + std::to_string(index) + " (" + what + ")",
+                             "element " + std::to_string(i) + " is not finite");
         return std::nullopt;
     }
 
-    /// Reads a SCALAR unsigned index accessor into `out`, each index below `vertex_count`.
+    /// Reads a SCALAR unsigned index accessor into `out`, with its sparse substitutions, each index
+    /// below `vertex_count`.
     std::optional<ModelLoadError> read_indices(int index, const std::string& what, std::uint64_t max_count,
                                                std::size_t vertex_count, std::vector<std::uint32_t>& out) const {
         auto r = view(index, what, TINYGLTF_TYPE_SCALAR,
@@ -335,24 +402,16 @@ private:
                       "UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT", max_count, "indices");
         if (auto* e = std::get_if<ModelLoadError>(&r)) return *e;
         const ElementView v = std::get<ElementView>(r);
-        const std::string where = "accessor " + std::to_string(index) + " (" + what + ")";
-        const int ct = v.component_type;
         out.assign(v.count, 0u);
-        for (std::size_t i = 0; i < v.count && v.data; ++i) {
-            const unsigned char* p = v.data + i * v.stride;
-            if (ct == TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE) out[i] = *p;
-            else if (ct == TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT) {
-                std::uint16_t s;
-                std::memcpy(&s, p, 2);
-                out[i] = s;
-            } else {
-                std::memcpy(&out[i], p, 4);
-            }
-        }
+        for (std::size_t i = 0; i < v.count && v.data; ++i) out[i] = read_index(v.data + i * v.stride, v.component_type);
+        if (auto e = apply_sparse(index, what, v.element,
+                                  [&](std::size_t i, const unsigned char* p) { out[i] = read_index(p, v.component_type); }))
+            return e;
         for (std::size_t i = 0; i < v.count; ++i)
             if (out[i] >= vertex_count)
-                return error(where, "index " + std::to_string(out[i]) + " at element " + std::to_string(i) +
-                                        " is out of range (" + std::to_string(vertex_count) + " vertices)");
+                return error("accessor " + std::to_string(index) + " (" + what + ")",
+                             "index " + std::to_string(out[i]) + " at element " + std::to_string(i) +
+                                 " is out of range (" + std::to_string(vertex_count) + " vertices)");
         return std::nullopt;
     }
 

@@ -176,11 +176,6 @@ TEST(ModelBrokenFile, FileLargerThanTheLimit) {
 TEST(ModelBrokenFile, UnsupportedGltfFeatures) {
     std::string bin;
     json g = one_triangle(bin);
-    g["accessors"][0]["sparse"] = {{"count", 1},
-                                   {"indices", {{"bufferView", 1}, {"componentType", 5123}}},
-                                   {"values", {{"bufferView", 0}}}};
-    expect_contains(glb_error("sparse", g, bin).what(), {"accessor 0", "sparse accessors are not supported"});
-    g = one_triangle(bin);
     g["meshes"][0]["primitives"][0]["mode"] = 1;
     expect_contains(glb_error("lines", g, bin).what(), {"mesh 0, primitive 0", "mode 1", "only triangles, strips and fans"});
     g = one_triangle(bin);
@@ -214,4 +209,23 @@ TEST(ModelBrokenFile, InstancesBeyondTheLimit) {
     ModelLimits lim;
     lim.max_instances = 2;
     expect_contains(glb_error("instances", g, bin, lim).what(), {"node 2", "more than 2 instances"});
+}
+
+TEST(ModelBrokenFile, SparseSubstitutionsOutOfOrderOrOutOfRange) {
+    std::string bin;
+    json g = one_triangle(bin);
+    put(bin, std::vector<std::uint8_t>{2, 1, 0, 0});                  // sparse indices at 44
+    put(bin, std::vector<float>{0, 5, 0, 0, 6, 0});                   // sparse values at 48
+    g["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", 44}, {"byteLength", 2}});
+    g["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", 48}, {"byteLength", 24}});
+    g["buffers"][0]["byteLength"] = bin.size();
+    g["accessors"][0]["sparse"] = {{"count", 2},
+                                   {"indices", {{"bufferView", 2}, {"componentType", 5121}}},
+                                   {"values", {{"bufferView", 3}}}};
+    expect_contains(glb_error("sparse_order", g, bin).what(),
+                    {"accessor 0 (POSITION of mesh 0, primitive 0), sparse", "index 1 at element 1 does not increase"});
+    bin[44] = 7;
+    expect_contains(glb_error("sparse_range", g, bin).what(), {"index 7 at element 0 is out of range (count 3)"});
+    g["accessors"][0]["sparse"]["count"] = 3;
+    expect_contains(glb_error("sparse_view", g, bin).what(), {"sparse indices", "3 elements", "run past the end of buffer view 2"});
 }

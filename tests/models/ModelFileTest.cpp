@@ -202,6 +202,36 @@ TEST(ModelGltf, StripsAndFansBecomeTrianglesKeepingTheirWinding) {
     EXPECT_EQ(m.meshes[1].triangles, (std::vector<std::uint32_t>{0, 1, 2, 0, 2, 3, 0, 3, 4}));
 }
 
+TEST(ModelGltf, SparseAccessorsReplaceElementsOfTheirBaseOrOfZeros) {
+    std::string bin;
+    json g = one_triangle(bin);
+    put(bin, std::vector<std::uint8_t>{2, 0, 0, 0});   // sparse index at 44: element 2
+    put(bin, std::vector<float>{0, 5, 0});             // its value at 48
+    put(bin, std::vector<std::uint16_t>{1, 2});        // sparse indices of the index accessor at 60
+    put(bin, std::vector<std::uint16_t>{2, 1});        // their values at 64: the triangle flips
+    g["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", 44}, {"byteLength", 1}});
+    g["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", 48}, {"byteLength", 12}});
+    g["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", 60}, {"byteLength", 4}});
+    g["bufferViews"].push_back({{"buffer", 0}, {"byteOffset", 64}, {"byteLength", 4}});
+    g["buffers"][0]["byteLength"] = bin.size();
+    g["accessors"][0]["sparse"] = {{"count", 1},
+                                   {"indices", {{"bufferView", 2}, {"componentType", 5121}}},
+                                   {"values", {{"bufferView", 3}}}};
+    g["accessors"][1]["sparse"] = {{"count", 2},
+                                   {"indices", {{"bufferView", 4}, {"componentType", 5123}}},
+                                   {"values", {{"bufferView", 5}}}};
+    const fs::path dir = temp_dir("gltf_sparse");
+    Model m = load_ok(write_file(dir / "sparse.glb", pack_glb(g, bin)));
+    ASSERT_EQ(m.meshes.size(), 1u);
+    EXPECT_EQ(m.meshes[0].positions, (std::vector<glm::vec3>{{0, 0, 0}, {1, 0, 0}, {0, 5, 0}}));
+    EXPECT_EQ(m.meshes[0].triangles, (std::vector<std::uint32_t>{0, 2, 1}));
+    // Without a base buffer view the elements start as zeros.
+    g["accessors"][0].erase("bufferView");
+    m = load_ok(write_file(dir / "zeros.glb", pack_glb(g, bin)));
+    ASSERT_EQ(m.meshes.size(), 1u);
+    EXPECT_EQ(m.meshes[0].positions, (std::vector<glm::vec3>{{0, 0, 0}, {0, 0, 0}, {0, 5, 0}}));
+}
+
 TEST(ModelGltf, AGltfWithAnEmbeddedBufferParsesFromMemoryWithoutTouchingFiles) {
     std::string bin;
     json g = one_triangle(bin);
