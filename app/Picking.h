@@ -19,7 +19,7 @@ namespace raypick::app {
 /// Which textbook variant to compare with, per shape type (index = ShapeType).
 struct CompareOptions {
     std::array<bool, kShapeTypeCount> enabled{};
-    bool sphere_geometric = false;  ///< spheres: the tutorial's geometric test instead of the algebraic one
+    bool sphere_geometric = false;  ///< spheres: the geometric test of "Ray Against Sphere" instead of the algebraic one
 };
 
 /// A textbook variant's answer for one shape. Capsules report two points (the published test's

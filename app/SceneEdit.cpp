@@ -24,7 +24,7 @@ bool delete_shape(Scene& scene, std::size_t i) {
     scene.shapes.erase(scene.shapes.begin() + static_cast<std::ptrdiff_t>(i));
     // Expectations about the deleted shape go with it (a cast against it, or "picks it"); the
     // others keep pointing at the same shapes, whose indices above i move down by one. Without
-    // this the scene could no longer be saved (found by the random-edit driver).
+    // this the scene could not be saved (the random-edit driver checks it).
     auto& ex = scene.expectations;
     ex.erase(std::remove_if(ex.begin(), ex.end(),
                             [i](const SceneExpectation& e) { return e.shape == i || e.picked == i; }),

@@ -11,7 +11,7 @@ int main(int argc, char** argv) {
     using namespace raypick::app;
     const ParseResult parsed = parse_command_line(std::vector<std::string>(argv, argv + argc));
     if (!parsed.error.empty()) {
-        std::fprintf(stderr, "raypick: %s\n%s", parsed.error.c_str(), usage().c_str());
+        std::fprintf(stderr, "raypick: %s (see --help)\n", parsed.error.c_str());
         return 2;
     }
     if (parsed.options.help) {

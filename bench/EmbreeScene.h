@@ -1,6 +1,6 @@
 // The same shapes as an Embree 3 scene, for the picking comparison (built only when libembree-dev
 // is installed). Spheres are Embree's built-in sphere points, boxes (AABB and OBB) 12 triangles
-// each, capsules round linear curves. Single-threaded device, as the README's figures state.
+// each, capsules round linear curves. Single-threaded device, as docs/performance.md's figures state.
 #pragma once
 
 #include <embree3/rtcore.h>

@@ -4,12 +4,12 @@
 // textbook variants (kernels_textbook.cpp), and registered in bench_kernels.cpp.
 //
 // Why separate translation units: GCC's inlining budget is per translation unit, so with every
-// kernel in one file an edit to one shape's code changed how the others were compiled. The
-// textbook capsule measured 49.6 or 54.9 M tests/s depending on an unrelated edit to
-// RayCapsule.h (its own code compiled 470 or 428 instructions long). Now each kernel's code
-// depends on its own headers only. Code placement still moves a kernel by up to ten per cent from
-// one link to the next (the textbook AABB, its object file unchanged, measured 113 to 124 M/s
-// across three builds), so compare kernels over several builds, or by instruction counts.
+// kernel in one file an edit to one shape's code changes how the others compile (the textbook
+// capsule read 49.6 or 54.9 M tests/s depending on an unrelated edit to RayCapsule.h: its own
+// code compiled 470 or 428 instructions long). Split, each kernel's code depends on its own
+// headers only. Code placement still moves a kernel by up to ten per cent from one link to the
+// next (the textbook AABB, its object file unchanged, read 113 to 124 M/s across three builds),
+// so compare kernels over several builds, or by instruction counts.
 #pragma once
 
 #include <benchmark/benchmark.h>

@@ -59,7 +59,7 @@ void BM_Raycast10k(benchmark::State& state) {
 }
 
 // The same picture one ray at a time (Bvh::pick per pixel, the previous pixel's shape as the hint:
-// how raycast::render worked before ray bundles), one thread: the bundles' gain in the same run.
+// the alternative to ray bundles), one thread: the bundles' gain in the same run.
 void BM_Raycast10kSingleRays(benchmark::State& state) {
     static const Bvh<float> bvh(bench::make_shapes(bench::Mix::Mixed, 10000));
     const auto rays = camera({160, 120, 240}, {0, 0, 0}, 45.f);

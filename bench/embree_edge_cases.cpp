@@ -1,4 +1,4 @@
-// The cases the issue says Embree's round linear curves get wrong, measured on the same rays for
+// The cases Embree's round linear curves get wrong, measured on the same rays for
 // raypick and for Embree: rays parallel to a capsule's axis, and capsules whose ends coincide
 // (a == b, i.e. a ball). Every ray is built to hit its capsule, with the answer known in closed
 // form; a control set of generic rays at the same capsules shows that Embree is otherwise fine.

@@ -116,7 +116,7 @@ template <typename T> void cast_all(const Scene& scene, Out& out) {
     }
 }
 
-int usage(std::FILE* f, int code) {
+int help() {
     std::fputs("usage: raypick-cast [--check] [--double] FILE\n"
                "  Casts every ray in the scene file FILE against every shape and prints one JSON\n"
                "  object per line: {\"ray\":i,\"shape\":j,\"hit\":..,\"t_near\":..,\"t_far\":..,\"n_near\":[..],\n"
@@ -125,8 +125,8 @@ int usage(std::FILE* f, int code) {
                "  --double  use the double-precision core (default: float)\n"
                "  Exit: 0 ok, 1 failed expectation, 2 usage error or unreadable/invalid file.\n"
                "  Format: scene/FORMAT.md\n",
-               f);
-    return code;
+               stdout);
+    return 0;
 }
 
 }  // namespace
@@ -140,18 +140,21 @@ int main(int argc, char** argv) {
         if (a == "--check") check = true;
         else if (a == "--double") precision = Precision::Double;
         else if (a == "--float") precision = Precision::Float;
-        else if (a == "-h" || a == "--help") return usage(stdout, 0);
+        else if (a == "-h" || a == "--help") return help();
         else if (a.size() > 1 && a[0] == '-' && a != "-") {
-            std::fprintf(stderr, "raypick-cast: unknown option %s\n", a.c_str());
-            return usage(stderr, 2);
+            std::fprintf(stderr, "raypick-cast: unknown option %s (see --help)\n", a.c_str());
+            return 2;
         } else if (!file.empty()) {
-            std::fprintf(stderr, "raypick-cast: more than one FILE given\n");
-            return usage(stderr, 2);
+            std::fprintf(stderr, "raypick-cast: more than one FILE given: %s and %s (see --help)\n", file.c_str(), a.c_str());
+            return 2;
         } else {
             file = a;
         }
     }
-    if (file.empty()) return usage(stderr, 2);
+    if (file.empty()) {
+        std::fprintf(stderr, "raypick-cast: no FILE given (see --help)\n");
+        return 2;
+    }
 
     auto loaded = load_scene_file(file);
     if (const auto* err = std::get_if<SceneLoadError>(&loaded)) {

@@ -12,7 +12,7 @@ set(raypick_export_targets raypick_core raypick_batch)
 if(RAYPICK_WITH_SCENE)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/scene/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/raypick/scene
           FILES_MATCHING PATTERN "*.h" PATTERN "detail" EXCLUDE)
-  list(APPEND raypick_export_targets raypick_scene)
+  list(APPEND raypick_export_targets raypick_scene raypick_models)
 endif()
 install(TARGETS ${raypick_export_targets} EXPORT raypickTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -34,8 +34,12 @@ install(FILES ${PROJECT_BINARY_DIR}/raypick.pc DESTINATION ${CMAKE_INSTALL_DATAD
 if(TARGET raypick_cast)
   install(TARGETS raypick_cast RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+if(TARGET raypick_models_tool)
+  install(TARGETS raypick_models_tool RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 if(TARGET raypick_app)
   install(TARGETS raypick_app RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/shaders/ DESTINATION ${CMAKE_INSTALL_DATADIR}/raypick/shaders)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/ DESTINATION ${CMAKE_INSTALL_DATADIR}/raypick/assets)
 endif()
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -112,3 +112,29 @@ for name, data in CAST.items():
     write("fuzz_cast_double", name, data)
 for name, data in BVH.items():
     write("fuzz_bvh", name, data)
+
+# fuzz_mesh_bvh: precision byte, vertex count - 3, coordinate mode (even: grid bytes, value / 4),
+# vertices, triangle count - 1, three index bytes per triangle, ray count - 1, rays (mode byte:
+# % 4 == 0 at a vertex, 1 at an edge midpoint, else a direction follows; origin; range mode), then
+# the instance's nine linear entries and translation.
+def g(v):  # a grid coordinate v / 4
+    return v & 0xFF
+
+
+CUBE_V = [g(x) for p in [(-4, -4, -4), (4, -4, -4), (-4, 4, -4), (4, 4, -4),
+                          (-4, -4, 4), (4, -4, 4), (-4, 4, 4), (4, 4, 4)] for x in p]
+CUBE_T = [0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5]
+CUBE_RAYS = ([5] + [0 * 4 + 0, g(0), g(0), g(0), 0]         # from the centre at vertex 0
+             + [1 * 4 + 1, g(0), g(1), g(0), 0]             # at an edge midpoint
+             + [2, g(12), g(0), g(0)] + vec(-1, 0, 0) + [0]  # along x through a face
+             + [7 * 4 + 0, g(16), g(16), g(16), 0]          # from outside at a vertex
+             + [3 * 4 + 1, g(-16), g(4), g(2), 0]
+             + [9 * 4 + 0, g(0), g(0), g(20), 0])
+MIRROR = [g(-4), 0, 0, 0, g(8), 0, 0, 0, g(4), g(12), 0, 0]  # grid values, whatever the mode
+MESH = {
+    "cube_float": [0, 5, 0] + CUBE_V + [11] + CUBE_T + CUBE_RAYS + MIRROR,
+    "cube_double": [1, 5, 0] + CUBE_V + [11] + CUBE_T + CUBE_RAYS + MIRROR,
+    "bad_index": [0, 0, 0] + CUBE_V[:9] + [0, 0, 1, 255],
+}
+for name, data in MESH.items():
+    write("fuzz_mesh_bvh", name, data)

@@ -68,7 +68,7 @@ template <typename T> struct AabbSoA {
     AabbView<T> view() const { return {lx.data(), ly.data(), lz.data(), hx.data(), hy.data(), hz.data()}; }
 };
 /// Unlike the other three, ObbSoA keeps its fields private: it stores is_valid() of each box
-/// beside it (checking a rotation, six dot products and a determinant, was about a third of the
+/// beside it (checking a rotation, six dot products and a determinant, is about a third of the
 /// OBB kernel's work on every cast), and that flag must follow every change. Change a box with
 /// set().
 template <typename T> class ObbSoA {

@@ -136,8 +136,8 @@ inline void store(const HitsOut<T>& out, std::size_t k, std::size_t count, VecT<
         std::memcpy(out.t_far + k, &tf, sizeof tf);
         constexpr int bytes = Simd<T>::W * int(sizeof(T));
         if constexpr (bytes == 32 && sizeof(T) == 4) {
-            // AVX2, eight 32-bit lanes to eight bytes with two packs (the generic conversion
-            // below became some forty scalar extractions, shifts and ors).
+            // AVX2, eight 32-bit lanes to eight bytes with two packs (g++ 12 lowers the generic
+            // conversion below to some forty scalar extractions, shifts and ors here).
             const __m128i w = _mm_packs_epi32(_mm256_castsi256_si128((__m256i)hit), _mm256_extracti128_si256((__m256i)hit, 1));
             const __m128i b = _mm_and_si128(_mm_packs_epi16(w, w), _mm_set1_epi8(1));
             _mm_storel_epi64(reinterpret_cast<__m128i*>(out.hit + k), b);
@@ -254,14 +254,13 @@ inline MaskT<T> sphere_lanes(const R& ray, VecT<T> cx, VecT<T> cy, VecT<T> cz, V
     // implies is_valid(Sphere) for the lanes the vector code keeps: a centre or radius that is not
     // finite makes a s infinite or NaN, and r >= safe_min rules out a negative or NaN radius; it
     // also implies s >= lo (s >= r^2 >= safe_min^2), the range's lower bound. A point or a tinier
-    // radius is left to the scalar code too, as in cast(). (The gate with s >= lo and a separate
-    // sign test was three instructions a group more.)
+    // radius is left to the scalar code too, as in cast().
     const VecT<T> a = (dx * dx + dy * dy) + dz * dz, s = ((fx * fx + fy * fy) + fz * fz) + r * r;
     const MaskT<T> bad = ~((a >= detail::safe_sq_min<T>()) & (r >= detail::safe_min<T>()) & (a * s <= detail::safe_sq_max<T>()));
     // The common miss, as in the scalar cast(): no lane's line meets its sphere (and none is
     // left to the scalar code). Then nothing more is computed (a miss's t values mean nothing).
     // Only at four lanes or fewer (the BVH's leaves, SSE2): with 16 some lane nearly always
-    // meets its sphere where shapes lie near the ray, and the test cost the AVX-512 kernel 6 %.
+    // meets its sphere where shapes lie near the ray, and the test costs more than it saves.
     if constexpr (Simd<T>::W <= 4) {
         if (!any<T>((discriminant<T>(fx, fy, fz, dx, dy, dz, r) >= T(0)) | bad)) {
             t0 = t1 = splat(T(0));
@@ -571,10 +570,10 @@ inline void kernel_loop(const Ray<T>& ray, const SoA& shapes, std::size_t begin,
     std::size_t i = begin;
     // Two groups a step, their rare scalar fix-ups after both: the two kernels' independent work
     // is one stretch of code without a branch, so one group's arithmetic is at hand while the
-    // other waits for its square roots and divisions. Measured on AVX2 (Zen 3), 320 M tests: the
-    // sphere kernel 12 % faster, the OBB kernel 3 %; the AABB kernel unchanged and the capsule
-    // kernel 15-20 % slower (its early miss test and twice its many live values), so the AABB
-    // kernel takes one group a step (the capsule kernel now compacts instead: compacting_loop()).
+    // other waits for its square roots and divisions. The sphere and OBB kernels gain from it; the
+    // AABB kernel does not, so it takes one group a step, and the capsule kernel (its early miss
+    // test, and twice its many live values) compacts instead: compacting_loop(). Figures:
+    // docs/performance.md.
     if constexpr (Step == 2) {
         for (; end - i >= 2 * W; i += 2 * W) {
             VecT<T> a0, a1, b0, b1;
@@ -720,8 +719,8 @@ template <std::size_t W> inline std::size_t append_kept(std::uint32_t* out, std:
 /// cast_batch()'s loop for the shape types whose common miss is cheap to tell (clear_miss_lanes()):
 /// one ray against shapes [begin, end) in two passes over blocks of kBlock shapes. The first takes
 /// the clear misses and keeps the others' offsets; the second runs the whole kernel on those, W at
-/// a time, their fields gathered from the block. Testing whole groups instead, a group went the
-/// whole way whenever one of its W lanes needed it: with 8 lanes, nearly four capsule groups in
+/// a time, their fields gathered from the block. Testing whole groups instead, a group goes the
+/// whole way whenever one of its W lanes needs it: with 8 lanes, nearly four capsule groups in
 /// five on the benchmark's rays, where most capsules and spheres are missed by most rays.
 template <typename T, typename SoA>
 void compacting_loop(const Ray<T>& ray, const SoA& shapes, std::size_t begin, std::size_t end, T t_min, T t_max,
@@ -766,9 +765,9 @@ void capsule_kernel(const Ray<T>& ray, const CapsuleSoA<T>& s, std::size_t begin
                     BatchHits<T>& out) {
     compacting_loop(ray, s, begin, end, t_min, t_max, out);
 }
-/// Spheres: compacting at four lanes or fewer (SSE2: 232 -> 385 M tests/s on the benchmark's rays,
-/// float), two groups a step at eight (AVX2: 533 against 480 compacting: the sphere's whole kernel
-/// is short next to the first pass's index bookkeeping and the second's gathers).
+/// Spheres: compacting at four lanes or fewer, two groups a step at eight (there the sphere's
+/// whole kernel is short next to the first pass's index bookkeeping and the second's gathers;
+/// figures: docs/performance.md).
 template <typename T>
 void sphere_kernel(const Ray<T>& ray, const SphereSoA<T>& s, std::size_t begin, std::size_t end, T t_min, T t_max,
                    BatchHits<T>& out) {

@@ -82,11 +82,9 @@ struct BvhOptions {
     /// When the exact nodes and the leaves take more than this many bytes, pick() walks compact
     /// copies of the nodes (child boxes in 8 bits a plane: half the memory, bvh_node::Compact)
     /// where every box is finite, else the exact nodes. Unset (the default): half the CPU's
-    /// last-level cache. Measured (in-process A/B on the bench scenes, AMD Zen 3, 32 MB of L3):
-    /// picks 0-9 % slower with compact nodes at 10^4 and 10^5 shapes (up to 15 MB), where the
-    /// exact tree stays in cache and decoding costs more than it saves, and 7-12 % faster at
-    /// 3 x 10^5 spheres (19 MB), 4-15 % at 10^6 (60-120 MB). Tests set 0 and the largest value
-    /// to prove both walks pick the same.
+    /// last-level cache: while the exact tree stays in cache, decoding costs more than it saves,
+    /// and beyond that the halved node fetches win (figures: docs/performance.md). Tests set 0
+    /// and the largest value to prove both walks pick the same.
     std::optional<std::size_t> compact_above_bytes = std::nullopt;
 };
 

@@ -230,8 +230,8 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
             return Entry{n.child[k], n.counts[k], e.ref, std::uint32_t(k), entry[k]};
         });
     }
-    // Constructed in place: finish() returns straight into out[i]. (An assignment returned into a
-    // temporary and copied its 76 bytes with wider loads than the callee's stores: a
+    // Constructed in place: finish() returns straight into out[i]. (An assignment returns into a
+    // temporary and copies its 76 bytes with wider loads than the callee's stores: a
     // store-forwarding stall on every ray, a seventh of this function's time.)
     static_assert(std::is_trivially_destructible_v<std::optional<NearestHit<T>>>, "replaced in place");
     for (std::size_t i = 0; i < count; ++i)

@@ -154,9 +154,8 @@ template <typename T>
 typename Bvh<T>::Sub Bvh<T>::plan(const LargeVector<BinNode>& bin, std::uint32_t b, std::vector<How>& how) const {
     // Costs in node visits: a wide node's box test, or a vector of leaf shapes of one type (a lone
     // shape of its type is one scalar test) weighted by what that type's test costs against a node
-    // test (ShapeTraits::leaf_cost, measured: OBB vectors 1.5 and capsule vectors 1.25 gave the
-    // fastest picks among 10^6 of them; heavier spheres and boxes bought less than the noise for
-    // twice the nodes), times the probability of a visit, the box's area.
+    // test (ShapeTraits::leaf_cost, the weights that give the fastest picks among 10^6 shapes of
+    // the type: docs/performance.md), times the probability of a visit, the box's area.
     constexpr double kNodeCost = 1.0;
     double kLeafVectorCost[kShapeTypeCount];
     {
@@ -191,11 +190,11 @@ typename Bvh<T>::Sub Bvh<T>::plan(const LargeVector<BinNode>& bin, std::uint32_t
     for (int t = 0; t < kShapeTypeCount; ++t) total += (s.n[t] = l.n[t] + r.n[t]);
     How& h = how[b];
     // Both children sharing j slots: the best k for the left one. Selects, not branches: which
-    // k wins is data dependent and was mispredicted most of the time. Only the splits the
+    // k wins is data dependent and a branch is mispredicted most of the time. Only the splits the
     // children can use: a subtree of m binary leaves never fills more than m slots (its cost[] is
     // flat from m on), so a k with k > l.slots or j - k > r.slots costs no less than the nearest
     // k without, and j beyond l.slots + r.slots gains nothing. The minimum is the same. Most
-    // binary nodes are near the leaves, so this is a few additions where all W^2 / 2 took a
+    // binary nodes are near the leaves, so this is a few additions where all W^2 / 2 take a
     // fifth of a build at 16 wide. For the same reason cost[] is kept only up to slots (every
     // read below stays within a child's slots), and how[b][i] beyond them stays 0 (`how` starts
     // zeroed: no better than with i - 1 slots).

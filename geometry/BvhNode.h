@@ -24,10 +24,9 @@
 
 namespace raypick::bvh_node {
 
-/// Children per node. 16 rather than 8 (twelfth session, bench_pick): picks 6-27 % faster among
-/// 100 to 10^6 shapes of every mix, in float and double, as a pick waits on fewer dependent
-/// node fetches; the build as fast (plan() skips the splits a subtree cannot use); 32 was no
-/// faster to pick and 18 % slower to build.
+/// Children per node. 16: a pick waits on fewer dependent node fetches than with 8, and the
+/// build is as fast (plan() skips the splits a subtree cannot use); 32 picks no faster and builds
+/// slower (figures: docs/performance.md).
 constexpr int kWidth = 16;
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 /// A leaf child reference: kLeaf | (cache lines to prefetch - 1) << 28 | offset in 16-byte chunks.
@@ -79,8 +78,8 @@ template <typename T> inline void search_codes(const Compact<T>& out, int a, T l
 /// A child with an empty box (shapes that are all invalid) gets an inverted box.
 /// Codes are estimated a vector of children at a time ((bound - origin) / scale, floor for lo and
 /// ceiling for hi) and checked against the decoded planes themselves; only a lane whose estimate
-/// rounding put one off is searched (search_codes). One code at a time, encoding took 30 ms of a
-/// 400 ms build of 10^6 spheres.
+/// rounding put one off is searched (search_codes). One code at a time, encoding would take 30 ms
+/// of a 400 ms build of 10^6 spheres.
 template <typename T> inline bool encode(const Node<T>& exact, Compact<T>& out) {
     using V = typename detail::Vec16Of<T>::V;
     using I = typename detail::Vec16Of<T>::I;
@@ -183,8 +182,7 @@ template <typename N> __attribute__((always_inline)) inline unsigned occupied(co
 
 /// Starts loading a child (a node's four cache lines, or a leaf's lines) so misses overlap.
 /// Always inlined: out of line, GCC finds such a function const (a prefetch writes nothing) and
-/// deletes its calls, result unused, as dead code. That is what became of the lambda pick() used
-/// until the seventh session: its compiled code had no prefetch instruction at all.
+/// deletes its calls, result unused, as dead code: the walk would then prefetch nothing.
 template <typename N> __attribute__((always_inline)) inline void prefetch(const TreeOf<N>& tree, std::uint32_t ref) {
     if (ref & kLeaf) {
         const char* p = reinterpret_cast<const char*>(&tree.leaves[ref & kOffsetMask]);

@@ -82,7 +82,7 @@ __attribute__((always_inline)) inline unsigned widened_hits(typename NodeVec<T>:
     using M = decltype(V{} < V{});
     const V zero{};
     const T eps = T(4) * std::numeric_limits<T>::epsilon();
-    // |tn|, |tf| by clearing the sign bits (one AND each; the select form took seven instructions).
+    // |tn|, |tf| by clearing the sign bits (one AND each; the select form takes seven instructions).
     // -0 has only the sign bit set; vector casts reinterpret the bits.
     const M magnitude = ~M(-zero);
     const V atn = V(M(tn) & magnitude), atf = V(M(tf) & magnitude);

@@ -79,7 +79,7 @@ template <typename T> constexpr T known_length_tolerance() { return sizeof(T) >=
 /// most 1.4 eps off, against 1.6), with v's direction to the same rounding. When e is further from
 /// 1 (v's own rounding is that large relative to its length, e.g. a sphere 10^3 radii or more from
 /// the origin in float), or NaN or infinite, it is normalize_or_dir(v, fallback_dir).
-/// Why: in a cast the square root and division sat on a hit's critical path after the point,
+/// Why: in a cast a square root and division would sit on a hit's critical path after the point,
 /// while inv_len depends on the shape only and is computed beside the roots, once for both normals.
 /// Requires inv_len finite.
 template <typename T>

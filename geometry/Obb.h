@@ -67,8 +67,8 @@ template <typename T> std::optional<InputError> validate(const Obb<T>& b) {
 /// is orthonormal only within validate()'s tolerance (a column of length 1 - 1e-10 shrinks the
 /// extent along it by 1e-10), that is slightly larger than c + R [-h, h]. With e the largest entry
 /// of |R^T R - I|, ||R^-T - R|| <= 3e / (1 - 3e) (spectral norm), so growing every axis by
-/// 4 e (h.x + h.y + h.z) covers it; 0 for an exactly orthonormal rotation. (The fuzzer found a
-/// hierarchy culling a hit 6e-10 outside c + R [-h, h].)
+/// 4 e (h.x + h.y + h.z) covers it; 0 for an exactly orthonormal rotation. (Without it a
+/// hierarchy can cull a hit 6e-10 outside c + R [-h, h]: a fuzz regression input.)
 template <typename T> Aabb<T> bounds(const Obb<T>& b) {
     // Half-size of the rotated box along world axis i is sum_j |R[j][i]| * h[j].
     Vec3<T> ext(T(0));

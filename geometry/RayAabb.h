@@ -74,7 +74,7 @@ template <typename T> struct SlabLanes {
 /// slab_passage_fast() up to its decision: p.t_near and p.t_far (p's axes untouched), the returned
 /// hit, `applies`, and the lanes slab_axes() needs. Kept apart so that a cast looks up the axes
 /// only for a hit it keeps: on random rays half the casts miss, and the lookups (two compares and
-/// movemasks, the signs stored and read back by index) were done for them too.
+/// movemasks, the signs stored and read back by index) would otherwise be paid by them too.
 template <typename T>
 inline bool slab_span_fast(const Lanes4<T>& o4, const Lanes4<T>& d4, const Lanes4<T>& lo4, const Lanes4<T>& hi4,
                            SlabPassage<T>& p, bool& applies, SlabLanes<T>& lanes) {
@@ -85,7 +85,7 @@ inline bool slab_span_fast(const Lanes4<T>& o4, const Lanes4<T>& d4, const Lanes
     // The six plane distances in two vector divisions, not six scalar ones.
     const Lanes4<T> t_lo = (lo4 - o4) / d4, t_hi = (hi4 - o4) / d4;
     // Entry and exit chosen by the direction's sign, as slab_passage() does, with selects rather
-    // than a branch per axis (the signs vary from ray to ray: a mispredicted branch per axis was
+    // than a branch per axis (the signs vary from ray to ray: a mispredicted branch per axis would be
     // most of this test's cost). No lane is NaN: finite inputs, d != 0.
     lanes.pos = d4 > z;
     lanes.enter = lanes.pos ? t_lo : t_hi;
@@ -184,10 +184,10 @@ template <typename T> inline bool passage(const Ray<T>& ray, const Aabb<T>& box,
 /// - Origin inside: t_near < 0 < t_far, origin_inside = true.
 /// - Invalid input (min > max, non-finite, zero direction) or t_min > t_max: no hit; never NaN.
 ///
-/// Always inlined, as the other shapes' casts are: left to GCC, it was inlined or called out of
-/// line depending on the rest of the translation unit (113 or 139 M tests/s in the kernel
-/// benchmark). Its general path stays in line: out of line, it took `hit` by reference and kept it
-/// in memory on the fast path too (123 M/s), and returned by value it measured 135.
+/// Always inlined, as the other shapes' casts are: left to GCC, it is inlined or called out of
+/// line depending on the rest of the translation unit. Its general path stays in line: out of
+/// line it is slower, whether it returns by value or takes `hit` by reference (figures:
+/// docs/performance.md).
 template <typename T>
 [[gnu::always_inline]] inline std::optional<RayHit<T>> cast(const Ray<T>& ray, const Aabb<T>& box, T t_min = T(0),
                                                             T t_max = infinity<T>()) {

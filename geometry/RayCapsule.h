@@ -110,8 +110,8 @@ inline CapsuleFound capsule_passage(const Ray<T>& ray, const Capsule<T>& capsule
     // The lateral surface first: the problem projected on the plane perpendicular to the axis,
     // scaled by ab.ab so that no division is needed: F = (ab.ab) fa - (fa.ab) ab and
     // D = (ab.ab) d - (d.ab) ab are ab.ab times the perpendicular parts of fa and d, so
-    // |F + t D| = (ab.ab) r has the same roots t. (Dividing by ab.ab first put two divisions on
-    // the path to the hit/miss branch.) The roots' fast range bounds the product of the two
+    // |F + t D| = (ab.ab) r has the same roots t. (Dividing by ab.ab first would put two divisions
+    // on the path to the hit/miss branch.) The roots' fast range bounds the product of the two
     // sides' squared sizes, which the common factor scales by (ab.ab)^4: well within it for any
     // ordinary scene (float: ab.ab^2 |D| |F| up to 2^60).
     const T fa_ab = glm::dot(fa, ab);
@@ -189,9 +189,9 @@ template <typename T> Capsule<WideT<T>> widen(const Capsule<T>& c) {
 
 /// passage() for a capsule whose lateral problem leaves the roots' fast range: the same passage
 /// computed in WideT<T> (where the differences, the axis terms and their products neither overflow
-/// nor underflow) and rounded back to T. Before, F = (ab.ab) fa - (fa.ab) ab overflowed for an
+/// nor underflow) and rounded back to T. In T, F = (ab.ab) fa - (fa.ab) ab overflows for an
 /// origin far enough away (a capsule 1e60 long seen from 1e250), and a line through the middle of
-/// the capsule was a miss. (In the widest type itself, long double, passage() solves the lateral
+/// the capsule would miss. (In the widest type itself, long double, passage() solves the lateral
 /// problem as it is.)
 template <typename T>
 [[gnu::noinline, gnu::cold]] bool capsule_passage_wide(const Ray<T>& ray, const Capsule<T>& capsule, T& t_near,
@@ -274,8 +274,8 @@ template <typename T>
 /// and D non-finite; a non-finite radius makes the sum non-finite; and D.D >= lo means d != 0. (A
 /// finite origin - a or b - a that overflowed is a valid input outside the fast range: Passage.)
 /// But d != 0 is not d.d > 0: a long axis (ab.ab up to 2^2k) scales a direction whose square
-/// underflows to 0, which the contract calls a zero direction, into D's range (found by
-/// fuzz_cast_double: d of 2.8e-173 per axis, b - a of 6.7e65), so both ends of d.d are tested.
+/// underflows to 0, which the contract calls a zero direction, into D's range (d of 2.8e-173
+/// per axis, b - a of 6.7e65: a fuzz regression input), so both ends of d.d are tested.
 /// The caller has already tested capsule_clear_miss().
 template <typename T>
 [[gnu::always_inline]] inline bool capsule_accepted(const Ray<T>& ray, const Capsule<T>& capsule, T t_min, T t_max,
@@ -305,7 +305,8 @@ template <typename T>
 /// - Ray parallel to the axis: never crosses the lateral surface; enters and leaves through the
 ///   caps (or misses) — no division by zero, no special "infinite solutions" case.
 /// - a == b: exactly cast(ray, Sphere{a, radius}).
-/// - A capsule entirely behind the origin is a miss (the published test reported it as a hit).
+/// - A capsule entirely behind the origin is a miss ("Useless Snippet #5: Ray/Capsule intersection
+///   test" reports it as a hit; its comment thread points that out).
 /// - Origin inside: t_near < 0 < t_far, origin_inside = true; first_surface() gives the exit.
 /// - Radius 0 (a segment): hit only if the line meets the segment exactly; normals -/+unit(dir).
 /// - Invalid input or t_min > t_max: no hit; never NaN.

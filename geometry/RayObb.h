@@ -123,9 +123,9 @@ template <typename T> inline bool passage(const Ray<T>& ray, const Obb<T>& box, 
 
 /// Ray against oriented box, robust default.
 ///
-/// The ray is taken into the box's frame (origin - centre, then rotation^T; the 0 A.D. note's
-/// e = a_i . p and f = a_i . d) and cut by the slabs [-h, h] exactly as in the Aabb test, so every
-/// contract of cast(Ray, Aabb) holds here too:
+/// The ray is taken into the box's frame (origin - centre, then rotation^T; the e = a_i . p and
+/// f = a_i . d of "Details of Ray/OBB Intersection") and cut by the slabs [-h, h] exactly as in
+/// the Aabb test, so every contract of cast(Ray, Aabb) holds here too:
 /// - `ray.direction` does not need to be normalised; t is in units of it.
 /// - Origin inside: t_near < 0 < t_far; a box entirely behind the origin is a miss.
 /// - Zero half extents work (a rectangle, a segment, a point): the slab of a zero extent gives

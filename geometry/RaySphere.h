@@ -35,7 +35,7 @@ inline void sphere_roots_of(const Vec3<T>& f, const Vec3<T>& d, T r, T disc, T& 
     // overflow or underflow in the safe range (every product is at most 4 a s <= 2^122 in float).
     // q == 0 (b' == 0 and disc == 0: tangent at the foot of the perpendicular) needs no case of
     // its own: q^2 = 0 is not > a s, so both roots are (b' -/+ sqrt(disc)) / a = 0 (+0, whatever
-    // the zeros' signs; also for f = 0, r = 0, where c/q was 0/0).
+    // the zeros' signs; also for f = 0, r = 0, where c/q would be 0/0).
     const T ff = glm::dot(f, f), rr = r * r;
     const T c = ff - rr;
     const bool by_c = q * q > a * (ff + rr);
@@ -72,7 +72,7 @@ template <typename T> constexpr T safe_max() { return sizeof(T) >= 8 ? T(0x1p+24
 template <typename T> constexpr T safe_sq_min() { return safe_min<T>() * safe_min<T>(); }
 template <typename T> constexpr T safe_sq_max() { return safe_max<T>() * safe_max<T>() * safe_max<T>() * safe_max<T>(); }
 /// The fast range test: three comparisons on values the roots need anyway (a s is the by_c
-/// product). Testing the largest absolute component of each side instead took a third of the
+/// product). Testing the largest absolute component of each side instead would take a third of the
 /// sphere cast's instructions (six absolute values, five maxima). A NaN fails it (the validating
 /// path then rejects the input). The batch kernels test the same values, computed the same way,
 /// so a lane takes the unscaled arithmetic exactly when the scalar code does.
@@ -119,11 +119,11 @@ static_assert(std::numeric_limits<WideT<double>>::min_exponent < 4 * (std::numer
 /// sphere_roots_at() outside the safe range (tiny or huge shapes or directions): the same
 /// arithmetic in WideT<T>, where no product underflows or overflows and origin - centre is formed
 /// without overflow, and the roots rounded back to T (a root beyond T's range becomes +-inf, which
-/// no cast accepts). Rare, so kept out of line and off the hot path. It replaced scaling f, r and
-/// d by powers of two, which kept the squares of the largest components in range but not those of
+/// no cast accepts). Rare, so kept out of line and off the hot path. Scaling f, r and d by powers
+/// of two instead would keep the squares of the largest components in range but not those of
 /// the smallest: a line 1.1e145 from the centre of a sphere of radius 1e145, seen from 1.7e308
-/// away with a direction of length 1e10 (a d^2 r^2 that overflows), had both sides of its
-/// discriminant underflow to 0 and was called a tangent.
+/// away with a direction of length 1e10 (a d^2 r^2 that overflows), would have both sides of its
+/// discriminant underflow to 0 and be called a tangent.
 template <typename T>
 [[gnu::noinline, gnu::cold]] bool sphere_roots_wide(const Vec3<T>& origin, const Vec3<T>& center, const Vec3<T>& d,
                                                    T r, T& t0, T& t1) {
@@ -204,7 +204,7 @@ template <typename T>
 /// overflow T (inf - inf: only the fallback normal) or be subnormal (a normal off by 1e-3).
 /// Out of line, so that the cast inlined at every call site is only its fast path; it returns its
 /// result by value, so that the caller's optional never has its address taken (a reference to it
-/// kept it in memory on the fast path too, a store and a reload per cast).
+/// would keep it in memory on the fast path too, a store and a reload per cast).
 template <typename T>
 [[gnu::noinline, gnu::cold]] std::optional<RayHit<T>> sphere_cast_general(const Ray<T>& ray, const Sphere<T>& sphere,
                                                                          T t_min, T t_max) {
@@ -243,12 +243,10 @@ template <typename T> inline bool passage(const Ray<T>& ray, const Sphere<T>& sp
 ///   The discriminant needs no test of its own: not < 0, it is >= 0 or NaN, and a s <= hi rules
 ///   NaN out (no input is infinite, and |f x d|^2 <= f.f d.d <= a s).
 /// - A smaller radius (a point, or 1e-10 in float) or a negative one goes to the general path,
-///   which decides it exactly as before, only out of line.
+///   which gives the same answers out of line.
 ///
-/// Measured on the kernel benchmark (10 % hits, best of five alternated runs) against the
-/// previous path (sphere_roots_fast(), then the acceptance, then a point test in each normal):
-/// pick() 141 -> 147 M tests/s, cast() 139 -> 141; a hit 170 -> 141 instructions for pick().
-/// The capsule's lateral problem keeps sphere_roots_fast(): nested there, it measured 2 % slower.
+/// The capsule's lateral problem keeps sphere_roots_fast(): its misses are mostly decided before,
+/// by the triple product, and the nested branch costs it more than it saves (docs/performance.md).
 /// In the fast path's range the roots are ordered and finite (at most 2 sqrt(s / a) <= 2^121 in
 /// float, see safe_exponent()), so their acceptance needs no finiteness test. The safe range
 /// implies a valid ray and sphere: it fails for NaN; |f|^2 + r^2 finite means origin, centre and

@@ -275,7 +275,7 @@ double RandomEdits::random_value(bool for_size) {
     static constexpr double kSpecial[] = {kNaN,   kInf,  -kInf, -1.0,  -1e-300, -0.0, 0.0,  5e-324,
                                           1e-300, 1e-12, 1e12,  1e300, -1e300,  -5.0, 1e-9, 1e150};
     if (below(10) < 4) return for_size ? uniform(0.0, 2.0) : uniform(-4.0, 4.0);
-    // --extreme-values: also the largest doubles, whose sums overflow (see app/README.md).
+    // --extreme-values: also the largest doubles, whose sums overflow (see docs/testing.md).
     if (opt_.extreme && below(8) == 0) return below(2) ? kMax : -kMax;
     return kSpecial[below(static_cast<int>(std::size(kSpecial)))];
 }

@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
     using namespace raypick::app;
     HarnessParseResult parsed = parse_harness_command_line(std::vector<std::string>(argv, argv + argc));
     if (!parsed.error.empty()) {
-        std::fprintf(stderr, "raypick_harness: %s\n%s", parsed.error.c_str(), harness_usage().c_str());
+        std::fprintf(stderr, "raypick_harness: %s (see --help)\n", parsed.error.c_str());
         return 2;
     }
     HarnessOptions& opt = parsed.options;

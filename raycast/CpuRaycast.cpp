@@ -40,8 +40,8 @@ void render(const Bvh<float>& bvh, int width, int height, const PixelRay& ray_fo
                 const int x1 = std::min(width, x0 + kTile);
                 std::size_t k = 0;
                 // Constructed in place: the call returns straight into rays[k]. (An assignment
-                // returned into a temporary and copied it with wider loads than the callee's
-                // stores, which stalled on every pixel.)
+                // returns into a temporary and copies it with wider loads than the callee's
+                // stores, which stalls on every pixel.)
                 for (int y = y0; y < y1; ++y)
                     for (int x = x0; x < x1; ++x) ::new (static_cast<void*>(&rays[k++])) Ray<float>(ray_for_pixel(x, y));
                 bvh.pick_bundle(rays, k, hits, 0.f, infinity<float>());

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <raypick/geometry/Shape.h>
+#include <raypick/scene/Model.h>
 
 namespace raypick {
 
@@ -63,9 +64,33 @@ struct SceneExpectation {
     bool is_pick() const { return !shape.has_value(); }
 };
 
+/// Triangle meshes that instances place in the scene: inline in the scene file ("vertices",
+/// "triangles", optional "normals": one mesh placed once at identity), or read from a model file
+/// (OBJ: one mesh per object, each at identity; glTF: its meshes placed by its node hierarchy).
+struct SceneMesh {
+    std::string name;
+    std::string file;         ///< the model file as the scene file names it (relative to the scene file's folder); empty: inline
+    Model model;              ///< the meshes and their placements within the model
+    std::string description;  ///< free text, optional
+};
+
+/// One placement of a SceneMesh: world = translate(translation) * rotation(euler_degrees, as the
+/// OBB's "euler_degrees", scene/Euler.h) * scale(scale), applied to each of the mesh's own
+/// placements (Model::instances). A negative scale mirrors; a zero scale is invalid.
+struct SceneInstance {
+    std::string name;
+    std::size_t mesh = 0;  ///< index into Scene::meshes
+    Vec3<double> translation{0.0};
+    Vec3<double> euler_degrees{0.0};
+    Vec3<double> scale{1.0};
+    std::string description;  ///< free text, optional
+};
+
 struct Scene {
     std::vector<SceneShape> shapes;
     std::vector<SceneRay> rays;
+    std::vector<SceneMesh> meshes;
+    std::vector<SceneInstance> instances;
     std::optional<SceneCamera> camera;
 
     std::string description;                 ///< free text about the file/case
@@ -80,15 +105,20 @@ struct Scene {
 // Numbers compare with IEEE ==, no tolerance: -0 equals +0 (values, not bit patterns; the writer
 // and the reader keep the sign of a zero all the same), and NaN equals nothing, so a part holding
 // NaN is not equal even to itself (NaN is not valid in a scene). Shapes compare with the core's
-// same_shape() (geometry/Shape.h): the same type and every field equal.
+// same_shape() (geometry/Shape.h): the same type and every field equal. Meshes compare their
+// models in full (every mesh's name, positions, normals and triangles; every placement).
 
 
 bool operator==(const SceneShape& a, const SceneShape& b);
+bool operator==(const SceneMesh& a, const SceneMesh& b);
+bool operator==(const SceneInstance& a, const SceneInstance& b);
 bool operator==(const SceneRay& a, const SceneRay& b);
 bool operator==(const SceneCamera& a, const SceneCamera& b);
 bool operator==(const SceneExpectation& a, const SceneExpectation& b);
 bool operator==(const Scene& a, const Scene& b);
 inline bool operator!=(const SceneShape& a, const SceneShape& b) { return !(a == b); }
+inline bool operator!=(const SceneMesh& a, const SceneMesh& b) { return !(a == b); }
+inline bool operator!=(const SceneInstance& a, const SceneInstance& b) { return !(a == b); }
 inline bool operator!=(const SceneRay& a, const SceneRay& b) { return !(a == b); }
 inline bool operator!=(const SceneCamera& a, const SceneCamera& b) { return !(a == b); }
 inline bool operator!=(const SceneExpectation& a, const SceneExpectation& b) { return !(a == b); }

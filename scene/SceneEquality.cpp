@@ -9,6 +9,33 @@ bool operator==(const SceneShape& a, const SceneShape& b) {
     return a.name == b.name && a.description == b.description && same_shape(a.shape, b.shape);
 }
 
+namespace {
+
+bool same_model(const Model& a, const Model& b) {
+    if (a.meshes.size() != b.meshes.size() || a.instances.size() != b.instances.size()) return false;
+    for (std::size_t i = 0; i < a.meshes.size(); ++i) {
+        const ModelMesh &x = a.meshes[i], &y = b.meshes[i];
+        if (x.name != y.name || x.positions != y.positions || x.normals != y.normals || x.triangles != y.triangles)
+            return false;
+    }
+    for (std::size_t i = 0; i < a.instances.size(); ++i) {
+        const ModelInstance &x = a.instances[i], &y = b.instances[i];
+        if (x.mesh != y.mesh || x.transform != y.transform || x.name != y.name) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool operator==(const SceneMesh& a, const SceneMesh& b) {
+    return a.name == b.name && a.file == b.file && a.description == b.description && same_model(a.model, b.model);
+}
+
+bool operator==(const SceneInstance& a, const SceneInstance& b) {
+    return a.name == b.name && a.mesh == b.mesh && a.translation == b.translation &&
+           a.euler_degrees == b.euler_degrees && a.scale == b.scale && a.description == b.description;
+}
+
 bool operator==(const SceneRay& a, const SceneRay& b) {
     return a.name == b.name && a.description == b.description && a.ray.origin == b.ray.origin &&
            a.ray.direction == b.ray.direction && a.t_min == b.t_min && a.t_max == b.t_max;
@@ -26,7 +53,8 @@ bool operator==(const SceneExpectation& a, const SceneExpectation& b) {
 
 bool operator==(const Scene& a, const Scene& b) {
     return a.description == b.description && a.tolerance == b.tolerance && a.camera == b.camera &&
-           a.shapes == b.shapes && a.rays == b.rays && a.expectations == b.expectations;
+           a.shapes == b.shapes && a.rays == b.rays && a.meshes == b.meshes && a.instances == b.instances &&
+           a.expectations == b.expectations;
 }
 
 }  // namespace raypick

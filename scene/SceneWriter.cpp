@@ -1,16 +1,11 @@
 // raypick scene files: the writer, Scene -> JSON text in the documented format (scene/FORMAT.md)
 // with numbers that read back exactly, and the atomic save.
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <variant>
 #include <vector>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
+#include <raypick/scene/AtomicFile.h>
 #include <raypick/scene/SceneFile.h>
 #include <raypick/scene/detail/JsonText.h>
 
@@ -141,45 +136,7 @@ std::string scene_to_json(const Scene& s) {
 std::optional<std::string> save_scene_file(const std::string& path, const Scene& scene) {
     if (const auto err = validate_scene(scene))
         return "cannot save " + path + ": " + err->where + ": " + err->message;
-    const std::string data = scene_to_json(scene);
-
-    std::string tmpl = path + ".tmp-XXXXXX";
-    std::vector<char> name(tmpl.begin(), tmpl.end());
-    name.push_back('\0');
-    const int fd = ::mkstemp(name.data());
-    if (fd < 0) return "cannot save " + path + ": cannot create a temporary file next to it: " + std::strerror(errno);
-    const std::string tmp(name.data());
-    auto give_up = [&](const char* what) {
-        const std::string msg = "cannot save " + path + ": " + what + ": " + std::strerror(errno);
-        ::close(fd);
-        ::unlink(tmp.c_str());
-        return msg;
-    };
-    // Keep the permissions of the file being replaced; a new file gets rw-r--r--.
-    struct stat st{};
-    const mode_t mode = ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644;
-    if (::fchmod(fd, mode) != 0) return give_up("cannot set permissions");
-    std::size_t done = 0;
-    while (done < data.size()) {
-        const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            return give_up("write failed");
-        }
-        done += std::size_t(n);
-    }
-    if (::fsync(fd) != 0) return give_up("fsync failed");
-    if (::close(fd) != 0) {
-        const std::string msg = "cannot save " + path + ": close failed: " + std::strerror(errno);
-        ::unlink(tmp.c_str());
-        return msg;
-    }
-    if (::rename(tmp.c_str(), path.c_str()) != 0) {
-        const std::string msg = "cannot save " + path + ": rename failed: " + std::strerror(errno);
-        ::unlink(tmp.c_str());
-        return msg;
-    }
-    return std::nullopt;
+    return write_file_atomically(path, scene_to_json(scene));
 }
 
 }  // namespace raypick

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every benchmark on the same data and prints the figures the README's table quotes.
+# Runs every benchmark on the same data and prints the figures docs/performance.md quotes.
 # Install libembree-dev first to include Embree 3 in the picking comparison (optional).
 #   bash scripts/bench.sh                      # Release build in build-bench/, then all benchmarks
 #   RAYPICK_BENCH_DEMO=1 bash scripts/bench.sh # also the demo's frame times, through raypick_harness
@@ -19,9 +19,9 @@ echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d
   --benchmark_min_time=0.3 --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true \
   --benchmark_display_aggregates_only=true
 "$BUILD_DIR/bench/raypick_bench_pick" --benchmark_min_time=0.5
-# Issue 5's targets among 10^6 shapes once more: five repetitions in random order, raypick's and
+# The picking and build targets among 10^6 shapes once more: five repetitions in random order, raypick's and
 # Embree's runs interleaved so that the machine's drift (5-15 % here) hits both alike. The
-# medians are the verdict the README quotes.
+# medians are the verdict docs/performance.md quotes.
 "$BUILD_DIR/bench/raypick_bench_pick" --benchmark_filter='BM_Pick(Bvh|Embree)/[0-4]/1000000$|Build' \
   --benchmark_min_time=0.5 --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true \
   --benchmark_display_aggregates_only=true
@@ -34,7 +34,7 @@ if cmake --build "$BUILD_DIR" --target help | grep raypick_embree_edge_cases > /
   "$BUILD_DIR/bench/raypick_embree_edge_cases"
 fi
 # The demo's frame times (1 000 and 10 000 shapes, still and orbiting, wire and solid), through
-# the harness's --bench-frames / --bench-orbit, with the software renderer as in the README.
+# the harness's --bench-frames / --bench-orbit, with the software renderer as in docs/performance.md.
 if [[ "${RAYPICK_BENCH_DEMO:-0}" == 1 ]]; then
   DEMO_DIR="${RAYPICK_BENCH_DEMO_BUILD_DIR:-build-bench-demo}"
   cmake -S . -B "$DEMO_DIR" -DCMAKE_BUILD_TYPE=Release -DRAYPICK_BUILD_TESTS=OFF -DRAYPICK_BUILD_BENCH=OFF > /dev/null

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages raypick needs, only those that are missing. Safe to re-run.
 # libxtst6: the demo's end-to-end tests send real input through XTest; clang + libclang-rt-14-dev:
-# the libFuzzer targets (fuzz/) that the test suite runs briefly.
+# the libFuzzer targets (fuzz/) that the test suite runs briefly. libtinyobjloader-dev and
+# libtinygltf-dev: the model loaders (raypick::models), compiled from their headers.
 set -euo pipefail
 PACKAGES=(
   cmake g++ make pkg-config python3-glad
   libglm-dev libglfw3-dev libimgui-dev libstb-dev nlohmann-json3-dev
+  libtinyobjloader-dev libtinygltf-dev
   libgtest-dev libbenchmark-dev
   libgl1-mesa-dri libgl1-mesa-dev xvfb xauth libxtst6
   clang libclang-rt-14-dev

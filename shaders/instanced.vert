@@ -18,7 +18,8 @@ void main() {
     int corner = gl_VertexID - instance * u_mesh_count;
     int base = (u_instance_first + instance) * 4;
     vec4 p = texelFetch(u_mesh, u_mesh_first + corner);
-    // The rows transposed into columns: the same products summed in the same order as before.
+    // The rows transposed into columns: the same products summed in the same order as
+    // instance_point() (app/ShapeMeshes.h).
     mat4 transform = transpose(mat4(texelFetch(u_instances, base), texelFetch(u_instances, base + 1),
                                     texelFetch(u_instances, base + 2), vec4(0.0, 0.0, 0.0, 1.0)));
     vec3 world = (transform * vec4(p.xyz, 1.0)).xyz + p.w * texelFetch(u_instances, base + 3).xyz;

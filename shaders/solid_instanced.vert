@@ -26,7 +26,7 @@ void main() {
     int at = 2 * (u_mesh_first + corner);
     vec4 p = texelFetch(u_mesh, at);
     vec3 n = texelFetch(u_mesh, at + 1).xyz;
-    // The rows transposed into the transform's columns (the same arithmetic as before).
+    // The rows transposed into the transform's columns (the same arithmetic as instance_point()).
     mat4 transform = transpose(mat4(texelFetch(u_instances, base), texelFetch(u_instances, base + 1),
                                     texelFetch(u_instances, base + 2), vec4(0.0, 0.0, 0.0, 1.0)));
     vec4 c0 = transform[0], c1 = transform[1], c2 = transform[2];

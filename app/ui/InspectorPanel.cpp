@@ -120,8 +120,8 @@ void InspectorPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
         edit);
     ImGui::PopItemWidth();
     // A field in text entry: keep what is typed until the entry ends (ImGui's drag fields apply
-    // their text keystroke by keystroke: typing 1e999 into a radius set 1e9 and 1e99 on the way,
-    // and the refusal then kept 1e99). Escape puts the field's first text back, which lands here
+    // their text keystroke by keystroke: typing 1e999 into a radius would set 1e9 and 1e99 on the
+    // way, and the refusal would then keep 1e99). Escape puts the field's first text back, which lands here
     // too, so the entry then changes nothing.
     const ImGuiContext& g = *ImGui::GetCurrentContext();
     const bool typing = g.TempInputId != 0 && g.TempInputId == g.ActiveId;

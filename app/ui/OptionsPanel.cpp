@@ -87,8 +87,8 @@ void draw_options_panel(AppState& s, PanelBackgrounds& backgrounds) {
         if (ImGui::Checkbox(shape_type_name(ShapeType(t)), &on)) v.compare.enabled[static_cast<std::size_t>(t)] = on;
     }
     if (v.compare.enabled[std::size_t(shape_type<Sphere>)]) {
-        ImGui::Checkbox("sphere: the tutorial's geometric test", &v.compare.sphere_geometric);
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("the geometric ray-sphere test instead of the algebraic one");
+        ImGui::Checkbox("sphere: \"Ray Against Sphere\" test", &v.compare.sphere_geometric);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("the geometric test of \"Ray Against Sphere\" instead of the algebraic one");
     }
     raycast_options(s);
     ImGui::End();

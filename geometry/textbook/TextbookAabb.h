@@ -1,4 +1,5 @@
-// raypick geometry: the blog's ray/AABB slab test with epsilon face normals (seed 003), kept as a
+// raypick geometry: the ray/AABB slab test with epsilon face normals of "Ray Box Intersection and
+// Normal Calculation" (blog post, 2015), kept as a
 // named variant for comparison and benchmarks. Nothing else in raypick uses it.
 #pragma once
 

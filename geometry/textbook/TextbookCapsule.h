@@ -1,4 +1,5 @@
-// raypick geometry: the published ray/capsule test (seed 004), bug included, kept as a named
+// raypick geometry: the ray/capsule test of "Useless Snippet #5: Ray/Capsule intersection test"
+// (blog post), bug included, kept as a named
 // variant for comparison and benchmarks. Nothing else in raypick uses it.
 #pragma once
 

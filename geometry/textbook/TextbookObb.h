@@ -1,4 +1,5 @@
-// raypick geometry: the dev log's ray/OBB axis loop (seed 000), kept as a named variant for
+// raypick geometry: the ray/OBB axis loop of "Dev Log 5: Ray cast! (part2) Bonus!" (Pablo
+// Narvaja, 2019), kept as a named variant for
 // comparison and benchmarks. Nothing else in raypick uses it.
 #pragma once
 

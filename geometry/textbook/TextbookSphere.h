@@ -13,7 +13,7 @@
 
 namespace raypick::textbook {
 
-/// The game-engine dev log's algebraic test (seed 000), as described:
+/// The algebraic test of "Dev Log 5: Ray cast! (part2) Bonus!" (Pablo Narvaja, 2019), as described:
 /// a = d.d, b = 2 d.(o-c), c = (o-c).(o-c) - r^2, discriminant b^2 - 4ac; discriminant == 0 gives
 /// t = -b/2a, otherwise t0 = (-b+sqrt)/2a, t1 = (-b-sqrt)/2a, t = min if both > 0, else
 /// (t0 < 0 ? t1 : t0); normal = unit(P - C).
@@ -45,7 +45,7 @@ template <typename T> std::optional<SurfaceHit<T>> sphere_algebraic(const Ray<T>
     return h;
 }
 
-/// The "Ray Against Sphere" tutorial's geometric test (seed 001): e = c - p0, a = e.d (d unit),
+/// The geometric test of the tutorial chapter "Ray Against Sphere": e = c - p0, a = e.d (d unit),
 /// b^2 = |e|^2 - a^2, f = sqrt(r^2 - b^2); no hit when r^2 - |e|^2 + a^2 < 0; origin inside
 /// (|e|^2 < r^2) gives t = a + f, otherwise t = a - f; a negative t means no collision.
 /// The tutorial assumes a unit direction (its Ray normalises); this variant normalises and returns

@@ -160,7 +160,10 @@ TEST(AppWindow, HelpListsTheUsersOptionsAndTheHarnessItsDrivers) {
     EXPECT_NE(demo.output.find("--scene"), std::string::npos) << demo.output;
     for (const char* driver : {"--bench", "--random-edits", "--seed", "--abuse", "sabotage", "--raycast-check-shift"})
         EXPECT_EQ(demo.output.find(driver), std::string::npos) << driver;
-    EXPECT_EQ(run_app("--bench-frames 5").code, 2) << "the demo refuses the harness's options";
+    // A usage error is one line naming the problem and pointing to --help.
+    const AppRun refused = run_app("--bench-frames 5");
+    EXPECT_EQ(refused.code, 2) << "the demo refuses the harness's options";
+    EXPECT_EQ(refused.output, "raypick: unknown argument '--bench-frames' (see --help)\n");
     const AppRun harness = run_harness("--help");
     EXPECT_EQ(harness.code, 0) << harness.output;
     for (const char* option : {"--scene", "--bench-frames", "--bench-orbit", "--random-edits", "--raycast-check-shift"})
@@ -265,7 +268,7 @@ TEST(AppWindow, EmptySceneAndSceneWithShapesDifferWhereTheShapesAre) {
 TEST(AppWindow, DockedPanelsKeepImGuisBackgroundColour) {
     // The renderer fills the docked panels' rectangles opaque (ImGui draws no background for
     // them); the colour is ImGui's dark window background (0.06 grey at alpha 0.94) over the
-    // view's background, as ImGui used to blend it.
+    // view's background, as ImGui would blend it.
     REQUIRE_DISPLAY();
     const Image img = screenshot(save(picture_scene(true), "panels.json"), "panels.png", ray_args(picture_ray()));
     ASSERT_FALSE(img.rgb.empty());
@@ -326,7 +329,7 @@ TEST(AppWindow, AThousandShapesAreOneBatchedUploadAndStayInteractive) {
     ASSERT_EQ(std::sscanf(r.output.c_str() + c, "cpu %lf ms a frame", &cpu), 1) << r.output;
     EXPECT_GT(cpu, 0.0) << "the process's CPU time over the timed frames";
     EXPECT_GT(vertices, 1000u * 20u);
-    // Generous: a loaded CI machine with software GL; the figure itself is in the README.
+    // Generous: a loaded CI machine with software GL; the figure itself is in docs/performance.md.
     EXPECT_LT(mean, 250.0) << r.output;
 }
 
@@ -879,7 +882,7 @@ int direction_x_text_pixels(const Image& img) { return count_pixels(img, kW - 31
 
 // What is typed reaches the ray's validation, which refuses an infinite component in red and
 // keeps the ray: the field still reads "1", neither the refused text nor the numbers typed on the
-// way to it (1e9, 1e99) taken, as they were when every keystroke was.
+// way to it (1e9, 1e99) taken, as they would be if every keystroke were.
 TEST_F(AppWindowEndToEnd, RayFieldRefusesAnInfiniteDirectionAndKeepsTheRay) {
     const pid_t pid = launch_editing_direction_x(input, dir);
     if (pid <= 0) return;  // the failure is recorded

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Renders the same screenshots with two builds of the demo and counts the differing pixels of each
 # pair (ImageMagick's `compare -metric AE`, exact: no fuzz). For renderer changes that must not
-# change the picture: every line exactly as before. (Against builds before b7a9793 it also counts
-# what differs besides the wireframes' red channel, 229 then and 230 now on some line pixels.)
+# change the picture: every line exactly the same. (Builds older than commit b7a9793 round the
+# wireframes' red to 229 on some line pixels where newer ones give 230; for such pairs it also
+# counts what differs besides that.)
 #
 #   bash tests/app/compare_pictures.sh OLD/app/raypick_harness NEW/app/raypick_harness [OUT_DIR]
 #
@@ -50,7 +51,7 @@ for c in "${cases[@]}"; do
   total=$((total + 1))
   if [[ "$diff" != "0" ]]; then
     # Commit b7a9793 made the wireframes' colour a uniform: palette::shape's red, 0.9 * 255 =
-    # 229.5, is 230 everywhere now, where before the interpolated colour sometimes rounded to 229.
+    # 229.5, is 230 everywhere in newer builds; older ones' interpolated colour sometimes rounds to 229.
     convert "$out/$name.old.png" -fill 'rgb(230,51,51)' -opaque 'rgb(229,51,51)' "$out/$name.old230.png"
     rest=$(compare -metric AE "$out/$name.old230.png" "$out/$name.new.png" null: 2>&1)
     echo "$name: $diff differing pixels ($rest once the old red 229 is read as 230)"

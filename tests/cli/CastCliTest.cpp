@@ -15,27 +15,17 @@
 
 #include <raypick/scene/SceneFile.h>
 
+#include "../common/RunProgram.h"
+
 using json = nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
-    int status = -1;  ///< exit status
-    std::string out;  ///< stdout and stderr together (2>&1) unless separated
-};
+using Outcome = raypick::test::ProgramRun;
 
 Outcome run(const std::string& args, bool merge_stderr = true) {
-    const std::string cmd = std::string(RAYPICK_CAST_EXE) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
-    Outcome r;
-    FILE* p = ::popen(cmd.c_str(), "r");
-    if (!p) return r;
-    char buf[65536];
-    std::size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-    const int st = ::pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return r;
+    return raypick::test::run_program(std::string(RAYPICK_CAST_EXE) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null"));
 }
 
 std::vector<json> lines_of(const std::string& out) {
@@ -121,10 +111,19 @@ TEST(CastCli, BadFileExitsWithTwoAndTheLoaderMessage) {
     EXPECT_CONTAINS(m.out, "/nonexistent.json: cannot open the file");
 }
 
+// A usage error is one line naming the problem and pointing to --help, exit status 2.
 TEST(CastCli, UsageErrors) {
-    EXPECT_EQ(run("").status, 2);
-    EXPECT_EQ(run("--frobnicate " + data("small.json")).status, 2);
-    EXPECT_EQ(run(data("small.json") + " " + data("small.json")).status, 2);
+    const std::pair<std::string, std::string> cases[] = {
+        {"", "raypick-cast: no FILE given (see --help)\n"},
+        {"--frobnicate " + data("small.json"), "raypick-cast: unknown option --frobnicate (see --help)\n"},
+        {data("small.json") + " " + data("small.json"),
+         "raypick-cast: more than one FILE given: " + data("small.json") + " and " + data("small.json") + " (see --help)\n"},
+    };
+    for (const auto& [args, message] : cases) {
+        const Outcome r = run(args);
+        EXPECT_EQ(r.status, 2) << args;
+        EXPECT_EQ(r.out, message) << args;
+    }
     const Outcome h = run("--help");
     EXPECT_EQ(h.status, 0);
     EXPECT_CONTAINS(h.out, "usage: raypick-cast [--check] [--double] FILE");

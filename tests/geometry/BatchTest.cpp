@@ -181,7 +181,7 @@ TYPED_TEST(Batch, NonFiniteSpheresAndCapsulesMatchScalar) {
 
 // Capsules with a == b (spheres) whose origin - a overflows T, among ordinary ones: the scalar cast
 // finds them in its wide type; the capsule kernel's common-miss test must not skip their group
-// (0 * inf made its lateral discriminant NaN for a == b; found by fuzz_cast_float).
+// (0 * inf makes its lateral discriminant NaN for a == b; a fuzz_cast_float regression input).
 TYPED_TEST(Batch, CapsulesWithAEqualsBBeyondTheRangeAreNotSkipped) {
     using T = TypeParam;
     const T big = std::numeric_limits<T>::max() * T(0.9);

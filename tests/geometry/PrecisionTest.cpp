@@ -7,7 +7,7 @@
 // 1e-5 or miss on a large fraction of the same cases. Rays are aimed at points inside the shape
 // with a margin (>= 10% of the size), so hit/miss is never legitimately ambiguous; cases that come
 // within 1e-3 of tangency anyway (measured in double) are skipped. The measured worst errors are
-// printed ([ precision ] lines) for the README.
+// printed ([ precision ] lines) for docs/precision.md.
 //
 // RAYPICK_SEED=<n> overrides the seed (printed on failure and in the output).
 #include <gtest/gtest.h>
@@ -216,8 +216,8 @@ TEST(PrecisionTest, CapsuleFarAwayDefaultWithin1e5PublishedNot) {
 // entry depends on the direction's small component across the axis, so any float algorithm
 // loses about eps / angle there (the projection across the axis cancels). The default must lose
 // no more than that conditioning: relative error in t_near within 4 eps / sin(angle), and no
-// miss. Measured over 20 000 cases an angle: 1.6-2.0 eps / sin(angle) (the projection by division
-// used before the tenth session: 1.2-1.5); a formulation that cancels in float (D from
+// miss. Measured over 20 000 cases an angle: 1.6-2.0 eps / sin(angle) (a projection by division
+// first: 1.2-1.5); a formulation that cancels in float (D from
 // d + 8 ab) gives 900-10 000 and misses. Inputs rounded to float, the reference the double cast
 // of the same inputs.
 TEST(PrecisionTest, CapsuleShallowLateralEntriesLoseOnlyTheirConditioning) {

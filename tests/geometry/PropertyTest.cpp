@@ -1151,18 +1151,19 @@ TEST(PropertyTest, AabbRandomRays) { run_property_test<Aabb<double>>("PropertyTe
 TEST(PropertyTest, ObbRandomRays) { run_property_test<Obb<double>>("PropertyTest.ObbRandomRays", 3); }
 TEST(PropertyTest, CapsuleRandomRays) { run_property_test<Capsule<double>>("PropertyTest.CapsuleRandomRays", 4); }
 
-// Regression test for a core bug these property tests found (fixed in af92fff): cast(Ray, Capsule)
-// took the latest exit / earliest entry over the two balls and the cylinder and reported that
-// part's normal, so a ray crossing the surface within ~sqrt(eps*r) (axially) of the seam between
-// the cylinder and a cap could get the ball's normal although the point lies on the cylinder part:
-// off by up to ~1e-3 rad in float (2e-4 on the reproducer below, ~2000x every other normal error).
+// The capsule's normal near a cap seam: taking the latest exit / earliest entry over the two balls
+// and the cylinder and reporting that part's normal, a ray crossing the surface within
+// ~sqrt(eps*r) (axially) of the seam between the cylinder and a cap can get the ball's normal
+// although the point lies on the cylinder part: off by up to ~1e-3 rad in float (2e-4 on the
+// reproducer below, ~2000x every other normal error). cast(Ray, Capsule) takes the normal from the
+// point itself.
 // Reproducer (float):
 //   Ray{origin {-0x1.380d22p-2, -0x1.6df99ep-6, -0x1.06d1cp-2},
 //       direction {-0x1.3ddfcap-11, 0x1.bf8fd2p-11, -0x1.ac649p-17}}
 //   Capsule{a {-0x1.399cb4p-3, -0x1.5e379p-3, 0x1.ab838cp-2},
 //           b {-0x1.379dd2p-4, -0x1.33e81cp-2, 0x1.4ceec2p-2}, radius 0x1.5e704cp-1}
-//   was n_far (-0.334341, 0.407052, -0.850014); the surface normal there is (-0.334244, 0.406888,
-//   -0.850131) (axial position 0.99913, on the cylinder).
+//   the winning part's normal would be n_far (-0.334341, 0.407052, -0.850014); the surface normal
+//   there is (-0.334244, 0.406888, -0.850131) (axial position 0.99913, on the cylinder).
 // This test aims rays at the seam (float) and checks both normals strictly against the direction
 // from the closest segment point.
 TEST(PropertyTest, CapsuleNormalAtCapSeam) {

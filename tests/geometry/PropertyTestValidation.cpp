@@ -447,8 +447,8 @@ TYPED_TEST(PropertyTestValidation, RandomCorruptionValidateAgreesAndNeverHits) {
 // whose square does not underflow to the longest whose square is finite). The scaled cast must
 // be the unscaled one: the same hit or miss (unless the hit is a near tangent, chord < 1 % of the
 // scene), t times 2^(e - ed) and the same normals, to a few thousand ulps (float) or 1e-9
-// relative (double) of the scene's size. Before the roots outside the fast range ran in a wider
-// type, scaled scenes near the top of the range were misses.
+// relative (double) of the scene's size. Roots outside the fast range rescaled instead of computed
+// in a wider type make scaled scenes near the top of the range misses.
 
 template <typename T> struct ScaleRange {
     int e_lo, e_hi, ed_lo, ed_hi, net;  // position exponents, direction exponents, |e - ed| bound

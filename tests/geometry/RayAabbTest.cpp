@@ -1,4 +1,5 @@
-// Named cases of cast(Ray, Aabb): the blog post's cases (seed 003) and every degenerate input.
+// Named cases of cast(Ray, Aabb): the cases of the blog post "Ray Box Intersection and Normal Calculation"
+// and every degenerate input.
 #include <cmath>
 #include <cstdint>
 #include <iterator>
@@ -38,7 +39,7 @@ TYPED_TEST(RayAabb, NegativeDirectionGetsThePlusFace) {
     EXPECT_EQ(h->n_far, Vec3<T>(0, 0, -1));
 }
 
-// Seed 003: "rays x Direction = 0, the ray is parallel to the planes".
+// The post: "rays x Direction = 0, the ray is parallel to the planes".
 TYPED_TEST(RayAabb, ParallelOutsideTheSlabMisses) {
     using T = TypeParam;
     EXPECT_FALSE(cast(Ray<T>{{-5, 2, 0}, {1, 0, 0}}, unit_box<T>()));
@@ -73,7 +74,7 @@ TYPED_TEST(RayAabb, OriginOnSlabPlaneCrossingIt) {
     EXPECT_FALSE(h->origin_inside);
 }
 
-// Seed 003: "if tfar < 0, box is behind ray".
+// The post: "if tfar < 0, box is behind ray".
 TYPED_TEST(RayAabb, BoxBehindIsAMiss) {
     using T = TypeParam;
     EXPECT_FALSE(cast(Ray<T>{{5, 0, 0}, {1, 0, 0}}, unit_box<T>()));

@@ -1,4 +1,5 @@
-// Named cases of cast(Ray, Capsule): the blog post's cases and its comment thread's bug (seed 004),
+// Named cases of cast(Ray, Capsule): the cases of the blog post "Useless Snippet #5: Ray/Capsule intersection test"
+// and its comment thread's bug,
 // and every degenerate input.
 #include <cmath>
 #include <cstdint>
@@ -20,7 +21,7 @@ TYPED_TEST_SUITE(RayCapsule, test::Scalars);
 // Vertical capsule: axis from (0,0,0) to (0,4,0), radius 1.
 template <typename T> Capsule<T> pill() { return {{0, 0, 0}, {0, 4, 0}, 1}; }
 
-// Seed 004, "general case": both points on the cylinder, normals = unit(KP).
+// The post, "general case": both points on the cylinder, normals = unit(KP).
 TYPED_TEST(RayCapsule, GeneralCaseBothOnTheCylinder) {
     using T = TypeParam;
     const auto h = cast(Ray<T>{{-5, 2, 0}, {1, 0, 0}}, pill<T>());
@@ -31,7 +32,7 @@ TYPED_TEST(RayCapsule, GeneralCaseBothOnTheCylinder) {
     EXPECT_VEC_NEAR(h->n_far, Vec3<T>(1, 0, 0), tol<T>());
 }
 
-// Seed 004, "negative t'": the infinite cylinder is hit below A, the capsule on sphere (A, r).
+// The post, "negative t'": the infinite cylinder is hit below A, the capsule on sphere (A, r).
 TYPED_TEST(RayCapsule, NegativeAxialParameterFallsBackToTheEndSphere) {
     using T = TypeParam;
     // Slanted ray entering below A's rim: enters on the A cap, leaves through the cylinder.
@@ -47,7 +48,7 @@ TYPED_TEST(RayCapsule, NegativeAxialParameterFallsBackToTheEndSphere) {
     EXPECT_VEC_NEAR(h->n_far, Vec3<T>(1, 0, 0), tol<T>() * T(10));
 }
 
-// Seed 004's special case: ray parallel to AB enters and leaves through the end spheres.
+// The post's special case: ray parallel to AB enters and leaves through the end spheres.
 TYPED_TEST(RayCapsule, ParallelToTheAxisThroughBothCaps) {
     using T = TypeParam;
     const auto h = cast(Ray<T>{{T(0.6), -5, 0}, {0, 2, 0}}, pill<T>());
@@ -69,7 +70,7 @@ TYPED_TEST(RayCapsule, ParallelToTheAxisOnTheSurfaceLine) {
     EXPECT_NEAR(h->t_far, T(9), T(10) * tol<T>());
 }
 
-// Seed 004's comment thread: hits entirely behind the origin must be rejected.
+// The post's comment thread: hits entirely behind the origin must be rejected.
 TYPED_TEST(RayCapsule, EntirelyBehindIsAMissUnlikeThePublishedTest) {
     using T = TypeParam;
     const Ray<T> ray{{5, 2, 0}, {1, 0, 0}};
@@ -79,7 +80,7 @@ TYPED_TEST(RayCapsule, EntirelyBehindIsAMissUnlikeThePublishedTest) {
     EXPECT_LT(published->t2, T(0));
 }
 
-// Seed 004: "origin inside ... one of them would be behind the ray's origin".
+// The post: "origin inside ... one of them would be behind the ray's origin".
 TYPED_TEST(RayCapsule, OriginInsideGivesEntryBehindAndPicksTheExit) {
     using T = TypeParam;
     const Ray<T> ray{{0, 1, 0}, {0, 0, 1}};
@@ -247,8 +248,8 @@ TYPED_TEST(RayCapsule, PairedNormalsEqualTheNormalsComputedOneAtATime) {
 
 // Inputs at the ends of T's range, where the capsule's own terms leave it. Far away: a capsule
 // 2^200 long and as thick (float: 2^24) seen from 2^1000 (2^120) away along -x, through the middle
-// of its axis. F = (ab.ab) fa - (fa.ab) ab overflowed, and every such line was a miss; the
-// passage now runs again in the wide type (detail::capsule_passage_wide). A line 1.5 r off the
+// of its axis. F = (ab.ab) fa - (fa.ab) ab overflows T, which would make every such line a miss;
+// the passage runs again in the wide type (detail::capsule_passage_wide). A line 1.5 r off the
 // axis still misses. (In double, t rounds to 2^1000, whose ulp is far larger than the capsule.)
 TYPED_TEST(RayCapsule, FarFromAHugeCapsuleTheLateralProblemDoesNotOverflow) {
     using T = TypeParam;
@@ -271,8 +272,8 @@ TYPED_TEST(RayCapsule, FarFromAHugeCapsuleTheLateralProblemDoesNotOverflow) {
 
 // A direction so short (2^-72 in float, 2^-536 in double: d.d is still > 0, a valid ray) that
 // the perpendicular part D = (ab.ab) d - (d.ab) ab of a capsule 1/8 long squares to 0: the line
-// crossing the middle of the cylinder was taken as parallel to the axis, tested against the
-// end balls only, and missed. Now the wide type decides, and it is hit on the cylinder.
+// crossing the middle of the cylinder, taken as parallel to the axis, would be tested against
+// the end balls only and missed. The wide type decides instead, and it is hit on the cylinder.
 TYPED_TEST(RayCapsule, ATinyDirectionAcrossTheAxisIsNotTakenAsParallel) {
     using T = TypeParam;
     const T tiny = std::ldexp(T(1), sizeof(T) == 8 ? -536 : -72);

@@ -1,5 +1,6 @@
-// Named cases of cast(Ray, Obb): the 0 A.D. note's slab distances and degenerate box (seed 002),
-// the dev log's axis loop (seed 000), and every degenerate input.
+// Named cases of cast(Ray, Obb): the slab distances and degenerate box of the 0 A.D. note
+// "Details of Ray/OBB Intersection", the axis loop of the dev log "Dev Log 5: Ray cast! (part2) Bonus!",
+// and every degenerate input.
 #include <cmath>
 #include <limits>
 #include <random>
@@ -42,7 +43,7 @@ TYPED_TEST(RayObb, IdentityRotationIsTheAabb) {
     EXPECT_EQ(a->n_far, b->n_far);
 }
 
-// Seed 002: distances to the slab planes are (e -/+ h) / f with e = a_i.p, f = a_i.d.
+// The note: distances to the slab planes are (e -/+ h) / f with e = a_i.p, f = a_i.d.
 TYPED_TEST(RayObb, SlabDistancesOfTheZeroADNote) {
     using T = TypeParam;
     const Obb<T> obb{{0, 0, 0}, rot_z<T>(45), {2, 1, 1}};
@@ -62,7 +63,7 @@ TYPED_TEST(RayObb, SlabDistancesOfTheZeroADNote) {
     EXPECT_NEAR(glm::length(h->n_near), T(1), tol<T>());
 }
 
-// Seed 002, "Degenerate cases": a box with no size along u still works; both slab distances are
+// The note, "Degenerate cases": a box with no size along u still works; both slab distances are
 // e / cos(theta), and the normal is the signed u axis.
 TYPED_TEST(RayObb, ZeroExtentIsARectangleHitFromEitherSide) {
     using T = TypeParam;
@@ -151,8 +152,8 @@ TYPED_TEST(RayObb, SlightlyRoundedRotationIsAcceptedAndGivesUnitNormals) {
 
 // validate() accepts rotations orthonormal within a tolerance; a column a little shorter than 1
 // makes the box a little longer along it (the cast tests R^T (p - c) against h). bounds() must
-// still contain every point the cast hits, exactly, or a hierarchy culls real hits (fuzz_bvh found
-// one 6e-10 outside; fuzz/regressions/fuzz_bvh/).
+// still contain every point the cast hits, exactly, or a hierarchy culls real hits (one 6e-10
+// outside: fuzz/regressions/fuzz_bvh/).
 TYPED_TEST(RayObb, BoundsContainEveryHitForARotationWithinTolerance) {
     using T = TypeParam;
     const T shrink = T(1) - orthonormality_tolerance<T>() / T(4);

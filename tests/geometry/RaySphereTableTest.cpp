@@ -1,4 +1,4 @@
-// The seven rows of the "Ray Against Sphere" tutorial's unit-test table (seed 001), run through the
+// The seven rows of the unit-test table of the tutorial chapter "Ray Against Sphere", run through the
 // robust default and both textbook variants, in float and double.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,5 @@
-// Named cases of cast(Ray, Sphere): the dev log's four cases (seed 000) and every degenerate input.
+// Named cases of cast(Ray, Sphere): the four cases of the dev log "Dev Log 5: Ray cast! (part2) Bonus!"
+// and every degenerate input.
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -196,9 +197,9 @@ TYPED_TEST(RaySphere, HugeInputsDoNotProduceNaN) {
 // A line grazing a sphere at the origin's own position: the origin lies on the surface (up to an
 // offset whose square is below the rounding of r^2), moving tangentially with a tiny component
 // along the radius, so the foot of the perpendicular is at t ~ 0 and q = b' + ... is tiny. Both
-// roots belong near t = 0 (or the line misses): c / q turned c's rounding error into a root
-// ~1e15 away, an "entry" nowhere near the sphere. Found by fuzzing (fuzz_cast_float, as a capsule
-// with a == b, at 2^-71 times this scale; fuzz/regressions/fuzz_cast_float/).
+// roots belong near t = 0 (or the line misses): c / q turns c's rounding error into a root
+// ~1e15 away, an "entry" nowhere near the sphere. (A fuzz_cast_float regression input has the
+// same case as a capsule with a == b, at 2^-71 times this scale.)
 TYPED_TEST(RaySphere, NearTangentWithTheFootAtTheOriginHasNoFarAwayRoot) {
     using T = TypeParam;
     const T r = T(0x1.383838p0f);
@@ -214,11 +215,11 @@ TYPED_TEST(RaySphere, NearTangentWithTheFootAtTheOriginHasNoFarAwayRoot) {
 }
 
 // A sphere near the largest finite value along the line but well off it (61 units, radius 0 or
-// 1): a miss. The roots then rescaled f by its largest component (1.8e308), which made the 61
-// underflow when squared, and called the line a tangent at t ~ 6e307; a miss whose discriminant is
-// negative without an underflow is now taken as it is, whatever the upper bound
-// (detail::sphere_clear_miss), and the roots outside the fast range no longer rescale.
-// Found by fuzzing (fuzz_cast_double; fuzz/regressions/ has it and two capsules with a == b).
+// 1): a miss. Roots that rescale f by its largest component (1.8e308) make the 61 underflow when
+// squared and call the line a tangent at t ~ 6e307; a miss whose discriminant is negative without
+// an underflow is taken as it is, whatever the upper bound (detail::sphere_clear_miss), and the
+// roots outside the fast range are computed in a wider type instead of rescaled.
+// (fuzz/regressions/ has this case and two capsules with a == b.)
 TYPED_TEST(RaySphere, FarAlongTheLineButWellOffItIsAMiss) {
     using T = TypeParam;
     const T big = std::numeric_limits<T>::max();
@@ -239,10 +240,10 @@ TYPED_TEST(RaySphere, FarAlongTheLineButWellOffItIsAMiss) {
 // Outside the fast range both sides of the discriminant can be tiny next to the inputs: a sphere
 // of radius R = m * 2^-540 (double; 2^-80 in float) seen from m = max / 8 (f.f overflows),
 // the direction (-2^e, 0, 0) long enough that d.d R^2 overflows too, so the fast path cannot
-// decide; the line passes the centre at 1.1 R (a miss) or 0.9 R (a hit). The roots used to
-// rescale f and R by m, which pushed R^2 and the line's squared distance below the smallest
-// subnormal: both 0, a tangent, so the miss was a hit (both types fail that way). Now
-// detail::sphere_roots_wide() computes in a wider type. The capsule (a == b, and a short axis),
+// decide; the line passes the centre at 1.1 R (a miss) or 0.9 R (a hit). Rescaling f and R by m
+// would push R^2 and the line's squared distance below the smallest subnormal: both 0, a tangent,
+// so the miss would be a hit (in both types). detail::sphere_roots_wide() computes in a wider
+// type instead. The capsule (a == b, and a short axis),
 // whose ball and lateral problems go through the same roots, and pick() agree.
 TYPED_TEST(RaySphere, HugeSphereFarAwayOutsideTheFastRangeIsNotATangent) {
     using T = TypeParam;
@@ -272,9 +273,9 @@ TYPED_TEST(RaySphere, HugeSphereFarAwayOutsideTheFastRangeIsNotATangent) {
 
 // Origin and centre of opposite signs beyond max / 2: origin - centre overflows T although both
 // are finite, and so does |f|^2. The wide roots form f without overflow. Along (-4, 0, 0) from
-// y = 0.5 (hit) or 1.5 (miss): f x d has a NaN component (0 * inf), and the roots used to miss
-// both. Along (-4, e, e) with e = 0.25 / (1.8 max) (a subnormal): f x d has an infinite component
-// and no NaN, the discriminant was -inf, taken as a clear miss, although the line passes the
+// y = 0.5 (hit) or 1.5 (miss): f x d in T has a NaN component (0 * inf), which would miss both.
+// Along (-4, e, e) with e = 0.25 / (1.8 max) (a subnormal): f x d in T has an infinite component
+// and no NaN, the discriminant is -inf, which must not be taken as a clear miss: the line passes the
 // centre at 0.79 r. (t is found to T's precision, whose ulp here dwarfs the sphere, so the point
 // at t, and its normal, say little: the normal is only checked to be unit, computed in the wide
 // type where origin - centre + t d would have been inf - inf.)
@@ -343,8 +344,8 @@ TYPED_TEST(RaySphere, FastRangeCornersKeepFullPrecision) {
 // The fast path's normals (detail::sphere_fast_normal, detail::normalize_known_length): (p / r)
 // made unit by one Newton step when |p / r|^2 is within the step's tolerance of 1, p normalised
 // otherwise. Rays from random points `dist` radii from the centre through random points inside
-// the sphere: normals unit within 2 eps at every distance (measured: at most 1.4 eps, as before
-// the Newton step), in cast() and in pick() (bit for bit the same). Near spheres need the step
+// the sphere: normals unit within 2 eps at every distance (measured: at most 1.4 eps, against 1.6
+// with a square root and a division), in cast() and in pick() (bit for bit the same). Near spheres need the step
 // (p / r alone is off by up to 250 eps at 100 radii) and far ones the tolerance test (the step
 // alone is 1e4 eps off at 1e5 radii in float, where p's rounding is 1e-3 of r; in double from
 // about 1e8 radii).

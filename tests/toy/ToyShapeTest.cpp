@@ -14,6 +14,8 @@
 #include <raypick/geometry/Bvh.h>
 #include <raypick/scene/SceneFile.h>
 
+#include "../common/RunProgram.h"
+
 namespace raypick {
 namespace {
 
@@ -155,11 +157,9 @@ TEST(ToyShape, TheCommandLineCasterCastsAndChecksDisks) {
     const std::string path = std::string(RAYPICK_TEST_TMP) + "/disk.json";
     std::ofstream(path) << kDiskScene;
     auto run = [](const std::string& args, std::string& out) {
-        std::FILE* p = popen((std::string(RAYPICK_TOY_CAST_EXE) + " " + args + " 2>&1").c_str(), "r");
-        char buf[4096];
-        out.clear();
-        for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-        return pclose(p);
+        const raypick::test::ProgramRun r = raypick::test::run_program(std::string(RAYPICK_TOY_CAST_EXE) + " " + args + " 2>&1");
+        out = r.out;
+        return r.status;
     };
     std::string out;
     EXPECT_EQ(run(path, out), 0) << out;

@@ -4,6 +4,9 @@
 // built with GCC, which checks the same code with the same flags).
 #include <raypick/geometry/Batch.h>
 #include <raypick/geometry/Bvh.h>
+#include <raypick/geometry/MeshGenerators.h>
+#include <raypick/geometry/MeshInstances.h>
+#include <raypick/geometry/MixedPick.h>
 #include <raypick/geometry/Shape.h>
 #include <raypick/geometry/Validate.h>
 #include <raypick/geometry/textbook/TextbookAabb.h>
@@ -13,6 +16,21 @@
 
 namespace {
 using namespace raypick;
+
+template <typename T> void instantiate_meshes(const Bvh<T>& shapes) {
+    const Ray<T> ray;
+    const TriangleMesh<T> mesh = meshgen::sphere<T>(100);
+    (void)validate(mesh), (void)meshgen::terrain<T>(4, T(1), 1u), (void)meshgen::thin_cylinder<T>(4, 1, T(1), T(9));
+    (void)meshgen::city_placements<T>(4, T(3), 1u);
+    (void)pick_nearest_triangle(mesh, ray);
+    auto bvh = std::make_shared<const MeshBvh<T>>(mesh);
+    (void)bvh->pick(ray), (void)bvh->hits(ray);
+    InstanceBvh<T> instances({bvh}, {Instance<T>{}});
+    instances.set_transform(0, Affine<T>{});
+    instances.refit();
+    (void)instances.pick(ray), (void)instances.hits(ray), (void)pick_nearest_instance(instances, ray);
+    (void)pick_mixed(shapes, instances, ray);
+}
 
 template <typename T> void instantiate() {
     const Ray<T> ray;
@@ -41,6 +59,7 @@ template <typename T> void instantiate() {
     BatchHits<T> hits;
     cast_batch(ray, spheres, hits);
     cast_batch(ray, spheres, 0, 1, T(0), infinity<T>(), hits);
+    instantiate_meshes<T>(bvh);
 }
 }  // namespace
 

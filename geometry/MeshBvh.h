@@ -1,0 +1,379 @@
+// raypick geometry: a triangle mesh with its own bounding volume hierarchy, for watertight picking.
+//
+// Layout: 8-wide nodes (child boxes structure-of-arrays, one AVX2 vector of floats per plane) over
+// leaves of triangle packets: four triangles' three vertices structure-of-arrays, with their
+// indices. The leaf keeps the vertex positions themselves (no edge vectors or planes derived from
+// them), so every triangle sharing a vertex transforms the very same values in the watertight test
+// and the mesh stays watertight through the hierarchy. The binary tree is the project's binned SAH
+// builder (BvhBuild.h) over the triangles' boxes; it is collapsed into 8-wide nodes by opening the
+// child of largest surface area until a node is full.
+#pragma once
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+#include <raypick/geometry/BvhBuild.h>
+#include <raypick/geometry/LargeAlloc.h>
+#include <raypick/geometry/RayHit.h>
+#include <raypick/geometry/RaySphere.h>
+#include <raypick/geometry/RayTriangle.h>
+#include <raypick/geometry/TargetIsa.h>
+#include <raypick/geometry/TriangleMesh.h>
+
+namespace raypick {
+
+/// Where a ray crosses a mesh.
+template <typename T> struct MeshHit {
+    std::uint32_t triangle = 0;  ///< index of the triangle in the mesh
+    T t = T(0);                  ///< in units of the ray's direction
+    /// Weights of the triangle's vertices a, b, c (indices[triangle][0..2]), as TriangleHit.
+    Vec3<T> barycentric{T(0)};
+    /// Unit geometric normal by winding, out of the front face (TriangleHit::normal).
+    Vec3<T> normal{T(0)};
+    bool front = false;  ///< the ray arrives at the front face
+    /// The vertex normals interpolated by the barycentrics and normalised, when the mesh has
+    /// normals (the geometric normal where they cancel out).
+    std::optional<Vec3<T>> shading_normal;
+};
+
+namespace mesh_bvh {
+
+constexpr int kWidth = 8;
+constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint32_t kLeaf = 0x80000000u;  ///< a child reference with this bit: first packet of a leaf
+constexpr int kMaxLeaf = 4;  ///< triangles per leaf: one packet (the builder never makes larger leaves)
+constexpr int kMaxDepth = 96;                 ///< the builder splits at the median beyond this
+constexpr std::size_t kStack = (kWidth - 1) * (kMaxDepth + 40) + 2 + kWidth;
+
+/// Eight child boxes structure-of-arrays and what they hold (float: 256 bytes, four cache lines).
+template <typename T> struct alignas(64) Node {
+    T lo[3][kWidth], hi[3][kWidth];  ///< empty slots: lo = +inf, hi = -inf
+    std::uint32_t child[kWidth];     ///< kNone: empty; kLeaf | first packet: a leaf; else a node index
+    std::uint8_t count[kWidth];      ///< a leaf's triangles (at most kMaxLeaf, in one packet); 0 for a node
+    std::uint32_t occupied;          ///< bit k: slot k holds a child
+};
+
+static_assert(sizeof(Node<float>) == 256, "a float node is four cache lines");
+
+/// Four triangles' vertices (v[vertex][axis][lane]) and their indices in the mesh. The padding
+/// lanes of a leaf's last packet repeat its last triangle.
+template <typename T> struct alignas(32) Packet {
+    T v[3][3][4];
+    std::uint32_t id[4];
+};
+
+/// The nearest hit so far: its t, triangle index (kNone: none yet) and where its vertices are.
+template <typename T> struct Best {
+    T t;
+    std::uint32_t id = kNone;
+    const Packet<T>* packet = nullptr;
+    unsigned lane = 0;
+};
+
+/// Triangle `lane` of packet p (the mesh's vertex values, bit for bit).
+template <typename T> inline Triangle<T> triangle_of(const Packet<T>& p, unsigned lane) {
+    Triangle<T> tri;
+    Vec3<T>* v[3] = {&tri.a, &tri.b, &tri.c};
+    for (int j = 0; j < 3; ++j)
+        for (int a = 0; a < 3; ++a) (*v[j])[a] = p.v[j][a][lane];
+    return tri;
+}
+
+/// Per-ray constants of the node test: per axis the origin shifted for the near and far planes
+/// (boxes widened by the ray's rounding scale), 1 / direction, and whether the hi plane is met first.
+template <typename T> struct RayConsts {
+    T o_near[3], o_far[3], inv[3];
+    bool neg[3];
+};
+
+/// Per-ray constants of the watertight triangle test, exactly as intersect() computes them: the
+/// axes permuted so that z is the direction's largest, the permuted origin and the shear.
+template <typename T> struct ShearedRay {
+    int kx, ky, kz;
+    T ox, oy, oz, sx, sy, sz;
+};
+
+template <typename T> inline ShearedRay<T> sheared(const Ray<T>& ray) {
+    const Vec3<T> ad = glm::abs(ray.direction);
+    const int kz = ad.x > ad.y ? (ad.x > ad.z ? 0 : 2) : (ad.y > ad.z ? 1 : 2);
+    const int kx = kz == 2 ? 0 : kz + 1;
+    const int ky = kx == 2 ? 0 : kx + 1;
+    const Vec3<T> d(ray.direction[kx], ray.direction[ky], ray.direction[kz]);
+    return {kx, ky, kz, ray.origin[kx], ray.origin[ky], ray.origin[kz], -d.x / d.z, -d.y / d.z, T(1) / d.z};
+}
+
+/// RayConsts for a ray in a tree whose boxes reach at most `scene_mag` from the origin: boxes
+/// widened by delta, a few ulps of |origin| + scene_mag, the scale of the triangle test's own
+/// rounding in space, so culling never drops a triangle the test accepts.
+template <typename T> inline RayConsts<T> ray_consts(const Ray<T>& ray, T scene_mag) {
+    // Clamped: near the largest finite values the sum can overflow, and an infinite delta would
+    // make the slab distances NaN.
+    const T mag = std::min(detail::max_abs(ray.origin) + scene_mag, std::numeric_limits<T>::max());
+    const T delta = T(16) * std::numeric_limits<T>::epsilon() * mag + std::numeric_limits<T>::min();
+    RayConsts<T> rc;
+    for (int a = 0; a < 3; ++a) {
+        rc.neg[a] = std::signbit(ray.direction[a]);
+        rc.o_near[a] = rc.neg[a] ? ray.origin[a] - delta : ray.origin[a] + delta;
+        rc.o_far[a] = rc.neg[a] ? ray.origin[a] + delta : ray.origin[a] - delta;
+        rc.inv[a] = T(1) / ray.direction[a];
+    }
+    return rc;
+}
+
+/// Box i padded outward by a few ulps of its largest coordinate (the scale at which the box and
+/// the triangle test round).
+template <typename T> inline Aabb<T> padded(const Aabb<T>& b) {
+    const T m = std::max(detail::max_abs(b.min), detail::max_abs(b.max));
+    const Vec3<T> pad(m * (T(8) * std::numeric_limits<T>::epsilon()) + std::numeric_limits<T>::min());
+    return {b.min - pad, b.max + pad};
+}
+
+/// A collapsed tree: wide nodes (root at 0) built from the binary tree `bin`. make_leaf(first,
+/// count) stores the leaf of slots [first, first + count) and returns its child reference.
+template <typename T> struct Collapse {
+    const LargeVector<bvh_build::BinNode<T>>& bin;
+    LargeVector<Node<T>>& nodes;
+
+    static T area(const bvh_build::BinNode<T>& b) {
+        const Vec3<T> e = b.hi - b.lo;
+        return e.x * e.y + e.y * e.z + e.z * e.x;
+    }
+
+    /// Node index of the wide node made of binary node b's descendants.
+    template <typename MakeLeaf> std::uint32_t node(std::uint32_t b, const MakeLeaf& make_leaf) {
+        std::uint32_t kids[kWidth];
+        int n = 0;
+        if (bin[b].count > 0) {
+            kids[n++] = b;  // a lone leaf: the root holds it
+        } else {
+            kids[n++] = b + 1;
+            kids[n++] = bin[b].first;
+            // Open the inner child of largest surface area until the node is full.
+            while (n < kWidth) {
+                int best = -1;
+                for (int k = 0; k < n; ++k)
+                    if (bin[kids[k]].count == 0 && (best < 0 || area(bin[kids[k]]) > area(bin[kids[best]]))) best = k;
+                if (best < 0) break;
+                const std::uint32_t open = kids[best];
+                kids[best] = open + 1;
+                kids[n++] = bin[open].first;
+            }
+        }
+        const auto index = std::uint32_t(nodes.size());
+        nodes.emplace_back();
+        for (int k = 0; k < kWidth; ++k) {
+            nodes[index].child[k] = kNone;
+            nodes[index].count[k] = 0;
+            for (int a = 0; a < 3; ++a) {
+                nodes[index].lo[a][k] = infinity<T>();
+                nodes[index].hi[a][k] = -infinity<T>();
+            }
+        }
+        nodes[index].occupied = (1u << n) - 1;
+        for (int k = 0; k < n; ++k) {
+            const bvh_build::BinNode<T>& c = bin[kids[k]];
+            std::uint32_t ref, count = 0;
+            if (c.count > 0) {
+                ref = make_leaf(c.first, c.count);
+                count = c.count;
+            } else {
+                ref = node(kids[k], make_leaf);
+            }
+            Node<T>& out = nodes[index];  // after the recursion: nodes may have grown
+            out.child[k] = ref;
+            out.count[k] = std::uint8_t(count);
+            for (int a = 0; a < 3; ++a) {
+                out.lo[a][k] = c.lo[a];
+                out.hi[a][k] = c.hi[a];
+            }
+        }
+        return index;
+    }
+};
+
+}  // namespace mesh_bvh
+
+namespace mesh_walk_sse2 {
+constexpr int kVectorBytes = 16;
+#include <raypick/geometry/MeshWalk.inl>
+}  // namespace mesh_walk_sse2
+
+RAYPICK_TARGET_BEGIN("avx2")
+namespace mesh_walk_avx2 {
+constexpr int kVectorBytes = 32;
+#include <raypick/geometry/MeshWalk.inl>
+}  // namespace mesh_walk_avx2
+RAYPICK_TARGET_END
+
+/// Triangle `id`'s hit h as a MeshHit: the interpolated vertex normals when the mesh has normals
+/// (normalised; the geometric normal where they cancel out). Requires id < triangle_count().
+template <typename T> MeshHit<T> mesh_hit(const TriangleMesh<T>& mesh, std::uint32_t id, const TriangleHit<T>& h) {
+    MeshHit<T> out{id, h.t, h.barycentric, h.normal, h.front, std::nullopt};
+    if (mesh.has_normals()) {
+        const auto& v = mesh.indices[id];
+        const Vec3<T>& w = h.barycentric;
+        out.shading_normal =
+            normalize_or(w.x * mesh.normals[v[0]] + w.y * mesh.normals[v[1]] + w.z * mesh.normals[v[2]], h.normal);
+    }
+    return out;
+}
+
+/// A triangle mesh and its hierarchy, for nearest-hit and every-hit picking.
+///
+/// - Watertight: a ray through a point of an edge or vertex shared by triangles of a closed mesh
+///   hits at least one of them (the leaves test the vertex positions themselves, exactly as
+///   intersect() does).
+/// - pick() is exactly the brute-force loop pick_nearest_triangle(): the same triangle and the
+///   same t, bit for bit; ties in t go to the smaller triangle index.
+/// - Node tests widen boxes by the ray's rounding scale and slab distances by a few ulps, and
+///   triangle boxes are padded, so culling never loses a triangle the test accepts.
+/// - Immutable once built; const member functions may be called from any number of threads.
+template <typename T> class MeshBvh {
+public:
+    using Node = mesh_bvh::Node<T>;
+    using Packet = mesh_bvh::Packet<T>;
+
+    MeshBvh() = default;
+
+    /// Builds over `mesh` (kept inside). Throws std::invalid_argument with validate()'s message
+    /// (naming the bad vertex or triangle) when the mesh is invalid. An empty mesh is never hit.
+    /// `isa`: the instruction set of the walk (Auto: AVX2 where the CPU has it); every choice
+    /// picks the same.
+    explicit MeshBvh(TriangleMesh<T> mesh, BatchIsa isa = BatchIsa::Auto) : mesh_(std::move(mesh)) {
+        if (const auto err = validate(mesh_)) throw std::invalid_argument("raypick::MeshBvh: " + err->message);
+        avx2_ = effective_isa(isa) != BatchIsa::Sse2;
+        build();
+    }
+
+    const TriangleMesh<T>& mesh() const { return mesh_; }
+    std::size_t triangle_count() const { return mesh_.indices.size(); }
+    /// Box of every triangle (padded by a few ulps); empty (min > max) for an empty mesh.
+    Aabb<T> bounds() const { return {root_lo_, root_hi_}; }
+    /// Bytes of the hierarchy (nodes and triangle packets), not counting the mesh itself.
+    std::size_t hierarchy_bytes() const { return nodes_.size() * sizeof(Node) + packets_.size() * sizeof(Packet); }
+    std::size_t node_count() const { return nodes_.size(); }
+
+    /// Nearest triangle hit with t in [t_min, t_max]; ties in t go to the smaller triangle index.
+    /// Empty for a miss, an invalid ray (non-finite, zero direction) or t_min > t_max.
+    std::optional<MeshHit<T>> pick(const Ray<T>& ray, T t_min = T(0), T t_max = infinity<T>()) const {
+        mesh_bvh::Best<T> best{t_max};
+        if (!nearest(ray, t_min, best)) return std::nullopt;
+        return hit(ray, best, t_min, t_max);
+    }
+
+    /// Every triangle the ray hits with t in [t_min, t_max], sorted by t, then triangle index.
+    /// Empty for an invalid ray or range.
+    std::vector<MeshHit<T>> hits(const Ray<T>& ray, T t_min = T(0), T t_max = infinity<T>()) const {
+        std::vector<mesh_bvh::Best<T>> found;
+        if (nodes_.empty() || !is_valid(ray) || !detail::valid_range(t_min, t_max)) return {};
+        const auto rc = mesh_bvh::ray_consts(ray, scene_mag_);
+        const auto sr = mesh_bvh::sheared(ray);
+        const auto visit = [&](const Packet& p, unsigned lane, T t) { found.push_back({t, p.id[lane], &p, lane}); };
+        if (avx2_) mesh_walk_avx2::every(nodes_.data(), packets_.data(), rc, sr, t_min, t_max, visit);
+        else mesh_walk_sse2::every(nodes_.data(), packets_.data(), rc, sr, t_min, t_max, visit);
+        std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
+            return a.t < b.t || (a.t == b.t && a.id < b.id);
+        });
+        std::vector<MeshHit<T>> out;
+        out.reserve(found.size());
+        for (const auto& f : found) out.push_back(hit(ray, f, t_min, t_max));
+        return out;
+    }
+
+    /// The hierarchy's part of pick(), for callers that combine several meshes: replaces `best`
+    /// when a triangle is hit at t in [t_min, best.t] with t < best.t, or t == best.t and an
+    /// index below best.id. Returns whether it replaced it. An invalid ray or range changes nothing.
+    bool nearest(const Ray<T>& ray, T t_min, mesh_bvh::Best<T>& best) const {
+        if (nodes_.empty() || !is_valid(ray) || !detail::valid_range(t_min, best.t)) return false;
+        const auto rc = mesh_bvh::ray_consts(ray, scene_mag_);
+        const auto sr = mesh_bvh::sheared(ray);
+        const mesh_bvh::Packet<T>* before = best.packet;
+        const unsigned before_lane = best.lane;
+        if (avx2_) mesh_walk_avx2::nearest(nodes_.data(), packets_.data(), rc, sr, t_min, best);
+        else mesh_walk_sse2::nearest(nodes_.data(), packets_.data(), rc, sr, t_min, best);
+        return best.packet != before || best.lane != before_lane;
+    }
+
+    /// The full hit (as intersect() gives it, plus the interpolated normal) of the triangle that
+    /// nearest() or hits() found for this ray and range; its vertices are read from the packet
+    /// the walk just tested, not from the mesh. Requires best.packet set by this hierarchy.
+    MeshHit<T> hit(const Ray<T>& ray, const mesh_bvh::Best<T>& best, T t_min, T t_max) const {
+        const auto h = intersect(ray, mesh_bvh::triangle_of(*best.packet, best.lane), t_min, t_max);
+        // Unreachable miss: the packet test made the same decision, bit for bit.
+        if (!h) return MeshHit<T>{best.id, best.t, Vec3<T>(T(0)), Vec3<T>(T(0)), false, std::nullopt};
+        return mesh_hit(mesh_, best.id, *h);
+    }
+
+private:
+    void build() {
+        const auto n = std::uint32_t(mesh_.indices.size());
+        nodes_.clear();
+        packets_.clear();
+        root_lo_ = Vec3<T>(infinity<T>());
+        root_hi_ = Vec3<T>(-infinity<T>());
+        scene_mag_ = T(0);
+        if (n == 0) return;
+        bvh_build::Settings settings;
+        settings.max_leaf_size = mesh_bvh::kMaxLeaf;
+        settings.max_depth = mesh_bvh::kMaxDepth;
+        const bvh_build::Tree<T> tree = bvh_build::Builder<T>().build(
+            n, [&](std::uint32_t i) { return mesh_bvh::padded(raypick::bounds(triangle(mesh_, i))); }, settings);
+        root_lo_ = tree.nodes[0].lo;
+        root_hi_ = tree.nodes[0].hi;
+        // Finite even when padding took a box near the largest finite value to infinity.
+        scene_mag_ = std::min(std::max(detail::max_abs(root_lo_), detail::max_abs(root_hi_)),
+                              std::numeric_limits<T>::max());
+        // Packets in leaf order: at most one partly filled per leaf.
+        nodes_.reserve(tree.nodes.size() / 4 + 1);
+        packets_.reserve(n / 2 + 1);
+        const auto make_leaf = [&](std::uint32_t first, std::uint32_t count) {
+            const auto at = std::uint32_t(packets_.size());
+            if (at >= mesh_bvh::kLeaf) throw std::length_error("raypick::MeshBvh: too many triangles");
+            for (std::uint32_t k = 0; k < count; k += 4) {
+                Packet& p = packets_.emplace_back();
+                for (std::uint32_t l = 0; l < 4; ++l) {
+                    const std::uint32_t id = tree.order[first + std::min(k + l, count - 1)];
+                    const Triangle<T> tri = triangle(mesh_, id);
+                    const Vec3<T>* v[3] = {&tri.a, &tri.b, &tri.c};
+                    for (int j = 0; j < 3; ++j)
+                        for (int a = 0; a < 3; ++a) p.v[j][a][l] = (*v[j])[a];
+                    p.id[l] = id;
+                }
+            }
+            return mesh_bvh::kLeaf | at;
+        };
+        mesh_bvh::Collapse<T>{tree.nodes, nodes_}.node(0, make_leaf);
+    }
+
+    TriangleMesh<T> mesh_;
+    LargeVector<Node> nodes_;
+    LargeVector<Packet> packets_;
+    Vec3<T> root_lo_{infinity<T>()}, root_hi_{-infinity<T>()};
+    T scene_mag_ = T(0);
+    bool avx2_ = false;
+};
+
+/// Nearest triangle hit by brute force over every triangle in index order: the reference MeshBvh
+/// is tested against, with the same contract as MeshBvh::pick (ties to the smaller index).
+/// Requires a valid mesh.
+template <typename T>
+std::optional<MeshHit<T>> pick_nearest_triangle(const TriangleMesh<T>& mesh, const Ray<T>& ray, T t_min = T(0),
+                                                 T t_max = infinity<T>()) {
+    std::optional<MeshHit<T>> best;
+    for (std::uint32_t i = 0; i < mesh.indices.size(); ++i) {
+        const auto h = intersect(ray, triangle(mesh, i), t_min, best ? best->t : t_max);
+        if (!h || (best && h->t == best->t)) continue;  // a tie keeps the smaller index
+        best = mesh_hit(mesh, i, *h);
+    }
+    return best;
+}
+
+}  // namespace raypick

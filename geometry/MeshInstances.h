@@ -1,0 +1,344 @@
+// raypick geometry: instances of triangle meshes — a MeshBvh placed by an affine transform, any
+// number of instances sharing one mesh — and a top-level hierarchy over them that refits when
+// instances move (the meshes' own hierarchies are never rebuilt).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <raypick/geometry/MeshBvh.h>
+
+namespace raypick {
+
+/// The affine map p -> linear * p + translation (column vectors: linear[c] is column c).
+template <typename T> struct Affine {
+    Mat3<T> linear{T(1)};
+    Vec3<T> translation{T(0)};
+};
+
+template <typename T> inline Vec3<T> apply(const Affine<T>& a, const Vec3<T>& p) { return a.linear * p + a.translation; }
+
+/// Empty when the map is valid: finite, and its linear part invertible with a finite inverse
+/// (rotation, non-uniform and negative scale, shear all are); else which field is wrong and why.
+template <typename T> std::optional<InputError> validate(const Affine<T>& a) {
+    using detail::str;
+    if (!is_finite(a.linear)) return InputError{"linear", "the linear part must be finite"};
+    if (!is_finite(a.translation))
+        return InputError{"translation", "translation must be finite, got " + str(a.translation)};
+    const T det = glm::determinant(a.linear);
+    if (!(det != T(0)) || !is_finite(glm::inverse(a.linear)))
+        return InputError{"linear", "the linear part must be invertible, its determinant is " + str(det)};
+    return std::nullopt;
+}
+
+/// Mesh number `mesh` (of the meshes an InstanceBvh is given) placed by `transform`. A transform
+/// with a negative determinant mirrors the mesh; its triangles then keep facing the way they face
+/// in the mesh (their winding is reversed with it), so front and back mean the same for every
+/// instance.
+template <typename T> struct Instance {
+    std::uint32_t mesh = 0;
+    Affine<T> transform;
+};
+
+/// Where a ray crosses an instance: the instance's index and the hit in world space — t along the
+/// world ray, the triangle and its barycentrics as in the mesh, the geometric and interpolated
+/// normals mapped by the inverse transpose of the linear part and re-normalised, front as in the
+/// mesh.
+template <typename T> struct InstanceHit {
+    std::uint32_t instance = 0;
+    MeshHit<T> hit;
+};
+
+namespace mesh_instances {
+
+/// What the top-level leaves hold per instance: the world-to-mesh map and the mesh.
+template <typename T> struct alignas(64) Placed {
+    Mat3<T> inverse;        ///< of the linear part
+    Vec3<T> translation;
+    const MeshBvh<T>* mesh = nullptr;
+    std::uint32_t instance = 0;
+};
+
+/// Instance i's record: its inverse map and mesh.
+template <typename T> inline Placed<T> placed(const Instance<T>& inst, const MeshBvh<T>* mesh, std::uint32_t i) {
+    return {glm::inverse(inst.transform.linear), inst.transform.translation, mesh, i};
+}
+
+/// The ray in mesh coordinates: origin inverse * (origin - translation), direction inverse *
+/// direction (not normalised, so t is the same parameter along both).
+template <typename T> inline Ray<T> to_mesh(const Placed<T>& p, const Ray<T>& ray) {
+    return {p.inverse * (ray.origin - p.translation), p.inverse * ray.direction};
+}
+
+/// Largest |entry| of m (its max norm).
+template <typename T> inline T max_entry(const Mat3<T>& m) {
+    return std::max(detail::max_abs(m[0]), std::max(detail::max_abs(m[1]), detail::max_abs(m[2])));
+}
+
+}  // namespace mesh_instances
+
+/// Instances of triangle meshes and a hierarchy over them (8-wide nodes as MeshBvh's, leaves of
+/// up to two instances), for nearest-hit and every-hit picking.
+///
+/// - pick() gives exactly what testing every instance in index order would (pick_nearest_instance()):
+///   each instance's mesh is searched along the ray mapped into mesh coordinates; ties in t go to
+///   the smaller instance index, then the smaller triangle index.
+/// - Instances' world boxes are the mesh box's corners mapped and padded by the rounding of the
+///   ray's mapping (scaled by the map's condition), so culling never drops an instance whose mesh
+///   the mapped ray hits.
+/// - set_transform() then refit() moves instances: the boxes are recomputed bottom-up, the
+///   hierarchy's shape kept; rebuild() rebuilds it (better after large moves). Picks after a
+///   refit equal those after a rebuild.
+/// - Meshes are shared (shared_ptr) and immutable. Const member functions may run concurrently.
+template <typename T> class InstanceBvh {
+public:
+    using Node = mesh_bvh::Node<T>;
+    using Placed = mesh_instances::Placed<T>;
+
+    InstanceBvh() = default;
+
+    /// Throws std::invalid_argument naming the first bad instance ("instances[4].mesh: ...",
+    /// "instances[4].transform.linear: ...") or a null mesh ("meshes[2] is null").
+    InstanceBvh(std::vector<std::shared_ptr<const MeshBvh<T>>> meshes, std::vector<Instance<T>> instances,
+                BatchIsa isa = BatchIsa::Auto)
+        : meshes_(std::move(meshes)), instances_(std::move(instances)) {
+        for (std::size_t m = 0; m < meshes_.size(); ++m)
+            if (!meshes_[m]) throw std::invalid_argument("raypick::InstanceBvh: meshes[" + std::to_string(m) + "] is null");
+        for (std::size_t i = 0; i < instances_.size(); ++i) check(std::uint32_t(i), instances_[i]);
+        if (instances_.size() >= mesh_bvh::kLeaf) throw std::length_error("raypick::InstanceBvh: too many instances");
+        avx2_ = effective_isa(isa) != BatchIsa::Sse2;
+        rebuild();
+    }
+
+    const std::vector<Instance<T>>& instances() const { return instances_; }
+    const std::vector<std::shared_ptr<const MeshBvh<T>>>& meshes() const { return meshes_; }
+
+    /// Moves instance i; picks see it after refit() or rebuild(). Throws std::invalid_argument
+    /// for i out of range or an invalid transform, and changes nothing then.
+    void set_transform(std::uint32_t i, const Affine<T>& transform) {
+        if (i >= instances_.size())
+            throw std::invalid_argument("raypick::InstanceBvh::set_transform: instance " + std::to_string(i) +
+                                        " out of range (" + std::to_string(instances_.size()) + " instances)");
+        Instance<T> moved = instances_[i];
+        moved.transform = transform;
+        check(i, moved);
+        instances_[i] = moved;
+        place(slot_of_[i]);
+    }
+
+    /// Recomputes every box from the instances' current transforms, keeping the hierarchy's shape.
+    void refit() {
+        for (std::size_t k = nodes_.size(); k-- > 0;) {
+            Node& n = nodes_[k];
+            for (int c = 0; c < mesh_bvh::kWidth; ++c) {
+                if (n.child[c] == mesh_bvh::kNone) continue;
+                Aabb<T> b{Vec3<T>(infinity<T>()), Vec3<T>(-infinity<T>())};
+                if (n.child[c] & mesh_bvh::kLeaf) {
+                    const std::uint32_t first = n.child[c] & ~mesh_bvh::kLeaf;
+                    for (std::uint32_t s = first; s < first + n.count[c]; ++s) grow(b, boxes_[s]);
+                } else {
+                    const Node& m = nodes_[n.child[c]];
+                    for (int d = 0; d < mesh_bvh::kWidth; ++d)
+                        if (m.child[d] != mesh_bvh::kNone)
+                            grow(b, {Vec3<T>(m.lo[0][d], m.lo[1][d], m.lo[2][d]), Vec3<T>(m.hi[0][d], m.hi[1][d], m.hi[2][d])});
+                }
+                for (int a = 0; a < 3; ++a) {
+                    n.lo[a][c] = b.min[a];
+                    n.hi[a][c] = b.max[a];
+                }
+            }
+        }
+        update_magnitude();
+    }
+
+    /// Rebuilds the hierarchy over the instances' current boxes.
+    void rebuild() {
+        const auto n = std::uint32_t(instances_.size());
+        nodes_.clear();
+        placed_.assign(n, Placed{});
+        boxes_.assign(n, Aabb<T>{});
+        slot_of_.assign(n, 0);
+        for (std::uint32_t i = 0; i < n; ++i) {
+            slot_of_[i] = i;
+            place(i, i);
+        }
+        if (n == 0) return;
+        std::vector<Placed> placed = placed_;
+        std::vector<Aabb<T>> boxes = boxes_;
+        bvh_build::Settings settings;
+        settings.max_leaf_size = 2;
+        settings.max_depth = mesh_bvh::kMaxDepth;
+        const bvh_build::Tree<T> tree =
+            bvh_build::Builder<T>().build(n, [&](std::uint32_t i) { return boxes[i]; }, settings);
+        for (std::uint32_t s = 0; s < n; ++s) {
+            placed_[s] = placed[tree.order[s]];
+            boxes_[s] = boxes[tree.order[s]];
+            slot_of_[tree.order[s]] = s;
+        }
+        mesh_bvh::Collapse<T>{tree.nodes, nodes_}.node(
+            0, [](std::uint32_t first, std::uint32_t) { return mesh_bvh::kLeaf | first; });
+        update_magnitude();
+    }
+
+    /// Nearest instance hit with t in [t_min, t_max] (see the class comment for ties). Empty for a
+    /// miss, an invalid ray or t_min > t_max.
+    std::optional<InstanceHit<T>> pick(const Ray<T>& ray, T t_min = T(0), T t_max = infinity<T>()) const {
+        std::optional<InstanceHit<T>> out;
+        if (nodes_.empty() || !is_valid(ray) || !detail::valid_range(t_min, t_max)) return out;
+        mesh_bvh::Best<T> best{t_max};
+        const Placed* best_at = nullptr;
+        Ray<T> best_ray;
+        const auto leaf = [&](std::uint32_t first, std::uint32_t count, T& limit) {
+            for (std::uint32_t s = first; s < first + count; ++s) {
+                const Placed& p = placed_[s];
+                const Ray<T> local = mesh_instances::to_mesh(p, ray);
+                mesh_bvh::Best<T> b{best.t};
+                if (!p.mesh->nearest(local, t_min, b)) continue;
+                if (b.t < best.t || !best_at || p.instance < best_at->instance) {
+                    best = b;
+                    best_at = &p;
+                    best_ray = local;
+                }
+            }
+            limit = best.t;
+        };
+        walk(ray, t_min, t_max, leaf);
+        if (best_at) out = InstanceHit<T>{best_at->instance, to_world(*best_at, best_at->mesh->hit(best_ray, best, t_min, t_max))};
+        return out;
+    }
+
+    /// Every instance triangle the ray hits with t in [t_min, t_max], sorted by t, then instance,
+    /// then triangle. Empty for an invalid ray or range.
+    std::vector<InstanceHit<T>> hits(const Ray<T>& ray, T t_min = T(0), T t_max = infinity<T>()) const {
+        std::vector<InstanceHit<T>> out;
+        if (nodes_.empty() || !is_valid(ray) || !detail::valid_range(t_min, t_max)) return out;
+        const auto leaf = [&](std::uint32_t first, std::uint32_t count, T&) {
+            for (std::uint32_t s = first; s < first + count; ++s) {
+                const Placed& p = placed_[s];
+                for (const MeshHit<T>& h : p.mesh->hits(mesh_instances::to_mesh(p, ray), t_min, t_max))
+                    out.push_back({p.instance, to_world(p, h)});
+            }
+        };
+        walk(ray, t_min, t_max, leaf);
+        std::sort(out.begin(), out.end(), [](const InstanceHit<T>& a, const InstanceHit<T>& b) {
+            if (a.hit.t != b.hit.t) return a.hit.t < b.hit.t;
+            if (a.instance != b.instance) return a.instance < b.instance;
+            return a.hit.triangle < b.hit.triangle;
+        });
+        return out;
+    }
+
+    /// Instance i's hit in mesh coordinates h as a world-space hit (normals by the inverse
+    /// transpose, re-normalised; t, triangle, barycentrics and face unchanged).
+    MeshHit<T> to_world(std::uint32_t i, const MeshHit<T>& h) const { return to_world(placed_[slot_of_[i]], h); }
+
+    /// World box of instance i as the hierarchy holds it (padded).
+    Aabb<T> bounds(std::uint32_t i) const { return boxes_[slot_of_[i]]; }
+
+private:
+    static void grow(Aabb<T>& b, const Aabb<T>& x) {
+        b.min = glm::min(b.min, x.min);
+        b.max = glm::max(b.max, x.max);
+    }
+
+    void check(std::uint32_t i, const Instance<T>& inst) const {
+        const std::string at = "raypick::InstanceBvh: instances[" + std::to_string(i) + "]";
+        if (inst.mesh >= meshes_.size())
+            throw std::invalid_argument(at + ".mesh: mesh " + std::to_string(inst.mesh) + " out of range (" +
+                                        std::to_string(meshes_.size()) + " meshes)");
+        if (const auto err = validate(inst.transform))
+            throw std::invalid_argument(at + ".transform." + err->field + ": " + err->message);
+    }
+
+    /// Slot s's leaf record and world box from instance i (default: the one slot s holds).
+    void place(std::uint32_t s, std::uint32_t i = mesh_bvh::kNone) {
+        if (i == mesh_bvh::kNone) i = placed_[s].instance;
+        const Instance<T>& inst = instances_[i];
+        const MeshBvh<T>& mesh = *meshes_[inst.mesh];
+        Placed& p = placed_[s];
+        p = mesh_instances::placed(inst, &mesh, i);
+        // The mesh box's corners mapped, padded by the mapped ray's rounding: a few ulps of the
+        // box's and translation's magnitudes, times the map's condition.
+        const Aabb<T> mb = mesh.bounds();
+        Aabb<T> b{Vec3<T>(infinity<T>()), Vec3<T>(-infinity<T>())};
+        if (mb.min.x <= mb.max.x) {
+            for (int c = 0; c < 8; ++c) {
+                const Vec3<T> corner((c & 1) ? mb.max.x : mb.min.x, (c & 2) ? mb.max.y : mb.min.y,
+                                     (c & 4) ? mb.max.z : mb.min.z);
+                const Vec3<T> w = apply(inst.transform, corner);
+                b.min = glm::min(b.min, w);
+                b.max = glm::max(b.max, w);
+            }
+            // A mesh reaching the largest finite values has an infinite padded box, whose corners map
+            // to infinities and NaNs (inf * 0): such an instance is bounded by all of space.
+            if (!is_finite(b.min) || !is_finite(b.max)) b = {Vec3<T>(-infinity<T>()), Vec3<T>(infinity<T>())};
+            const T cond = mesh_instances::max_entry(inst.transform.linear) * mesh_instances::max_entry(p.inverse);
+            const T mag = std::max(detail::max_abs(b.min), detail::max_abs(b.max)) + detail::max_abs(p.translation);
+            const Vec3<T> pad(T(64) * std::numeric_limits<T>::epsilon() * (T(1) + cond) * mag +
+                              std::numeric_limits<T>::min());
+            b = {b.min - pad, b.max + pad};
+            cond_ = std::max(cond_, cond);
+        }
+        boxes_[s] = b;
+    }
+
+    void update_magnitude() {
+        scene_mag_ = T(0);
+        for (const Aabb<T>& b : boxes_)
+            if (b.min.x <= b.max.x) scene_mag_ = std::max(scene_mag_, std::max(detail::max_abs(b.min), detail::max_abs(b.max)));
+        scene_mag_ = std::min(scene_mag_, std::numeric_limits<T>::max());
+    }
+
+    MeshHit<T> to_world(const Placed& p, MeshHit<T> h) const {
+        const Mat3<T> normal_map = glm::transpose(p.inverse);
+        h.normal = normalize_or(normal_map * h.normal, h.normal);
+        if (h.shading_normal) h.shading_normal = normalize_or(normal_map * *h.shading_normal, h.normal);
+        return h;
+    }
+
+    template <typename Leaf> void walk(const Ray<T>& ray, T t_min, T t_max, const Leaf& leaf) const {
+        // The world ray's rounding, and the mapped ray's (scaled by the maps' condition), in space.
+        const T mag = (T(1) + cond_) * (scene_mag_ + detail::max_abs(ray.origin));
+        const auto rc = mesh_bvh::ray_consts(ray, std::min(mag, std::numeric_limits<T>::max()));
+        T limit = t_max;
+        const char* leaves = reinterpret_cast<const char*>(placed_.data());
+        if (avx2_) mesh_walk_avx2::walk(nodes_.data(), leaves, sizeof(Placed), rc, t_min, limit, leaf);
+        else mesh_walk_sse2::walk(nodes_.data(), leaves, sizeof(Placed), rc, t_min, limit, leaf);
+    }
+
+    std::vector<std::shared_ptr<const MeshBvh<T>>> meshes_;
+    std::vector<Instance<T>> instances_;
+    LargeVector<Node> nodes_;
+    std::vector<Placed> placed_;       ///< by slot (the hierarchy's leaf order)
+    std::vector<Aabb<T>> boxes_;       ///< world boxes by slot
+    std::vector<std::uint32_t> slot_of_;  ///< instance -> slot
+    T scene_mag_ = T(0), cond_ = T(0);
+    bool avx2_ = false;
+};
+
+/// Nearest instance hit by testing every instance in index order: the reference InstanceBvh is
+/// tested against, with the same contract as InstanceBvh::pick. An instance whose map takes the
+/// ray to an invalid one (overflow, underflow) is not hit.
+template <typename T>
+std::optional<InstanceHit<T>> pick_nearest_instance(const InstanceBvh<T>& bvh, const Ray<T>& ray, T t_min = T(0),
+                                                    T t_max = infinity<T>()) {
+    std::optional<InstanceHit<T>> best;
+    // An invalid world ray misses, whatever its mapping into a mesh would be.
+    if (!is_valid(ray) || !detail::valid_range(t_min, t_max)) return best;
+    for (std::uint32_t i = 0; i < bvh.instances().size(); ++i) {
+        const Instance<T>& inst = bvh.instances()[i];
+        const auto p = mesh_instances::placed(inst, bvh.meshes()[inst.mesh].get(), i);
+        const auto h = p.mesh->pick(mesh_instances::to_mesh(p, ray), t_min, best ? best->hit.t : t_max);
+        if (!h || (best && h->t == best->hit.t)) continue;  // a tie keeps the smaller instance
+        best = InstanceHit<T>{i, bvh.to_world(i, *h)};
+    }
+    return best;
+}
+
+}  // namespace raypick

@@ -1,0 +1,230 @@
+// TriangleMesh validation and MeshBvh picks against brute force over every triangle: the same
+// triangle and the same t bit for bit (ties in t go to the smaller index, in both), on random
+// meshes with many shared vertices and on closed spheres, with random rays and rays aimed exactly
+// at vertices and at points of shared edges; every hit against brute force; watertightness.
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <raypick/geometry/MeshBvh.h>
+#include <raypick/geometry/MeshGenerators.h>
+
+#include "TestUtil.h"
+
+namespace raypick {
+namespace {
+
+template <typename T> class MeshBvhTest : public ::testing::Test {};
+TYPED_TEST_SUITE(MeshBvhTest, test::Scalars);
+
+/// A mesh of `triangles` triangles over a pool of `vertices` random points in [-1, 1]^3 (snapped
+/// to a grid half of the time, so rays and vertices share coordinates), with normals: vertices are
+/// shared by many triangles in both windings.
+template <typename T> TriangleMesh<T> random_mesh(test::Random& r, int vertices, int triangles) {
+    TriangleMesh<T> m;
+    for (int i = 0; i < vertices; ++i) {
+        Vec3<double> p = r.cube();
+        if (r.sym() > 0) p = glm::round(p * 8.0) / 8.0;
+        m.positions.push_back(Vec3<T>(p));
+        m.normals.push_back(Vec3<T>(r.unit()));
+    }
+    std::uniform_int_distribution<std::uint32_t> pick(0, std::uint32_t(vertices - 1));
+    for (int i = 0; i < triangles; ++i) m.indices.push_back({pick(r.rng), pick(r.rng), pick(r.rng)});
+    return m;
+}
+
+/// A ray from a random point towards a vertex of the mesh, a point of one of its edges, or a random
+/// point; directions unnormalised, some along an axis.
+template <typename T> Ray<T> random_ray(test::Random& r, const TriangleMesh<T>& m) {
+    const Vec3<T> from = Vec3<T>(r.cube() * 3.0);
+    const auto& tri = m.indices[std::size_t((r.sym() * 0.5 + 0.5) * double(m.indices.size() - 1))];
+    const double kind = r.sym();
+    Vec3<T> to;
+    if (kind < -0.5) to = m.positions[tri[0]];
+    else if (kind < 0.2) to = m.positions[tri[1]] + T(0.5 + 0.5 * r.sym()) * (m.positions[tri[2]] - m.positions[tri[1]]);
+    else to = Vec3<T>(r.cube());
+    Ray<T> ray{from, to - from};
+    if (r.sym() > 0.9) ray.direction = Vec3<T>(T(0), T(0), T(r.sym() > 0 ? 1 : -1));
+    if (ray.direction == Vec3<T>(T(0))) ray.direction = Vec3<T>(T(1), T(0), T(0));
+    return ray;
+}
+
+template <typename T>
+void expect_same(const std::optional<MeshHit<T>>& a, const std::optional<MeshHit<T>>& b, std::uint32_t seed, int i) {
+    ASSERT_EQ(a.has_value(), b.has_value()) << "seed " << seed << " ray " << i;
+    if (!a) return;
+    EXPECT_EQ(a->triangle, b->triangle) << "seed " << seed << " ray " << i;
+    EXPECT_TRUE(test::same_bits(a->t, b->t)) << "seed " << seed << " ray " << i << ": " << a->t << " vs " << b->t;
+    EXPECT_TRUE(test::same_bits(a->barycentric, b->barycentric)) << "seed " << seed << " ray " << i;
+    EXPECT_TRUE(test::same_bits(a->normal, b->normal)) << "seed " << seed << " ray " << i;
+    EXPECT_EQ(a->front, b->front) << "seed " << seed << " ray " << i;
+    ASSERT_EQ(a->shading_normal.has_value(), b->shading_normal.has_value());
+    if (a->shading_normal) {
+        EXPECT_TRUE(test::same_bits(*a->shading_normal, *b->shading_normal));
+    }
+}
+
+TYPED_TEST(MeshBvhTest, PickEqualsBruteForceOnRandomMeshes) {
+    using T = TypeParam;
+    const std::uint32_t seed0 = test::seed_from_env(20261127u);
+    for (int mesh_i = 0; mesh_i < 12; ++mesh_i) {
+        const std::uint32_t seed = seed0 + std::uint32_t(mesh_i);
+        SCOPED_TRACE("seed " + std::to_string(seed) + " (RAYPICK_SEED reruns it)");
+        test::Random r(seed);
+        const int vertices = 4 + int(r.rng() % 300), triangles = 1 + int(r.rng() % 1500);
+        const TriangleMesh<T> m = random_mesh<T>(r, vertices, triangles);
+        for (const BatchIsa isa : {BatchIsa::Sse2, BatchIsa::Auto}) {
+            const MeshBvh<T> bvh(m, isa);
+            test::Random rr(seed + 1000);
+            for (int i = 0; i < 400; ++i) {
+                const Ray<T> ray = random_ray(rr, m);
+                const T t_min = i % 5 == 0 ? T(0.5) : T(0);
+                const T t_max = i % 7 == 0 ? T(2) : infinity<T>();
+                expect_same(bvh.pick(ray, t_min, t_max), pick_nearest_triangle(m, ray, t_min, t_max), seed, i);
+            }
+        }
+    }
+}
+
+TYPED_TEST(MeshBvhTest, PickEqualsBruteForceOnSpheresAndTerrain) {
+    using T = TypeParam;
+    const std::uint32_t seed = test::seed_from_env(20261128u);
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const TriangleMesh<T> meshes[] = {meshgen::sphere<T>(5000, T(1)), meshgen::terrain<T>(40, T(2), seed),
+                                      meshgen::thin_cylinder<T>(24, 3, T(0.01), T(2))};
+    for (const auto& m : meshes) {
+        const MeshBvh<T> bvh(m);
+        test::Random r(seed);
+        for (int i = 0; i < 1000; ++i) {
+            const Ray<T> ray = random_ray(r, m);
+            expect_same(bvh.pick(ray), pick_nearest_triangle(m, ray), seed, i);
+        }
+    }
+}
+
+/// Every hit by brute force: intersect() on each triangle, sorted by t then index.
+template <typename T>
+std::vector<std::pair<T, std::uint32_t>> brute_hits(const TriangleMesh<T>& m, const Ray<T>& ray, T t_min, T t_max) {
+    std::vector<std::pair<T, std::uint32_t>> out;
+    for (std::uint32_t i = 0; i < m.indices.size(); ++i)
+        if (const auto h = intersect(ray, triangle(m, i), t_min, t_max)) out.emplace_back(h->t, i);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+TYPED_TEST(MeshBvhTest, EveryHitEqualsBruteForce) {
+    using T = TypeParam;
+    const std::uint32_t seed = test::seed_from_env(20261129u);
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    test::Random r(seed);
+    const TriangleMesh<T> m = random_mesh<T>(r, 200, 2000);
+    const MeshBvh<T> bvh(m);
+    for (int i = 0; i < 300; ++i) {
+        const Ray<T> ray = random_ray(r, m);
+        const T t_max = i % 3 == 0 ? T(1.5) : infinity<T>();
+        const auto want = brute_hits(m, ray, T(0), t_max);
+        const auto got = bvh.hits(ray, T(0), t_max);
+        ASSERT_EQ(got.size(), want.size()) << "ray " << i;
+        for (std::size_t k = 0; k < got.size(); ++k) {
+            EXPECT_EQ(got[k].triangle, want[k].second) << "ray " << i << " hit " << k;
+            EXPECT_TRUE(test::same_bits(got[k].t, want[k].first)) << "ray " << i << " hit " << k;
+        }
+    }
+}
+
+/// Rays aimed exactly at the vertices of a closed sphere, and at the midpoints (as rounded) of its
+/// edges, from the centre and from outside across the surface (from about three radii out along
+/// the target's own direction, so the ray crosses the surface there rather than grazing it):
+/// watertight, none gets through.
+TYPED_TEST(MeshBvhTest, NoRayLeaksThroughSharedEdgesAndVertices) {
+    using T = TypeParam;
+    const TriangleMesh<T> m = meshgen::uv_sphere<T>(16, 32, T(1));
+    const MeshBvh<T> bvh(m);
+    const std::uint32_t seed = test::seed_from_env(20261130u);
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    test::Random r(seed);
+    int rays = 0;
+    for (const auto& tri : m.indices) {
+        for (int k = 0; k < 3; ++k) {
+            const Vec3<T> a = m.positions[tri[k]], b = m.positions[tri[(k + 1) % 3]];
+            for (const Vec3<T>& target : {a, (a + b) * T(0.5)}) {
+                const Vec3<T> outside = target * T(3) + Vec3<T>(r.unit() * 0.3);
+                for (const Vec3<T>& from : {outside, Vec3<T>(T(0))}) {
+                    const Ray<T> ray{from, target - from};
+                    ++rays;
+                    EXPECT_TRUE(bvh.pick(ray).has_value()) << "from " << detail::str(from) << " to "
+                                                           << detail::str(target);
+                }
+            }
+        }
+    }
+    EXPECT_GT(rays, 10000);
+}
+
+TYPED_TEST(MeshBvhTest, InterpolatedNormalAndFace) {
+    using T = TypeParam;
+    TriangleMesh<T> m;
+    m.positions = {{T(0), T(0), T(0)}, {T(1), T(0), T(0)}, {T(0), T(1), T(0)}};
+    m.normals = {{T(0), T(0), T(1)}, {T(1), T(0), T(1)}, {T(0), T(1), T(1)}};
+    m.indices = {{0, 1, 2}};
+    const MeshBvh<T> bvh(m);
+    const auto h = bvh.pick(Ray<T>{{T(0.25), T(0.25), T(1)}, {T(0), T(0), T(-1)}});
+    ASSERT_TRUE(h);
+    EXPECT_EQ(h->triangle, 0u);
+    EXPECT_EQ(h->t, T(1));
+    EXPECT_TRUE(h->front);
+    EXPECT_EQ(h->normal, Vec3<T>(T(0), T(0), T(1)));
+    ASSERT_TRUE(h->shading_normal);
+    const Vec3<T> want = glm::normalize(Vec3<T>(T(0.25), T(0.25), T(1)));
+    EXPECT_NEAR(h->shading_normal->x, want.x, 1e-6);
+    EXPECT_NEAR(h->shading_normal->z, want.z, 1e-6);
+    const auto back = bvh.pick(Ray<T>{{T(0.25), T(0.25), T(-1)}, {T(0), T(0), T(1)}});
+    ASSERT_TRUE(back);
+    EXPECT_FALSE(back->front);
+}
+
+TYPED_TEST(MeshBvhTest, ValidateNamesTheBadVertexOrTriangle) {
+    using T = TypeParam;
+    TriangleMesh<T> m = meshgen::uv_sphere<T>(4, 6);
+    EXPECT_FALSE(validate(m));
+    TriangleMesh<T> bad_index = m;
+    bad_index.indices[5][2] = std::uint32_t(m.positions.size());
+    auto err = validate(bad_index);
+    ASSERT_TRUE(err);
+    EXPECT_EQ(err->field, "indices[5]");
+    EXPECT_NE(err->message.find("triangle 5"), std::string::npos) << err->message;
+    TriangleMesh<T> nan_pos = m;
+    nan_pos.positions[3].y = std::numeric_limits<T>::quiet_NaN();
+    err = validate(nan_pos);
+    ASSERT_TRUE(err);
+    EXPECT_EQ(err->field, "positions[3]");
+    TriangleMesh<T> few_normals = m;
+    few_normals.normals.pop_back();
+    ASSERT_TRUE(validate(few_normals));
+    EXPECT_EQ(validate(few_normals)->field, "normals");
+    EXPECT_THROW(MeshBvh<T>{bad_index}, std::invalid_argument);
+    // Empty: valid, never hit.
+    const MeshBvh<T> empty(TriangleMesh<T>{});
+    EXPECT_FALSE(empty.pick(Ray<T>{}));
+    EXPECT_TRUE(empty.hits(Ray<T>{}).empty());
+}
+
+TYPED_TEST(MeshBvhTest, InvalidRaysAndRangesMiss) {
+    using T = TypeParam;
+    const MeshBvh<T> bvh(meshgen::sphere<T>(200));
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    const Vec3<T> o(T(0), T(0), T(-3)), d(T(0), T(0), T(1));
+    EXPECT_TRUE(bvh.pick(Ray<T>{o, d}));
+    EXPECT_FALSE(bvh.pick(Ray<T>{o, Vec3<T>(T(0))}));
+    EXPECT_FALSE(bvh.pick(Ray<T>{Vec3<T>(nan), d}));
+    EXPECT_FALSE(bvh.pick(Ray<T>{o, d}, T(2), T(1)));
+    EXPECT_FALSE(bvh.pick(Ray<T>{o, d}, nan, T(1)));
+    EXPECT_TRUE(bvh.hits(Ray<T>{o, Vec3<T>(nan)}).empty());
+}
+
+}  // namespace
+}  // namespace raypick
