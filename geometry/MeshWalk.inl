@@ -33,13 +33,14 @@ template <typename T, int L, typename WM> __attribute__((always_inline)) inline 
     }
 }
 
-/// L plane codes (bytes at p) as floats, exactly.
-template <int L> __attribute__((always_inline)) inline typename Vec<float>::V codes(const std::uint8_t* p) {
-    using V = typename Vec<float>::V;
+/// L plane codes (bytes at p) as floats (T = float), exactly.
+template <typename T, int L> __attribute__((always_inline)) inline typename Vec<T>::V codes(const std::uint8_t* p) {
+    static_assert(sizeof(T) == 4 && L == Vec<T>::kLanes);
+    using V = typename Vec<T>::V;  // dependent, so the branch not taken below is discarded
     std::uint64_t bytes = 0;
     std::memcpy(&bytes, p, L);
     const __m128i b = _mm_cvtsi64_si128(static_cast<long long>(bytes));
-    if constexpr (kVectorBytes == 32) {
+    if constexpr (L == 8) {
         return V(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b)));
     } else {
         const __m128i w = _mm_unpacklo_epi16(_mm_unpacklo_epi8(b, _mm_setzero_si128()), _mm_setzero_si128());
@@ -102,8 +103,8 @@ __attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::QNode& 
     using V = typename Vec<float>::V;
     constexpr int L = Vec<float>::kLanes;
     const auto planes = [&](int c, int a, V& lo, V& hi) __attribute__((always_inline)) {
-        lo = n.origin[a] + codes<L>(&n.lo[a][c * L]) * n.scale[a];
-        hi = n.origin[a] + codes<L>(&n.hi[a][c * L]) * n.scale[a];
+        lo = n.origin[a] + codes<float, L>(&n.lo[a][c * L]) * n.scale[a];
+        hi = n.origin[a] + codes<float, L>(&n.hi[a][c * L]) * n.scale[a];
     };
     return test_planes(planes, n.occupied, rc, t0, t1, entry);
 }
