@@ -5,11 +5,11 @@
 // indices. The leaf keeps the vertex positions themselves (no edge vectors or planes derived from
 // them), so every triangle sharing a vertex transforms the very same values in the watertight test
 // and the mesh stays watertight through the hierarchy. The binary tree is the project's binned SAH
-// builder (BvhBuild.h) over the triangles' boxes; it is collapsed into 8-wide nodes by opening the
-// child of largest surface area until a node is full. Float trees then keep their nodes with child
-// boxes quantised to 8 bits a plane (QNode: 128 bytes instead of 256), as a pick of a large mesh
-// spends its time waiting for nodes and packets from memory (about 8 nodes and 2 packets a ray
-// among 10^6 triangles).
+// builder (BvhBuild.h) over the triangles' boxes, SAH all the way from the root; it is collapsed
+// into 8-wide nodes by opening the child of largest surface area until a node is full. Float trees
+// then keep their nodes with child boxes quantised to 8 bits a plane (QNode: 128 bytes instead of
+// 256), as a pick of a large mesh spends its time waiting for nodes and packets from memory (about
+// 8 nodes and 2 packets a ray among 10^6 triangles).
 #pragma once
 
 #include <immintrin.h>
@@ -407,6 +407,9 @@ private:
         if (n == 0) return;
         bvh_build::Settings settings;
         settings.max_leaf_size = mesh_bvh::kMaxLeaf;
+        // The binned SAH from the root down (no Morton-ordered top levels, which build faster but
+        // split at spatial medians): a mesh is built once and picked many times.
+        settings.morton_min = std::numeric_limits<std::uint32_t>::max();
         settings.max_depth = mesh_bvh::kMaxDepth;
         const bvh_build::Tree<T> tree = bvh_build::Builder<T>().build(
             n, [&](std::uint32_t i) { return mesh_bvh::padded(raypick::bounds(triangle(mesh_, i))); }, settings);
