@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "app/DataDirs.h"
+#include "app/FileBrowser.h"
 #include "app/SceneEdit.h"
 #include "app/Showcase.h"
 
@@ -69,6 +70,7 @@ bool open_scene(AppState& s, const std::string& path) {
         return false;
     }
     replace_scene(s, std::move(std::get<Scene>(loaded)), path, true);
+    add_recent_file(s.recent_files, path);
     s.status = "opened " + path;
     return true;
 }
@@ -86,6 +88,7 @@ bool save_scene(AppState& s, const std::string& path) {
         return false;
     }
     s.scene_path = path;
+    add_recent_file(s.recent_files, path);
     s.status = "saved " + path;
     return true;
 }

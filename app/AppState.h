@@ -88,6 +88,11 @@ struct AppState {
     std::string screenshot_path;
     bool quit_requested = false;
 
+    /// Files opened or saved, most recent first, absolute (File > Open's list; remembered
+    /// between runs by the demo).
+    std::vector<std::string> recent_files;
+    std::string last_dir;  ///< the folder the file dialog showed last (remembered between runs)
+
     std::vector<CaseFile> case_files;
     bool case_files_scanned = false;
 };
@@ -99,9 +104,11 @@ std::variant<Scene, std::string> load_scene(const std::string& path);
 /// Replaces the scene (undoable when `record_history`, else the history starts over), resets
 /// selection and camera.
 void replace_scene(AppState& s, Scene scene, const std::string& path, bool record_history);
-/// Loads `path`; on failure keeps the current scene and sets the error message. True on success.
+/// Loads `path`; on failure keeps the current scene and sets the error message. True on success
+/// (`path` then heads the recent files).
 bool open_scene(AppState& s, const std::string& path);
-/// Saves to `path` (atomically); sets the status or the error message. True on success.
+/// Saves to `path` (atomically); sets the status or the error message. True on success (`path`
+/// then heads the recent files).
 bool save_scene(AppState& s, const std::string& path);
 bool undo(AppState& s);
 bool redo(AppState& s);

@@ -37,6 +37,16 @@ bool parse_raycast_shading(const std::string& name, RaycastShading& out) {
     return true;
 }
 
+const char* raycast_shading_name(RaycastShading shading) {
+    switch (shading) {
+        case RaycastShading::Normal: return "normal";
+        case RaycastShading::Depth: return "depth";
+        case RaycastShading::NormalAndDepth: return "normaldepth";
+        case RaycastShading::Difference: return "difference";
+    }
+    return "normal";
+}
+
 PictureSize raycast_picture_size(double view_width, double view_height, bool half_resolution) {
     if (!(view_width >= 1.0) || !(view_height >= 1.0) || !std::isfinite(view_width) || !std::isfinite(view_height))
         return {};

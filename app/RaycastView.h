@@ -31,6 +31,8 @@ struct RaycastOptions {
 
 /// "normal", "depth", "normaldepth", "difference" (the command line's names); false if unknown.
 bool parse_raycast_shading(const std::string& name, RaycastShading& out);
+/// The command line's name of `shading` (what parse_raycast_shading() reads).
+const char* raycast_shading_name(RaycastShading shading);
 
 struct PictureSize {
     int width = 0, height = 0;
