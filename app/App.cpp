@@ -12,6 +12,7 @@
 #include "app/SceneEdit.h"
 #include "app/ShaderFiles.h"
 #include "app/Showcase.h"
+#include "app/UserConfig.h"
 
 namespace raypick::app {
 
@@ -19,7 +20,9 @@ namespace {
 glm::dvec3 to_d(const Vec3<double>& v) { return v; }
 }  // namespace
 
-App::App(const CommandLine& options, GLFWwindow* window) : window_(window) {
+App::App(const CommandLine& options, GLFWwindow* window, const std::string& config_dir)
+    : window_(window), config_dir_(config_dir) {
+    if (!config_dir_.empty()) load_user_state();
     glfwGetWindowSize(window_, &state_.window_width, &state_.window_height);
     state_.viewport = view_rect(state_.window_width, state_.window_height, !options.no_ui);
     if (options.generated_shapes >= 0) {
@@ -39,23 +42,82 @@ App::App(const CommandLine& options, GLFWwindow* window) : window_(window) {
         state_.ray.valid = true;
         state_.ray.frozen = true;
     }
-    state_.view.solid = options.solid;
+    state_.view.solid = state_.view.solid || options.solid;
     state_.view.show_ui = !options.no_ui;
     if (options.compare) state_.view.compare.enabled.fill(true);
     if (options.raycast) {
         state_.view.raycast.enabled = true;
         state_.view.raycast.shading = *options.raycast;
     }
+    if (options.open_dialog) ui_.request_open(*options.open_dialog);
     screenshot_mode_ = !options.screenshot_file.empty();
     last_frame_ = std::chrono::steady_clock::now();
 }
 
+void App::load_user_state() {
+    AppState& s = state_;
+    std::vector<std::string> problems;
+    std::string error;
+    if (const auto text = read_config_file(config_dir_, kSettingsFile, error)) {
+        UserSettings base;
+        base.view = s.view;
+        const SettingsParse p = parse_settings(*text, base);
+        s.view = p.settings.view;
+        s.last_dir = p.settings.last_dir;
+        s.recent_files = p.settings.recent;
+        for (const std::string& m : p.problems) problems.push_back(std::string(kSettingsFile) + " " + m);
+    } else if (!error.empty()) {
+        problems.push_back(error);
+    }
+    saved_recent_ = s.recent_files;
+    if (const auto ini = read_config_file(config_dir_, kImGuiIniFile, error)) ImGui::LoadIniSettingsFromMemory(ini->c_str(), ini->size());
+    else if (!error.empty()) problems.push_back(error);
+    if (!problems.empty())
+        s.status = "settings in " + config_dir_ + " partly ignored: " + problems.front() +
+                   (problems.size() > 1 ? " (and " + std::to_string(problems.size() - 1) + " more)" : "");
+}
+
+std::optional<std::string> App::save_user_state() {
+    if (config_dir_.empty()) return std::nullopt;
+    UserSettings settings;
+    settings.view = state_.view;
+    settings.last_dir = state_.last_dir;
+    settings.recent = state_.recent_files;
+    saved_recent_ = state_.recent_files;
+    if (auto err = write_config_file(config_dir_, kSettingsFile, settings_text(settings))) return err;
+    std::size_t size = 0;
+    const char* ini = ImGui::SaveIniSettingsToMemory(&size);
+    return write_config_file(config_dir_, kImGuiIniFile, std::string(ini, size));
+}
+
+bool App::wants_frames() const {
+    const ImGuiIO& io = ImGui::GetIO();
+    const bool button_held = io.MouseDown[0] || io.MouseDown[1] || io.MouseDown[2];
+    return button_held || interaction_.busy() || driver_ != nullptr || state_.screenshot_requested ||
+           state_.quit_requested;
+}
+
 void App::handle_keys() {
     ImGuiIO& io = ImGui::GetIO();
-    if (io.WantCaptureKeyboard) return;
     const bool ctrl = io.KeyCtrl, shift = io.KeyShift;
     auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
     AppState& s = state_;
+    auto request_screenshot = [&] {
+        char stamp[32];
+        const std::time_t now = std::time(nullptr);
+        std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+        char name[80];
+        std::snprintf(name, sizeof name, "raypick-%s-%zu.png", stamp, s.stats.frames);  // unique per frame
+        s.screenshot_path = name;
+        s.screenshot_requested = true;
+    };
+    if (io.WantCaptureKeyboard) {
+        // A dialog or a field has the keyboard; quitting and screenshots still work (P only when
+        // no text is being typed).
+        if (ctrl && pressed(GLFW_KEY_Q)) s.quit_requested = true;
+        else if (!ctrl && (pressed(GLFW_KEY_F12) || (!io.WantTextInput && pressed(GLFW_KEY_P)))) request_screenshot();
+        return;
+    }
     if (ctrl && pressed(GLFW_KEY_Z)) {
         if (shift) redo(s);
         else undo(s);
@@ -87,13 +149,7 @@ void App::handle_keys() {
     } else if (!ctrl && pressed(GLFW_KEY_F1)) {
         s.view.show_ui = !s.view.show_ui;
     } else if (!ctrl && (pressed(GLFW_KEY_F12) || pressed(GLFW_KEY_P))) {
-        char stamp[32];
-        const std::time_t now = std::time(nullptr);
-        std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-        char name[80];
-        std::snprintf(name, sizeof name, "raypick-%s-%zu.png", stamp, s.stats.frames);  // unique per frame
-        s.screenshot_path = name;
-        s.screenshot_requested = true;
+        request_screenshot();
     }
 }
 
@@ -183,6 +239,9 @@ void App::update() {
 
     cast_ray();
     if (s.view.show_ui) ui_.draw(s, renderer_.scene_line_vertices());
+    if (!config_dir_.empty() && s.recent_files != saved_recent_) {  // remembered at once, not only on exit
+        if (auto err = save_user_state()) s.status = "could not remember the recent files: " + *err;
+    }
     s.sel.clamp(s.scene().shapes.size());
     // A slider or text field edit ends when no item is active any more: one undo step per edit.
     if (s.editor.in_gesture() && !interaction_.busy() && !ImGui::IsAnyItemActive()) s.editor.end_gesture();

@@ -3,6 +3,9 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "app/AppState.h"
 #include "app/CommandLine.h"
@@ -27,8 +30,18 @@ struct RaycastCheck {
 class App {
 public:
     /// Sets up the state from the command line (scene file, frozen ray, options) and creates the
-    /// renderer. Throws StartupError (shader missing or not compiling, unreadable --scene file).
-    App(const CommandLine& options, GLFWwindow* window);
+    /// renderer. With a `config_dir`, the options, recent files and window layout remembered
+    /// there are read first (the command line's options win; problems go to the status bar) and
+    /// written back by save_user_state(). Throws StartupError (shader missing or not compiling,
+    /// unreadable --scene file).
+    App(const CommandLine& options, GLFWwindow* window, const std::string& config_dir = "");
+
+    /// Writes the remembered state to the config directory given at construction (nothing
+    /// without one). Returns the error message, or nullopt.
+    std::optional<std::string> save_user_state();
+    /// Whether the next frame must be drawn whatever the input: a gesture in progress, a mouse
+    /// button held, a frame driver, a screenshot pending.
+    bool wants_frames() const;
 
     /// Input, interaction, picking and panels. Call between ImGui::NewFrame() and ImGui::Render().
     void update();
@@ -47,6 +60,8 @@ public:
     RaycastCheck raycast_check(int shift = 0);
 
 private:
+    /// Reads settings.txt and imgui.ini from config_dir_ over the defaults.
+    void load_user_state();
     void handle_keys();
     void cast_ray();
     void build_overlay();
@@ -71,6 +86,8 @@ private:
     bool was_busy_ = false;
     Cursor mouse_;
     FrameDriver* driver_ = nullptr;
+    std::string config_dir_;                 ///< where the state is remembered; empty: nowhere
+    std::vector<std::string> saved_recent_;  ///< the recent files as last written
 };
 
 }  // namespace raypick::app

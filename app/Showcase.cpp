@@ -120,7 +120,8 @@ Scene generated_scene(std::size_t count) {
     const std::size_t helix = count / 4, towers = count / 3;
     const std::size_t clusters = count - helix - towers;
     const double reach = 2.5 * scale;  // the structures' radius
-    auto add_at = [&](const Vec3d& at, double size) {
+    auto add_at = [&](Vec3d at, double size) {
+        at.y = std::max(at.y, 1.0);  // nothing below the ground
         const std::size_t i = s.shapes.size();
         const auto type = static_cast<ShapeType>(rng.next() % kShapeTypeCount);
         SceneShape x;

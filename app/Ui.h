@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "app/AppState.h"
@@ -17,7 +18,8 @@ public:
     /// Draws every panel; edits go through `s.editor` (with undo steps). `line_vertices` is for Stats.
     void draw(AppState& s, std::size_t line_vertices);
 
-    void request_open() { files_.request_open(); }
+    /// File > Open's dialog on `dir` (empty: the folder used last).
+    void request_open(const std::string& dir = "") { files_.request_open(dir); }
     void request_save_as() { files_.request_save_as(); }
 
     /// Failed expectations of the current scene (for labels) and which rays have one.

@@ -23,6 +23,7 @@ void BenchOrbit::before_frame(AppState& s, Cursor& cursor) {
 }
 
 void HarnessLoop::started(App& app, GLFWwindow* window) {
+    idle_start_ = std::chrono::steady_clock::now();
     if (opt_.edits.actions > 0) {
         edits_ = std::make_unique<RandomEdits>(opt_.edits, app.state());
         app.set_driver(edits_.get());
@@ -60,6 +61,8 @@ bool HarnessLoop::random_edits_after_render(int fb_width, int fb_height) {
 
 bool HarnessLoop::after_swap(App& app) {
     (void)app;
+    if (opt_.idle_seconds > 0)
+        return std::chrono::steady_clock::now() - idle_start_ < std::chrono::seconds(opt_.idle_seconds);
     if (opt_.bench_frames <= 0) return true;
     glFinish();  // count the GPU's (llvmpipe's) work in the frame that caused it
     const auto now = std::chrono::steady_clock::now();
@@ -75,6 +78,10 @@ bool HarnessLoop::after_swap(App& app) {
 }
 
 void HarnessLoop::finished(App& app) {
+    if (opt_.idle_seconds > 0) {
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - idle_start_).count();
+        std::printf("raypick idle: %d frames in %.1f s\n", frame_, s);
+    }
     if (bench_ms_.empty()) return;
     std::vector<double> sorted = bench_ms_;
     std::sort(sorted.begin(), sorted.end());

@@ -49,6 +49,7 @@ private:
     std::clock_t bench_cpu_start_ = 0;
     double bench_cpu_ms_ = 0.0;  ///< process CPU time over the timed frames
     std::chrono::steady_clock::time_point frame_start_ = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point idle_start_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace raypick::app

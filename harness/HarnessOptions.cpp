@@ -14,7 +14,9 @@ std::string harness_usage() {
            "  --raycast-check-shift N  --raycast-check with the OpenGL ids shifted N pixels right (must fail)\n"
            "  --bench-frames N    run N frames and print the mean and worst frame time\n"
            "  --bench-orbit       every frame orbits the camera a little and moves the mouse (hover pick and\n"
-           "                      mouse ray) across the view, as while orbiting: the worst case to measure\n";
+           "                      mouse ray) across the view, as while orbiting: the worst case to measure\n"
+           "  --idle-seconds S    run as the demo does for a user (waiting for input when idle), untouched, for\n"
+           "                      S seconds, then print how many frames were drawn and exit\n";
 }
 
 HarnessParseResult parse_harness_command_line(const std::vector<std::string>& args) {
@@ -51,6 +53,7 @@ HarnessParseResult parse_harness_command_line(const std::vector<std::string>& ar
         }
         if (arg == "--raycast-check-shift") return int_value(o.raycast_check_shift, -1000, 1000);
         if (arg == "--bench-frames") return int_value(o.bench_frames, 1, 100000000);
+        if (arg == "--idle-seconds") return int_value(o.idle_seconds, 1, 3600);
         if (arg == "--bench-orbit") {
             o.bench_orbit = true;
             return 1;

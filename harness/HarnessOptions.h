@@ -16,6 +16,7 @@ struct HarnessOptions {
     int raycast_check_shift = 0;   ///< --raycast-check-shift N: the OpenGL ids shifted N pixels (implies --raycast-check)
     int bench_frames = 0;          ///< --bench-frames N: run N frames, print frame times, exit
     bool bench_orbit = false;      ///< --bench-orbit: every frame orbits the camera and moves the mouse
+    int idle_seconds = 0;          ///< --idle-seconds S: run as a user would, untouched for S seconds, count the frames
 };
 
 struct HarnessParseResult {

@@ -355,6 +355,84 @@ TEST(AppWindow, OpeningABadFileKeepsTheSceneAndShowsTheMessage) {
     EXPECT_GT(differing, 20);
 }
 
+// ---- idling, the file dialog, the remembered state -----------------------------------------------
+
+TEST(AppWindow, AnUntouchedDemoWaitsForInputInsteadOfDrawing) {
+    // The harness runs the demo's interactive loop (vsync, waiting when idle) for 2 s with no
+    // input: it draws its first frames, then about one a second; drawing continuously it would
+    // draw dozens at least.
+    REQUIRE_DISPLAY();
+    const AppRun r = run_harness("--scene " + quote(save(picture_scene(true), "scene.json")) + " --idle-seconds 2");
+    ASSERT_EQ(r.code, 0) << r.output;
+    int frames = -1;
+    double seconds = 0.0;
+    const auto at = r.output.find("raypick idle: ");
+    ASSERT_NE(at, std::string::npos) << r.output;
+    ASSERT_EQ(std::sscanf(r.output.c_str() + at, "raypick idle: %d frames in %lf s", &frames, &seconds), 2) << r.output;
+    EXPECT_GE(seconds, 2.0);
+    EXPECT_GE(frames, 1);
+    EXPECT_LE(frames, 10) << r.output;
+}
+
+TEST(AppWindow, OpenDialogListsTheFoldersSceneFiles) {
+    REQUIRE_DISPLAY();
+    const fs::path files = tmp_dir() / "files", empty = tmp_dir() / "empty";
+    fs::create_directories(files / "a folder");
+    fs::create_directories(empty);
+    for (int i = 0; i < 8; ++i) std::ofstream(files / ("scene_" + std::to_string(i) + ".json")) << "{}";
+    const std::string scene = save(picture_scene(true), "scene.json");
+    const Image plain = screenshot(scene, "plain.png");
+    const Image listed = screenshot(scene, "listed.png", "--open-dialog " + quote(files.string()));
+    const Image none = screenshot(scene, "none.png", "--open-dialog " + quote(empty.string()));
+    ASSERT_FALSE(plain.rgb.empty());
+    ASSERT_FALSE(listed.rgb.empty());
+    ASSERT_FALSE(none.rgb.empty());
+    // The dialog is modal: the view around it is dimmed.
+    EXPECT_TRUE(close_colour(plain.at(400, 660), rgb_of(palette::background)));
+    EXPECT_FALSE(close_colour(listed.at(400, 660), rgb_of(palette::background)));
+    // Its listing (the right part of the dialog, centred in the window) shows nine entries in one
+    // folder and none in the other: many bright text pixels differ.
+    int differing = 0;
+    for (int y = 180; y < 420; ++y)
+        for (int x = 540; x < 1000; ++x) differing += listed.at(x, y) != none.at(x, y);
+    EXPECT_GT(differing, 1500);
+}
+
+TEST(AppWindow, ABrokenOrUnwritableConfigNeverStopsTheDemo) {
+    REQUIRE_DISPLAY();
+    const std::string scene = save(picture_scene(true), "scene.json");
+    // Garbage settings and a folder where imgui.ini belongs: read what can be read, say what
+    // could not be written, run on.
+    const fs::path dir = config_home() / "raypick";
+    fs::remove_all(config_home());
+    fs::create_directories(dir / "imgui.ini");
+    std::ofstream(dir / "settings.txt") << "solid = yes please\n\x01\x02\x03\nrecent = /nowhere.json\n";
+    const AppRun broken = run_harness("--scene " + quote(scene) + " --idle-seconds 1");
+    EXPECT_EQ(broken.code, 0) << broken.output;
+    EXPECT_NE(broken.output.find("imgui.ini"), std::string::npos) << broken.output;
+    // A config directory that cannot be made: a file in the way.
+    const fs::path blocked = tmp_dir() / "blocked";
+    std::ofstream(blocked) << "a file";
+    const AppRun unwritable = run_harness("--scene " + quote(scene) + " --idle-seconds 1",
+                                          "XDG_CONFIG_HOME=" + quote(blocked.string()));
+    EXPECT_EQ(unwritable.code, 0) << unwritable.output;
+    EXPECT_NE(unwritable.output.find("could not remember"), std::string::npos) << unwritable.output;
+}
+
+TEST(AppWindow, ScreenshotsAndTimedRunsNeitherReadNorWriteTheConfig) {
+    REQUIRE_DISPLAY();
+    fs::remove_all(config_home());
+    const std::string scene = save(picture_scene(true), "scene.json");
+    const fs::path png = tmp_dir() / "shot.png";
+    EXPECT_EQ(run_app("--scene " + quote(scene) + " --screenshot " + quote(png.string())).code, 0);
+    EXPECT_EQ(run_app("--scene " + quote(scene) + " --frames 3").code, 0);
+    EXPECT_FALSE(fs::exists(config_home())) << "nothing written";
+    // An interactive run (the harness's idle run) writes its settings, creating the folders.
+    EXPECT_EQ(run_harness("--scene " + quote(scene) + " --idle-seconds 1").code, 0);
+    EXPECT_TRUE(fs::exists(config_home() / "raypick" / "settings.txt"));
+    EXPECT_TRUE(fs::exists(config_home() / "raypick" / "imgui.ini"));
+}
+
 // ---- the CPU ray-cast view ----------------------------------------------------------------------
 
 namespace {
@@ -574,6 +652,7 @@ pid_t spawn_app(const fs::path& dir, const std::vector<std::string>& args) {
     std::vector<char*> argv;
     for (std::string& a : all) argv.push_back(a.data());
     argv.push_back(nullptr);
+    use_test_config_home();
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
@@ -906,4 +985,54 @@ TEST_F(AppWindowEndToEnd, RayFieldTakesItsTextWhenTheFieldLosesFocus) {
     const auto img = screenshot_and_quit(input, pid, dir);
     if (!img) return;
     EXPECT_GT(direction_x_text_pixels(*img), 50) << "the direction's x field does not read 123456 (see " << dir << ")";
+}
+
+// While the Open dialog is up, P takes a screenshot (of the dialog), Esc closes it, and Ctrl+Q
+// quits with it open.
+TEST_F(AppWindowEndToEnd, FileDialogKeepsTheSafeShortcutsAndEscClosesIt) {
+    const pid_t pid = launch_on_picture_scene(input, dir);
+    if (pid <= 0) return;  // the failure is recorded
+    input.move(600, 650);
+    input.press(XK_o, XK_Control_L);  // the dialog
+    input.press(XK_p);                // screenshot with the dialog up
+    input.press(XK_Escape);           // closed
+    input.press(XK_p);                // screenshot without it
+    input.press(XK_o, XK_Control_L);  // up again: Ctrl+Q still quits
+    input.press(XK_q, XK_Control_L);
+    ASSERT_EQ(wait_exit(pid, 10.0), 0) << "see " << dir;
+    const auto shots = pngs_in(dir);
+    ASSERT_EQ(shots.size(), 2u) << "see " << dir;
+    const Image with = load_png(shots[0].string()), without = load_png(shots[1].string());
+    ASSERT_EQ(with.width, kW);
+    ASSERT_EQ(without.width, kW);
+    EXPECT_FALSE(close_colour(with.at(400, 660), rgb_of(palette::background))) << "the dialog dims the view";
+    EXPECT_TRUE(close_colour(without.at(400, 660), rgb_of(palette::background))) << "Esc closed the dialog";
+}
+
+// Solid mode (W) and the file opened are remembered in the config directory and back on the
+// next start.
+TEST_F(AppWindowEndToEnd, OptionsAndRecentFilesAreRememberedBetweenRuns) {
+    fs::remove_all(config_home());  // as on a first start
+    const std::string other = save(picture_scene(true), "other.json");
+    pid_t pid = launch_on_picture_scene(input, dir, {"--open", other});
+    if (pid <= 0) return;  // the failure is recorded
+    input.move(600, 650);
+    input.press(XK_w);
+    input.press(XK_q, XK_Control_L);
+    ASSERT_EQ(wait_exit(pid, 10.0), 0) << "see " << dir;
+    std::ifstream in(config_home() / "raypick" / "settings.txt");
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_NE(text.str().find("solid = true"), std::string::npos) << text.str();
+    EXPECT_NE(text.str().find("recent = " + other), std::string::npos) << text.str();
+    EXPECT_TRUE(fs::exists(config_home() / "raypick" / "imgui.ini"));
+
+    pid = launch_on_picture_scene(input, dir);
+    if (pid <= 0) return;
+    const auto img = screenshot_and_quit(input, pid, dir);
+    if (!img) return;
+    // Solid again: the crate's front face in the colour of its normal (0, 0, 1).
+    const auto front = project_px(picture_camera(), Vec3d(1.05, 0.6, 1.0));
+    ASSERT_TRUE(front);
+    EXPECT_TRUE(close_colour(img->at(int(front->x), int(front->y)), glm::ivec3(128, 128, 255), 3)) << "see " << dir;
 }
