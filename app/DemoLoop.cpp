@@ -41,7 +41,7 @@ void watch_events(GLFWwindow* window, EventsSeen& seen) {
 
 /// Frames still drawn after the last event, so that ImGui settles (hover, popups sizing themselves).
 constexpr int kSettleFrames = 4;
-/// The longest an idle demo sleeps before drawing a frame anyway.
+/// How long an idle demo sleeps at a time before asking the hooks whether to go on.
 constexpr double kIdleWakeSeconds = 1.0;
 }  // namespace
 
@@ -107,9 +107,16 @@ int run_demo(const CommandLine& opt, LoopHooks& hooks, const char* program) {
         RunControl run(opt);
         int settle = kSettleFrames;
         while (app && !glfwWindowShouldClose(window)) {
-            // 5a. Events: when idle, sleep until one arrives (or a while has passed).
-            if (!timed && settle <= 0 && !app->wants_frames()) glfwWaitEventsTimeout(kIdleWakeSeconds);
-            else glfwPollEvents();
+            // 5a. Events: when idle, sleep until one arrives, drawing nothing meanwhile.
+            glfwPollEvents();
+            if (!timed && settle <= 0 && !events.any && !app->wants_frames()) {
+                bool stop = false;
+                while (!events.any && !glfwWindowShouldClose(window) && !stop) {
+                    glfwWaitEventsTimeout(kIdleWakeSeconds);
+                    stop = !events.any && !hooks.idle_wake(*app);
+                }
+                if (stop) break;
+            }
             if (events.any) settle = kSettleFrames;
             events.any = false;
             --settle;

@@ -59,10 +59,13 @@ bool HarnessLoop::random_edits_after_render(int fb_width, int fb_height) {
     return false;
 }
 
-bool HarnessLoop::after_swap(App& app) {
+bool HarnessLoop::idle_wake(App& app) {
     (void)app;
-    if (opt_.idle_seconds > 0)
-        return std::chrono::steady_clock::now() - idle_start_ < std::chrono::seconds(opt_.idle_seconds);
+    return opt_.idle_seconds <= 0 || std::chrono::steady_clock::now() - idle_start_ < std::chrono::seconds(opt_.idle_seconds);
+}
+
+bool HarnessLoop::after_swap(App& app) {
+    if (opt_.idle_seconds > 0) return idle_wake(app);
     if (opt_.bench_frames <= 0) return true;
     glFinish();  // count the GPU's (llvmpipe's) work in the frame that caused it
     const auto now = std::chrono::steady_clock::now();

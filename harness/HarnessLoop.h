@@ -29,6 +29,8 @@ public:
     void started(App& app, GLFWwindow* window) override;
     bool after_render(App& app, int fb_width, int fb_height) override;
     bool after_swap(App& app) override;
+    /// --idle-seconds: false once the time is up.
+    bool idle_wake(App& app) override;
     /// Prints the benchmark figures (if any) to stdout.
     void finished(App& app) override;
     int exit_code() const override { return exit_code_; }
