@@ -1036,3 +1036,52 @@ TEST_F(AppWindowEndToEnd, OptionsAndRecentFilesAreRememberedBetweenRuns) {
     ASSERT_TRUE(front);
     EXPECT_TRUE(close_colour(img->at(int(front->x), int(front->y)), glm::ivec3(128, 128, 255), 3)) << "see " << dir;
 }
+
+// Through the dialog: a bad file typed into the path field is refused in the dialog (red, the
+// scene kept); a good one clicked in the listing and opened replaces the scene and heads the
+// recent files.
+TEST_F(AppWindowEndToEnd, FileDialogShowsABadFilesErrorAndOpensAGoodOne) {
+    fs::remove_all(config_home());
+    std::ofstream(dir / "bad.json") << "{\"shapes\": [{\"type\": \"sphere\", \"center\": [0, 0, 0], \"radius\": -1}]}";
+    const std::string good = save(picture_scene(false), "good.json");  // no shapes
+    const pid_t pid = launch_on_picture_scene(input, dir);  // its scene.json is in `dir` too
+    if (pid <= 0) return;  // the failure is recorded
+    // The dialog (760 x 480, centred) lists bad.json, good.json, scene.json from its top row.
+    input.move(600, 650);
+    input.press(XK_o, XK_Control_L);
+    input.move(660, 523);  // the path field
+    input.mouse(true);
+    input.mouse(false);
+    for (KeySym k : {XK_b, XK_a, XK_d, XK_period, XK_j, XK_s, XK_o, XK_n}) input.press(k);
+    input.press(XK_Return);
+    input.press(XK_p);       // the dialog with the error
+    input.press(XK_Escape);  // closed
+    input.move(600, 650);
+    input.press(XK_p);  // the scene as it was
+    input.press(XK_o, XK_Control_L);
+    input.move(650, 202);  // good.json, the second row
+    input.mouse(true);
+    input.mouse(false);
+    input.move(285, 565);  // Open
+    input.mouse(true);
+    input.mouse(false);
+    input.move(600, 650);
+    input.press(XK_p);  // the scene opened
+    input.press(XK_q, XK_Control_L);
+    ASSERT_EQ(wait_exit(pid, 10.0), 0) << "see " << dir;
+    const auto shots = pngs_in(dir);
+    ASSERT_EQ(shots.size(), 3u) << "see " << dir;
+    const Image error = load_png(shots[0].string()), kept = load_png(shots[1].string()), opened = load_png(shots[2].string());
+    ASSERT_EQ(error.width, kW);
+    ASSERT_EQ(kept.width, kW);
+    ASSERT_EQ(opened.width, kW);
+    EXPECT_GT(count_pixels(error, 265, 1015, 528, 560, refusal_red), 30) << "no error in the dialog; see " << dir;
+    const Camera cam = picture_camera();
+    const Vec3d ball_outline(-1.5 - std::cos(0.8), std::sin(0.8), 0.0);
+    EXPECT_TRUE(wire_like(kept, ball_outline, cam)) << "the scene was not kept; see " << dir;
+    EXPECT_FALSE(wire_like(opened, ball_outline, cam)) << "good.json was not opened; see " << dir;
+    std::ifstream in(config_home() / "raypick" / "settings.txt");
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_NE(text.str().find("recent = " + good), std::string::npos) << text.str();
+}
