@@ -5,8 +5,6 @@
 #include <filesystem>
 #include <system_error>
 
-#include <unistd.h>
-
 namespace raypick::app {
 
 namespace fs = std::filesystem;
@@ -44,14 +42,9 @@ DirListing list_directory(const std::string& dir) {
         l.error = "cannot read the folder " + l.dir + ": " + (fs::exists(l.dir, ec) ? "not a folder" : "no such folder");
         return l;
     }
-    fs::directory_iterator it(l.dir, fs::directory_options::skip_permission_denied, ec);
+    fs::directory_iterator it(l.dir, ec);
     if (ec) {
-        // skip_permission_denied yields an empty listing for an unreadable folder: ask again.
         l.error = "cannot read the folder " + l.dir + ": " + ec.message();
-        return l;
-    }
-    if (it == fs::directory_iterator() && ::access(l.dir.c_str(), R_OK | X_OK) != 0) {
-        l.error = "cannot read the folder " + l.dir + ": permission denied";
         return l;
     }
     for (; it != fs::directory_iterator(); it.increment(ec)) {

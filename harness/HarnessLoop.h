@@ -1,6 +1,7 @@
 // raypick harness: what the test and benchmark drivers add to the demo's frame loop — the random
 // edits (driving every frame, GL errors checked, a summary at the end), the benchmark's frame
-// timing and orbit, and the ray-cast check against deliberately shifted OpenGL ids.
+// timing and orbit, the idle run's frame count, and the ray-cast check against deliberately
+// shifted OpenGL ids.
 #pragma once
 
 #include <chrono>
