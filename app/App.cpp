@@ -187,11 +187,11 @@ void App::update() {
     const auto now = std::chrono::steady_clock::now();
     const double ms = std::chrono::duration<double, std::milli>(now - last_frame_).count();
     last_frame_ = now;
-    if (!first_frame_) {
+    if (!skip_frame_time_) {
         s.stats.frame_ms = ms;
         s.stats.frame_ms_avg = s.stats.frames <= 1 ? ms : s.stats.frame_ms_avg * 0.95 + ms * 0.05;
     }
-    first_frame_ = false;
+    skip_frame_time_ = false;
     ++s.stats.frames;
     glfwGetWindowSize(window_, &s.window_width, &s.window_height);
     s.viewport = view_rect(s.window_width, s.window_height, s.view.show_ui);

@@ -42,6 +42,9 @@ public:
     /// Whether the next frame must be drawn whatever the input: a gesture in progress, a mouse
     /// button held, a frame driver, a screenshot pending.
     bool wants_frames() const;
+    /// The time until the next frame was spent sleeping for input, not drawing: it is left out
+    /// of the frame times (Stats).
+    void slept() { skip_frame_time_ = true; }
 
     /// Input, interaction, picking and panels. Call between ImGui::NewFrame() and ImGui::Render().
     void update();
@@ -81,7 +84,7 @@ private:
     Overlay overlay_;
     RaycastView raycast_;
     std::chrono::steady_clock::time_point last_frame_;
-    bool first_frame_ = true;
+    bool skip_frame_time_ = true;  ///< the next frame has no previous one to time against (start, sleep)
     bool screenshot_mode_ = false;  ///< the picture must not depend on the cursor
     bool was_busy_ = false;
     Cursor mouse_;

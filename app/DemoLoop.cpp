@@ -116,10 +116,11 @@ int run_demo(const CommandLine& opt, LoopHooks& hooks, const char* program) {
                     stop = !events.any && !hooks.idle_wake(*app);
                 }
                 if (stop) break;
+                app->slept();
             }
             if (events.any) settle = kSettleFrames;
             events.any = false;
-            --settle;
+            if (settle > 0) --settle;
             // 5b. New ImGui frame.
             ImGui_ImplOpenGL3_NewFrame();
             ImGui_ImplGlfw_NewFrame();
