@@ -47,11 +47,7 @@ DirListing list_directory(const std::string& dir) {
         l.error = "cannot read the folder " + l.dir + ": " + ec.message();
         return l;
     }
-    for (; it != fs::directory_iterator(); it.increment(ec)) {
-        if (ec) {
-            l.error = "cannot read the folder " + l.dir + ": " + ec.message();
-            break;
-        }
+    for (; it != fs::directory_iterator() && !ec; it.increment(ec)) {
         const std::string name = it->path().filename().string();
         if (name.empty() || name[0] == '.') continue;
         std::error_code e2;
@@ -64,6 +60,11 @@ DirListing list_directory(const std::string& dir) {
             if (e2) entry.size = 0;
         }
         l.entries.push_back(std::move(entry));
+    }
+    if (ec) {  // the folder could not be read to its end
+        l.error = "cannot read the folder " + l.dir + ": " + ec.message();
+        l.entries.clear();
+        return l;
     }
     std::sort(l.entries.begin(), l.entries.end(), [](const DirEntry& a, const DirEntry& b) {
         if (a.is_dir != b.is_dir) return a.is_dir;
