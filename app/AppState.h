@@ -12,6 +12,7 @@
 #include "app/Camera.h"
 #include "app/Commands.h"
 #include "app/Interaction.h"
+#include "app/MeshPicking.h"
 #include "app/ViewLayout.h"
 #include "app/Picking.h"
 #include "app/RaycastView.h"
@@ -75,6 +76,7 @@ struct AppState {
     ViewOptions view;
     RayState ray;
     PickResult result;
+    std::optional<TriangleReadout> triangle;  ///< the ray's nearest mesh instance triangle
     Stats stats;
     int window_width = 1280, window_height = 720;
     ViewRect viewport = view_rect(1280, 720, true);  ///< the 3D view inside the window
@@ -92,14 +94,18 @@ struct AppState {
     bool case_files_scanned = false;
 };
 
-/// Loads a scene file; the error text names the file and the place (never throws, also for a
-/// directory or an unreadable path).
+/// A model file (.obj, .gltf, .glb) as a scene: one mesh naming the file (its absolute path) and
+/// one instance of it at identity; or ModelLoadError::what().
+std::variant<Scene, std::string> scene_of_model_file(const std::string& path);
+/// Loads a scene file, or a model file as scene_of_model_file() does; the error text names the
+/// file and the place (never throws, also for a directory or an unreadable path).
 std::variant<Scene, std::string> load_scene(const std::string& path);
 
 /// Replaces the scene (undoable when `record_history`, else the history starts over), resets
 /// selection and camera.
 void replace_scene(AppState& s, Scene scene, const std::string& path, bool record_history);
-/// Loads `path`; on failure keeps the current scene and sets the error message. True on success.
+/// Loads `path` (a scene or a model file); on failure keeps the current scene and sets the error
+/// message. True on success.
 bool open_scene(AppState& s, const std::string& path);
 /// Saves to `path` (atomically); sets the status or the error message. True on success.
 bool save_scene(AppState& s, const std::string& path);
@@ -107,11 +113,11 @@ bool undo(AppState& s);
 bool redo(AppState& s);
 /// Camera from the scene file's camera, or framing the whole scene.
 void reset_camera(AppState& s);
-/// Frames the selected shape (or the whole scene when nothing is selected).
+/// Frames the selected shape or instance (or the whole scene when nothing is selected).
 void frame_selection(AppState& s);
 /// Freezes the current ray (or unfreezes).
 void set_frozen(AppState& s, bool frozen);
-/// Bounds of every shape (a unit box around the origin for an empty scene).
+/// Bounds of every shape and mesh instance (a unit box around the origin for an empty scene).
 Aabb<double> scene_bounds(const Scene& scene);
 
 /// Where the demo looks for the assets/ directory (case files, showcase.json): data_dirs("assets"),
