@@ -483,6 +483,33 @@ TEST(AppWindow, ModelFilesOpenAsScenesDrawnAndRayCastAlike) {
     }
 }
 
+TEST(AppWindow, TheRaysMeshTriangleIsOutlinedWithBothNormalsAndItsBackMarked) {
+    // A frozen ray onto the torus's top from outside (a front face), and one from inside its tube
+    // (a back face): the hit triangle's outline (white, pink from behind) and the interpolated
+    // normal's arrow in the view, "BACK FACE" in the Ray panel's colour only for the second.
+    REQUIRE_DISPLAY();
+    const std::string torus = std::string(RAYPICK_SOURCE_ASSETS_DIR) + "/models/torus.glb";
+    const ViewRect v = view_rect(kW, kH, true);
+    const auto count = [&](const Image& img, const Color& c, bool in_view) {
+        std::size_t n = 0;
+        for (int y = 0; y < img.height; ++y)
+            for (int x = 0; x < img.width; ++x)
+                n += v.contains(x, y) == in_view && close_colour(img.at(x, y), rgb_of(c), 3);
+        return n;
+    };
+    const Image front = screenshot(torus, "front.png", "--ray 1 2 3 0 -1.7 -3");
+    const Image back = screenshot(torus, "back.png", "--ray 1 0 0 0 1 0");
+    ASSERT_FALSE(front.rgb.empty());
+    ASSERT_FALSE(back.rgb.empty());
+    EXPECT_GT(count(front, palette::shading_normal, true), 5u) << "the interpolated normal's arrow";
+    EXPECT_GT(count(front, palette::triangle, true), 3u) << "the triangle's outline";
+    EXPECT_EQ(count(front, palette::back_face, true), 0u);
+    EXPECT_EQ(count(front, palette::back_face, false), 0u) << "no BACK FACE in the panel";
+    EXPECT_GT(count(back, palette::back_face, true), 3u) << "the triangle's outline seen from behind";
+    EXPECT_GT(count(back, palette::back_face, false), 10u) << "BACK FACE in the Ray panel";
+    EXPECT_GT(count(back, palette::shading_normal, false), 10u) << "the interpolated normal's line in the Ray panel";
+}
+
 TEST(AppWindow, ABrokenModelAsTheSceneStopsWithTheLoadersMessage) {
     REQUIRE_DISPLAY();
     const fs::path bad = tmp_dir() / "broken.obj";
