@@ -177,6 +177,8 @@ void App::update() {
         s.stats.bvh_pick_us = interaction_.picker().last_pick_us();
         s.stats.bvh_rebuilds = interaction_.picker().rebuilds();
         s.stats.bvh_refits = interaction_.picker().refits();
+        s.stats.instance_rebuilds = interaction_.instance_picker().rebuilds();
+        s.stats.instance_refits = interaction_.instance_picker().refits();
     } else {  // over a panel or outside the window: nothing in the view is hovered
         s.sel.hovered.reset();
         s.sel.hovered_instance.reset();

@@ -48,6 +48,7 @@ struct Stats {
     double pick_us = 0.0;       ///< last cast of the ray against every shape
     double bvh_pick_us = 0.0;   ///< last hover/click pick through the hierarchy
     std::size_t bvh_rebuilds = 0, bvh_refits = 0;
+    std::size_t instance_rebuilds = 0, instance_refits = 0;  ///< the mesh instances' hierarchy
     double raycast_ms = 0.0;           ///< last full cast of the ray-cast view (0: never)
     double raycast_rays_per_s = 0.0;
     int raycast_width = 0, raycast_height = 0;

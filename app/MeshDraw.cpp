@@ -57,12 +57,10 @@ bool MeshDraw::sync(const SceneEditor& editor) {
     if (synced_version_ == editor.version()) return false;
     const ChangeSet changes = editor.changes_since(synced_version_);
     synced_version_ = editor.version();
-    if (changes.instance_structure) {
-        upload_meshes(editor.scene());
-        place(editor.scene());
-        return true;
-    }
-    if (changes.instances_modified.empty()) return false;
+    // The meshes themselves change only with the whole scene (no command edits a mesh): instances
+    // added, removed or moved only place them again.
+    if (changes.replaced) upload_meshes(editor.scene());
+    if (!changes.replaced && !changes.instance_structure && changes.instances_modified.empty()) return false;
     place(editor.scene());
     return true;
 }

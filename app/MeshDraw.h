@@ -22,8 +22,8 @@ public:
     MeshDraw();
 
     /// Brings the GPU buffers up to date with the editor's scene: meshes uploaded again only when
-    /// instances were added or removed or the scene replaced; the instance matrices rewritten when
-    /// instances moved. True if anything drawn changed.
+    /// the scene was replaced (no command edits a mesh); the instance matrices rewritten when
+    /// instances were added, removed or moved. True if anything drawn changed.
     bool sync(const SceneEditor& editor);
 
     /// Every instance's triangles filled, coloured by the normal (shaders/solid.frag).
