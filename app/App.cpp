@@ -31,7 +31,8 @@ App::App(const CommandLine& options, GLFWwindow* window, const std::string& conf
         auto loaded = load_scene(options.scene_file);
         if (auto* err = std::get_if<std::string>(&loaded)) throw StartupError(*err);
         state_.editor.reset(std::move(std::get<Scene>(loaded)));
-        state_.scene_path = options.scene_file;
+        // A model file opens as a new scene, which is saved elsewhere (never over the model).
+        if (!model_format_of(options.scene_file)) state_.scene_path = options.scene_file;
     } else {
         state_.editor.reset(default_scene(state_.scene_path));
     }
@@ -144,6 +145,7 @@ void App::handle_keys() {
         reset_camera(s);
     } else if (!ctrl && pressed(GLFW_KEY_ESCAPE)) {
         s.sel.selected.reset();
+        s.sel.selected_instance.reset();
     } else if (!ctrl && pressed(GLFW_KEY_W)) {
         s.view.solid = !s.view.solid;
     } else if (!ctrl && pressed(GLFW_KEY_F1)) {
@@ -163,6 +165,7 @@ void App::cast_ray() {
     AppState& s = state_;
     if (!s.ray.frozen && ignore_mouse()) {  // screenshot without --ray: no mouse, so no mouse ray
         clear_result(s.result, s.scene().shapes.size());
+        s.triangle.reset();
         return;
     }
     if (!s.ray.frozen) {
@@ -180,6 +183,8 @@ void App::cast_ray() {
     // Through the hover pick's hierarchy: only the shapes the ray reaches are cast.
     interaction_.picker().cast_all(s.editor, s.ray.ray, s.view.compare, s.result);
     s.stats.pick_us = s.result.micros;
+    const double shape_t = s.result.nearest ? s.result.shapes[*s.result.nearest].surface->t : infinity<double>();
+    s.triangle = triangle_readout(interaction_.instance_picker(), s.editor, s.ray.ray, shape_t);
 }
 
 void App::update() {
@@ -228,8 +233,11 @@ void App::update() {
         s.stats.bvh_pick_us = interaction_.picker().last_pick_us();
         s.stats.bvh_rebuilds = interaction_.picker().rebuilds();
         s.stats.bvh_refits = interaction_.picker().refits();
+        s.stats.instance_rebuilds = interaction_.instance_picker().rebuilds();
+        s.stats.instance_refits = interaction_.instance_picker().refits();
     } else {  // over a panel or outside the window: nothing in the view is hovered
         s.sel.hovered.reset();
+        s.sel.hovered_instance.reset();
         s.sel.hovered_handle = -1;
     }
     if (interaction_.busy()) s.status = interaction_.status(s.scene());
@@ -242,7 +250,7 @@ void App::update() {
     if (!config_dir_.empty() && s.recent_files != saved_recent_) {  // remembered at once, not only on exit
         if (auto err = save_user_state()) s.status = "could not remember the recent files: " + *err;
     }
-    s.sel.clamp(s.scene().shapes.size());
+    s.sel.clamp(s.scene().shapes.size(), s.scene().instances.size());
     // A slider or text field edit ends when no item is active any more: one undo step per edit.
     if (s.editor.in_gesture() && !interaction_.busy() && !ImGui::IsAnyItemActive()) s.editor.end_gesture();
     if (s.view.show_scene_rays) draw_case_labels();
@@ -251,6 +259,12 @@ void App::update() {
     if (s.sel.hovered && *s.sel.hovered < s.scene().shapes.size() && !interaction_.busy() &&
         s.viewport.contains(mouse_.x, mouse_.y) && !mouse_.ui_wants) {
         const std::string& name = s.scene().shapes[*s.sel.hovered].name;
+        ImGui::GetForegroundDrawList()->AddText(ImVec2(float(mouse_.x) + 14.0f, float(mouse_.y) + 4.0f),
+                                                IM_COL32(255, 200, 120, 255), name.c_str());
+    }
+    if (s.sel.hovered_instance && *s.sel.hovered_instance < s.scene().instances.size() && !interaction_.busy() &&
+        s.viewport.contains(mouse_.x, mouse_.y) && !mouse_.ui_wants) {
+        const std::string& name = s.scene().instances[*s.sel.hovered_instance].name;
         ImGui::GetForegroundDrawList()->AddText(ImVec2(float(mouse_.x) + 14.0f, float(mouse_.y) + 4.0f),
                                                 IM_COL32(255, 200, 120, 255), name.c_str());
     }
@@ -364,6 +378,29 @@ void App::build_overlay() {
             for (const Handle& h : handles(shape))
                 (h.id == s.sel.hovered_handle ? hot_handle : handle_markers)
                     .points.push_back({glm::vec3(h.position), palette::handle});
+    }
+
+    // Mesh instances: hovered, then selected.
+    const std::size_t instance_count = s.scene().instances.size();
+    if (s.sel.hovered_instance && *s.sel.hovered_instance < instance_count && s.sel.hovered_instance != s.sel.selected_instance)
+        overlay_.instance_highlights.emplace_back(*s.sel.hovered_instance, palette::hovered);
+    if (s.sel.selected_instance && *s.sel.selected_instance < instance_count)
+        overlay_.instance_highlights.emplace_back(*s.sel.selected_instance, palette::selected);
+    // The ray's mesh triangle (its back marked in its own colour) and, at the hit, the face normal
+    // and the interpolated normal.
+    if (s.triangle && s.triangle->instance < instance_count && s.ray.valid) {
+        const TriangleReadout& tr = *s.triangle;
+        const Color edge = tr.hit.hit.front ? palette::triangle : palette::back_face;
+        overlay_.annotations.line(tr.corners.a, tr.corners.b, edge);
+        overlay_.annotations.line(tr.corners.b, tr.corners.c, edge);
+        overlay_.annotations.line(tr.corners.c, tr.corners.a, edge);
+        if (v.show_normals) {
+            const Vec3d p = s.ray.ray.at(tr.hit.hit.t);
+            const double len = double(v.normal_length);
+            overlay_.annotations.line(p, p + len * tr.hit.hit.normal, palette::normal);
+            if (tr.hit.hit.shading_normal)
+                overlay_.annotations.line(p, p + len * *tr.hit.hit.shading_normal, palette::shading_normal);
+        }
     }
 
     // The scene's own rays (test cases): green, first hits blue, failing rays in their own colour.

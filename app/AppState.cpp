@@ -6,6 +6,7 @@
 
 #include "app/DataDirs.h"
 #include "app/FileBrowser.h"
+#include "app/MeshPicking.h"
 #include "app/SceneEdit.h"
 #include "app/Showcase.h"
 
@@ -17,10 +18,11 @@ namespace raypick::app {
 namespace fs = std::filesystem;
 
 Aabb<double> scene_bounds(const Scene& scene) {
-    if (scene.shapes.empty()) return {Vec3d(-1.0), Vec3d(1.0)};
-    Aabb<double> b = bounds(scene.shapes.front().shape);
-    for (const SceneShape& s : scene.shapes) b = merge(b, bounds(s.shape));
-    return b;
+    std::optional<Aabb<double>> b;
+    for (const SceneShape& s : scene.shapes) b = b ? merge(*b, bounds(s.shape)) : bounds(s.shape);
+    for (std::size_t i = 0; i < scene.instances.size(); ++i)
+        if (const auto ib = instance_bounds(scene, i)) b = b ? merge(*b, *ib) : *ib;
+    return b ? *b : Aabb<double>{Vec3d(-1.0), Vec3d(1.0)};
 }
 
 void reset_camera(AppState& s) {
@@ -38,6 +40,8 @@ void frame_selection(AppState& s) {
     const double aspect = s.view_aspect();
     if (s.sel.selected && *s.sel.selected < s.scene().shapes.size())
         s.camera.frame(bounds(s.scene().shapes[*s.sel.selected].shape), aspect);
+    else if (const auto b = s.sel.selected_instance ? instance_bounds(s.scene(), *s.sel.selected_instance) : std::nullopt)
+        s.camera.frame(*b, aspect);
     else
         s.camera.frame(scene_bounds(s.scene()), aspect);
 }
@@ -50,10 +54,32 @@ void replace_scene(AppState& s, Scene scene, const std::string& path, bool recor
     reset_camera(s);
 }
 
+std::variant<Scene, std::string> scene_of_model_file(const std::string& path) {
+    auto loaded = load_model(path);
+    if (auto* err = std::get_if<ModelLoadError>(&loaded)) return err->what();
+    Scene scene;
+    SceneMesh mesh;
+    mesh.name = fs::path(path).stem().string();
+    if (mesh.name.empty()) mesh.name = "model";
+    // The absolute path: the scene may be saved anywhere, and a scene file names its models
+    // relative to its own folder.
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(path, ec);
+    mesh.file = ec ? path : absolute.lexically_normal().string();
+    mesh.model = std::move(std::get<Model>(loaded));
+    SceneInstance instance;
+    instance.name = mesh.name;
+    instance.mesh = 0;
+    scene.meshes.push_back(std::move(mesh));
+    scene.instances.push_back(std::move(instance));
+    return scene;
+}
+
 std::variant<Scene, std::string> load_scene(const std::string& path) {
     std::error_code ec;
     if (fs::is_directory(path, ec)) return path + ": is a directory, not a scene file";
     try {
+        if (model_format_of(path)) return scene_of_model_file(path);
         auto loaded = load_scene_file(path);
         if (auto* err = std::get_if<SceneLoadError>(&loaded)) return err->what();
         return std::move(std::get<Scene>(loaded));
@@ -69,7 +95,9 @@ bool open_scene(AppState& s, const std::string& path) {
         s.error_message = *err + "\n\nThe current scene is unchanged.";
         return false;
     }
-    replace_scene(s, std::move(std::get<Scene>(loaded)), path, true);
+    // A model becomes a new scene: saving it must not write scene JSON over the model file.
+    const bool model = model_format_of(path).has_value();
+    replace_scene(s, std::move(std::get<Scene>(loaded)), model ? std::string() : path, true);
     add_recent_file(s.recent_files, path);
     s.status = "opened " + path;
     return true;
@@ -78,7 +106,10 @@ bool open_scene(AppState& s, const std::string& path) {
 bool save_scene(AppState& s, const std::string& path) {
     std::optional<std::string> err;
     try {
-        err = save_scene_file(path, s.scene());
+        if (model_format_of(path))
+            err = path + ": scenes are saved as JSON (.json); this name is a model file's";
+        else
+            err = save_scene_file(path, s.scene());
     } catch (const std::exception& e) {
         err = path + ": " + e.what();
     }
@@ -95,14 +126,14 @@ bool save_scene(AppState& s, const std::string& path) {
 
 bool undo(AppState& s) {
     const bool ok = s.editor.undo();
-    s.sel.clamp(s.scene().shapes.size());
+    s.sel.clamp(s.scene().shapes.size(), s.scene().instances.size());
     s.status = ok ? "undo" : "nothing to undo";
     return ok;
 }
 
 bool redo(AppState& s) {
     const bool ok = s.editor.redo();
-    s.sel.clamp(s.scene().shapes.size());
+    s.sel.clamp(s.scene().shapes.size(), s.scene().instances.size());
     s.status = ok ? "redo" : "nothing to redo";
     return ok;
 }

@@ -12,6 +12,7 @@
 #include "app/Camera.h"
 #include "app/Commands.h"
 #include "app/Interaction.h"
+#include "app/MeshPicking.h"
 #include "app/ViewLayout.h"
 #include "app/Picking.h"
 #include "app/RaycastView.h"
@@ -47,6 +48,7 @@ struct Stats {
     double pick_us = 0.0;       ///< last cast of the ray against every shape
     double bvh_pick_us = 0.0;   ///< last hover/click pick through the hierarchy
     std::size_t bvh_rebuilds = 0, bvh_refits = 0;
+    std::size_t instance_rebuilds = 0, instance_refits = 0;  ///< the mesh instances' hierarchy
     double raycast_ms = 0.0;           ///< last full cast of the ray-cast view (0: never)
     double raycast_rays_per_s = 0.0;
     int raycast_width = 0, raycast_height = 0;
@@ -75,6 +77,7 @@ struct AppState {
     ViewOptions view;
     RayState ray;
     PickResult result;
+    std::optional<TriangleReadout> triangle;  ///< the ray's nearest mesh instance triangle
     Stats stats;
     int window_width = 1280, window_height = 720;
     ViewRect viewport = view_rect(1280, 720, true);  ///< the 3D view inside the window
@@ -97,15 +100,18 @@ struct AppState {
     bool case_files_scanned = false;
 };
 
-/// Loads a scene file; the error text names the file and the place (never throws, also for a
-/// directory or an unreadable path).
+/// A model file (.obj, .gltf, .glb) as a scene: one mesh naming the file (its absolute path) and
+/// one instance of it at identity; or ModelLoadError::what().
+std::variant<Scene, std::string> scene_of_model_file(const std::string& path);
+/// Loads a scene file, or a model file as scene_of_model_file() does; the error text names the
+/// file and the place (never throws, also for a directory or an unreadable path).
 std::variant<Scene, std::string> load_scene(const std::string& path);
 
 /// Replaces the scene (undoable when `record_history`, else the history starts over), resets
 /// selection and camera.
 void replace_scene(AppState& s, Scene scene, const std::string& path, bool record_history);
-/// Loads `path`; on failure keeps the current scene and sets the error message. True on success
-/// (`path` then heads the recent files).
+/// Loads `path` (a scene or a model file); on failure keeps the current scene and sets the error
+/// message. True on success (`path` then heads the recent files).
 bool open_scene(AppState& s, const std::string& path);
 /// Saves to `path` (atomically); sets the status or the error message. True on success (`path`
 /// then heads the recent files).
@@ -114,11 +120,11 @@ bool undo(AppState& s);
 bool redo(AppState& s);
 /// Camera from the scene file's camera, or framing the whole scene.
 void reset_camera(AppState& s);
-/// Frames the selected shape (or the whole scene when nothing is selected).
+/// Frames the selected shape or instance (or the whole scene when nothing is selected).
 void frame_selection(AppState& s);
 /// Freezes the current ray (or unfreezes).
 void set_frozen(AppState& s, bool frozen);
-/// Bounds of every shape (a unit box around the origin for an empty scene).
+/// Bounds of every shape and mesh instance (a unit box around the origin for an empty scene).
 Aabb<double> scene_bounds(const Scene& scene);
 
 /// Where the demo looks for the assets/ directory (case files, showcase.json): data_dirs("assets"),

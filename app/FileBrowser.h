@@ -14,9 +14,10 @@
 
 namespace raypick::app {
 
-/// The extensions the dialog lists and Save as adds, lower case with the dot; the first is the
-/// default one. Model files (.obj, .gltf, .glb) join this list when the demo reads them.
-inline constexpr std::array<std::string_view, 1> kSceneFileExtensions = {".json"};
+/// The extensions the dialog lists, lower case with the dot: scene files, then the model files the
+/// demo opens as a scene of one mesh (scene/Model.h). The first is the one Save as adds; scenes are
+/// only ever saved as JSON (save_scene() refuses a model extension).
+inline constexpr std::array<std::string_view, 4> kSceneFileExtensions = {".json", ".obj", ".gltf", ".glb"};
 
 /// Whether `path` ends in one of kSceneFileExtensions (case-insensitively).
 bool has_scene_extension(const std::string& path);

@@ -68,6 +68,9 @@ public:
 private:
     /// Applies an edited copy of the selected shape: validated, one undo step per gesture.
     void apply_edit(AppState& s, std::size_t index, const Shape<double>& candidate);
+    /// The selected mesh instance: translation, Euler angles and scale, edited through
+    /// SceneEditor::edit_instance (one undo step per gesture; invalid values refused).
+    void draw_instance(AppState& s, std::size_t index);
 
     std::string refusal_;  ///< last refused edit ("radius must be ...")
     std::optional<std::size_t> refusal_for_;

@@ -40,7 +40,7 @@ bool running_as_root() { return ::geteuid() == 0; }
 
 }  // namespace
 
-TEST(FileBrowser, ListsFoldersThenSceneFilesSortedAndHidesTheRest) {
+TEST(FileBrowser, ListsFoldersThenSceneAndModelFilesSortedAndHidesTheRest) {
     const fs::path d = fresh_dir();
     touch(d / "b.json");
     touch(d / "A.JSON");
@@ -52,8 +52,10 @@ TEST(FileBrowser, ListsFoldersThenSceneFilesSortedAndHidesTheRest) {
     fs::create_directories(d / ".git");
     const DirListing l = list_directory(d.string());
     EXPECT_EQ(l.error, "");
-    EXPECT_EQ(names(l), (std::vector<std::string>{"d:alpha", "d:zeta", "f:A.JSON", "f:b.json"}));
+    EXPECT_EQ(names(l), (std::vector<std::string>{"d:alpha", "d:zeta", "f:A.JSON", "f:b.json", "f:model.obj"}));
     EXPECT_EQ(l.entries[3].size, 2u);
+    EXPECT_TRUE(has_scene_extension("city.GLTF"));
+    EXPECT_TRUE(has_scene_extension("torus.glb"));
     EXPECT_TRUE(has_scene_extension("x/y.Json"));
     EXPECT_FALSE(has_scene_extension("y.json.bak"));
 }

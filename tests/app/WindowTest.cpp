@@ -514,6 +514,89 @@ TEST(AppWindow, RaycastCheckFailsWhenTheOpenGlPictureIsOffByAFewPixels) {
     EXPECT_GT(double(f->differing), 0.001 * double(f->compared)) << r.output;
 }
 
+TEST(AppWindow, ModelFilesOpenAsScenesDrawnAndRayCastAlike) {
+    // A model file given as the scene: one mesh, one identity instance, framed. The OpenGL object
+    // ids of its instances (city.gltf: many placements of a few meshes) and the CPU ray-cast
+    // picture agree on every compared pixel.
+    REQUIRE_DISPLAY();
+    for (const char* model : {"city.gltf", "torus.glb"}) {
+        SCOPED_TRACE(model);
+        const std::string file = std::string(RAYPICK_SOURCE_ASSETS_DIR) + "/models/" + model;
+        const fs::path shot = tmp_dir() / (std::string(model) + ".png");
+        const fs::path diff = tmp_dir() / (std::string(model) + ".difference.png");
+        fs::remove(shot);
+        fs::remove(diff);
+        const AppRun r = run_app("--scene " + quote(file) + " --solid --screenshot " + quote(shot.string()) + " --width " +
+                                 std::to_string(kW) + " --height " + std::to_string(kH));
+        ASSERT_EQ(r.code, 0) << r.output;
+        const Image img = load_png(shot.string());
+        ASSERT_EQ(img.width, kW);
+        // The framed model fills the middle of the 3D view with shaded surfaces, not background.
+        const ViewRect v = view_rect(kW, kH, true);
+        std::size_t surface = 0, probed = 0;
+        for (int y = int(v.y + v.height * 0.3); y < int(v.y + v.height * 0.7); y += 4)
+            for (int x = int(v.x + v.width * 0.3); x < int(v.x + v.width * 0.7); x += 4) {
+                ++probed;
+                surface += !close_colour(img.at(x, y), rgb_of(palette::background), 6);
+            }
+        EXPECT_GT(surface, probed / 4) << surface << " of " << probed;
+
+        const AppRun c = run_app("--scene " + quote(file) + " --raycast-check --screenshot " + quote(diff.string()) +
+                                 " --width " + std::to_string(kW) + " --height " + std::to_string(kH));
+        EXPECT_EQ(c.code, 0) << c.output;
+        const auto f = parse_raycast_check(c.output);
+        ASSERT_TRUE(f) << c.output;
+        EXPECT_EQ(f->differing, 0u) << c.output;
+        EXPECT_GT(f->compared, std::size_t(f->width) * std::size_t(f->height) / 2) << c.output;
+        // The compared pixels include the mesh, not only background: the normal picture is bright there.
+        const Image d = load_png(diff.string());
+        ASSERT_EQ(d.width, f->width);
+        std::size_t mesh_pixels = 0;
+        for (int y = 0; y < d.height; ++y)
+            for (int x = 0; x < d.width; ++x) {
+                const glm::ivec3 px = d.at(x, y);
+                mesh_pixels += px.x + px.y + px.z > 3 * 24;
+            }
+        EXPECT_GT(mesh_pixels, std::size_t(f->width) * std::size_t(f->height) / 20) << c.output;
+    }
+}
+
+TEST(AppWindow, TheRaysMeshTriangleIsOutlinedWithBothNormalsAndItsBackMarked) {
+    // A frozen ray onto the torus's top from outside (a front face), and one from inside its tube
+    // (a back face): the hit triangle's outline (white, pink from behind) and the interpolated
+    // normal's arrow in the view, "BACK FACE" in the Ray panel's colour only for the second.
+    REQUIRE_DISPLAY();
+    const std::string torus = std::string(RAYPICK_SOURCE_ASSETS_DIR) + "/models/torus.glb";
+    const ViewRect v = view_rect(kW, kH, true);
+    const auto count = [&](const Image& img, const Color& c, bool in_view) {
+        std::size_t n = 0;
+        for (int y = 0; y < img.height; ++y)
+            for (int x = 0; x < img.width; ++x)
+                n += v.contains(x, y) == in_view && close_colour(img.at(x, y), rgb_of(c), 3);
+        return n;
+    };
+    const Image front = screenshot(torus, "front.png", "--ray 1 2 3 0 -1.7 -3");
+    const Image back = screenshot(torus, "back.png", "--ray 1 0 0 0 1 0");
+    ASSERT_FALSE(front.rgb.empty());
+    ASSERT_FALSE(back.rgb.empty());
+    EXPECT_GT(count(front, palette::shading_normal, true), 5u) << "the interpolated normal's arrow";
+    EXPECT_GT(count(front, palette::triangle, true), 3u) << "the triangle's outline";
+    EXPECT_EQ(count(front, palette::back_face, true), 0u);
+    EXPECT_EQ(count(front, palette::back_face, false), 0u) << "no BACK FACE in the panel";
+    EXPECT_GT(count(back, palette::back_face, true), 3u) << "the triangle's outline seen from behind";
+    EXPECT_GT(count(back, palette::back_face, false), 10u) << "BACK FACE in the Ray panel";
+    EXPECT_GT(count(back, palette::shading_normal, false), 10u) << "the interpolated normal's line in the Ray panel";
+}
+
+TEST(AppWindow, ABrokenModelAsTheSceneStopsWithTheLoadersMessage) {
+    REQUIRE_DISPLAY();
+    const fs::path bad = tmp_dir() / "broken.obj";
+    std::ofstream(bad) << "v 0 0 0\nv 1 0 0\nf 1 2 7\n";
+    const AppRun r = run_app("--scene " + quote(bad.string()) + " --frames 1");
+    EXPECT_NE(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("broken.obj"), std::string::npos) << r.output;
+}
+
 TEST(AppWindow, RaycastViewShowsTheCpuPictureBesideTheOpenGlOne) {
     REQUIRE_DISPLAY();
     const std::string file = save(picture_scene(true), "scene.json");
