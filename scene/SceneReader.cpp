@@ -245,23 +245,24 @@ SceneCamera read_camera(const json& v, const Path& path) {
 
 template <typename Item>
 std::size_t reference(const json& v, const Path& path, const std::vector<Item>& items, const char* what) {
+    const std::string a = std::strchr("aeiou", what[0]) ? "an " : "a ";  // "a ray", "an instance"
     if (v.is_string()) {
         const std::string n = v.get<std::string>();
         for (std::size_t i = 0; i < items.size() && !n.empty(); ++i)
             if (items[i].name == n) return i;
-        fail(path, std::string("no ") + what + " is named " + jstr(n) + " (expected the name or index of a " +
+        fail(path, std::string("no ") + what + " is named " + jstr(n) + " (expected the name or index of " + a +
                        what + ")");
     }
     if (v.is_number_integer() || v.is_number_unsigned()) {
         if (v.is_number_integer() && v.get<std::int64_t>() < 0)
-            fail(path, std::string("expected a ") + what + " index >= 0 or a " + what + " name, got " + v.dump());
+            fail(path, "expected " + a + what + " index >= 0 or " + a + what + " name, got " + v.dump());
         const auto i = v.get<std::uint64_t>();
         if (i >= items.size())
             fail(path, std::string(what) + " index " + std::to_string(i) + " is out of range (the file has " +
-                           std::to_string(items.size()) + " " + what + "s)");
+                           std::to_string(items.size()) + " " + what + (std::strcmp(what, "mesh") == 0 ? "es)" : "s)"));
         return std::size_t(i);
     }
-    fail(path, std::string("expected a ") + what + " name (string) or index (integer), got " + type_name(v));
+    fail(path, "expected " + a + what + " name (string) or index (integer), got " + type_name(v));
 }
 
 // ---- meshes and instances ----------------------------------------------------------------------------
@@ -307,8 +308,9 @@ Model read_inline_mesh(const json& v, const Path& path, const std::string& name)
         mesh.positions.push_back(mesh_point(vertices[i], path / "vertices" / i, "a vertex [x, y, z]"));
     const json& triangles = array_field(v, path, "triangles", "an array of triangles [[i, j, k], ...]");
     mesh.triangles.reserve(3 * triangles.size());
+    const Path triangles_path = path / "triangles";
     for (std::size_t t = 0; t < triangles.size(); ++t) {
-        const Path at = path / "triangles" / t;
+        const Path at = triangles_path / t;
         const json& tri = triangles[t];
         if (!tri.is_array() || tri.size() != 3)
             fail(at, "expected a triangle [i, j, k] (3 vertex indices), got " + type_name(tri));

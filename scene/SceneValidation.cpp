@@ -3,6 +3,7 @@
 #include <map>
 #include <utility>
 
+#include <raypick/scene/NumberText.h>
 #include <raypick/scene/SceneMeshes.h>
 #include <raypick/scene/detail/JsonText.h>
 #include <raypick/scene/detail/SceneChecks.h>
@@ -38,7 +39,7 @@ void check_unique_item_names(const std::vector<Item>& items, const Path& path, c
 }
 
 std::string vec_text(const Vec3<double>& v) {
-    return "[" + json_number(v.x) + ", " + json_number(v.y) + ", " + json_number(v.z) + "]";
+    return "[" + shortest(v.x) + ", " + shortest(v.y) + ", " + shortest(v.z) + "]";
 }
 
 bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }

@@ -63,9 +63,13 @@ std::string shape_json(const SceneShape& sh) {
 
 // ---- meshes and instances ------------------------------------------------------------------------
 
-/// A single-precision point as [x, y, z], each the shortest text that reads back as the same float.
+/// A float as the shortest text that reads back as the same float; -0 as "-0.0" (a JSON integer
+/// -0 would read back as +0).
+std::string float_num(float x) { return x == 0.0f && std::signbit(x) ? "-0.0" : shortest(x); }
+
+/// A single-precision point as [x, y, z] (float_num()).
 std::string float_vec(const glm::vec3& v) {
-    return "[" + shortest(v.x) + ", " + shortest(v.y) + ", " + shortest(v.z) + "]";
+    return "[" + float_num(v.x) + ", " + float_num(v.y) + ", " + float_num(v.z) + "]";
 }
 
 /// An array of points, eight to a line.
