@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include <raypick/scene/CaseCheck.h>
 #include <raypick/scene/SceneFile.h>
 #include "SceneTestUtil.h"
 
@@ -160,6 +161,26 @@ TEST(SceneFileRoundTrip, FormatDocExampleLoadsAndIsCorrect) {
     EXPECT_EQ(s.shapes.size(), 5u);
     EXPECT_EQ(s.rays.size(), 3u);
     EXPECT_EQ(s.expectations.size(), 6u);
+}
+
+TEST(SceneFileRoundTrip, FormatDocMeshExampleLoadsAndPasses) {
+    // The meshes and instances example in scene/FORMAT.md (the second JSON block), its model file
+    // read from assets/.
+    const std::string md = read_all(RAYPICK_FORMAT_MD);
+    const auto first = md.find("```json\n");
+    const auto begin = md.find("```json\n", first + 8);
+    ASSERT_NE(begin, std::string::npos);
+    const auto end = md.find("```", begin + 8);
+    auto loaded = parse_scene(md.substr(begin + 8, end - begin - 8), "FORMAT.md", RAYPICK_ASSETS_DIR);
+    ASSERT_TRUE(std::holds_alternative<Scene>(loaded)) << std::get<SceneLoadError>(loaded).what();
+    const Scene& s = std::get<Scene>(loaded);
+    EXPECT_EQ(s.meshes.size(), 2u);
+    EXPECT_EQ(s.instances.size(), 2u);
+    for (Precision p : {Precision::Float, Precision::Double}) {
+        const CaseReport r = check_case(s, p);
+        EXPECT_EQ(r.passed, 2u);
+        for (const auto& res : r.results) EXPECT_TRUE(res.passed) << res.summary();
+    }
 }
 
 // ---- atomic save --------------------------------------------------------------------------------
