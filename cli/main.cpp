@@ -210,22 +210,32 @@ int main(int argc, char** argv) {
     }
     const Scene& scene = std::get<Scene>(loaded);
 
-    if (check) {
-        const CaseReport report = check_case(scene, precision);
-        for (const auto& r : report.results)
-            if (!r.passed) std::printf("%s: %s\n", file.c_str(), r.summary().c_str());
-        std::printf("%s: %zu/%zu expectations passed (%s core)%s\n", file.c_str(), report.passed,
-                    report.results.size(), precision_name(precision),
-                    report.results.empty() ? " - the file has no expectations" : "");
-        if (!report.ok())
-            std::fprintf(stderr, "raypick-cast: %s: %zu expectation(s) FAILED\n", file.c_str(), report.failed);
-        return report.ok() ? 0 : 1;
+    // Placing the meshes allocates their hierarchies: running out of memory is reported, not a crash.
+    try {
+        if (check) {
+            const CaseReport report = check_case(scene, precision);
+            for (const auto& r : report.results)
+                if (!r.passed) std::printf("%s: %s\n", file.c_str(), r.summary().c_str());
+            std::printf("%s: %zu/%zu expectations passed (%s core)%s\n", file.c_str(), report.passed,
+                        report.results.size(), precision_name(precision),
+                        report.results.empty() ? " - the file has no expectations" : "");
+            if (!report.ok())
+                std::fprintf(stderr, "raypick-cast: %s: %zu expectation(s) FAILED\n", file.c_str(), report.failed);
+            return report.ok() ? 0 : 1;
+        }
+        Out out(stdout);
+        if (precision == Precision::Float) cast_all<float>(scene, out);
+        else cast_all<double>(scene, out);
+        if (!out.flush()) {
+            std::fprintf(stderr, "raypick-cast: write error on standard output\n");
+            return 2;
+        }
+    } catch (const std::exception& e) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "raypick-cast: %s: cannot cast the scene: %s\n", file.c_str(), e.what());
+        return 2;
     }
-
-    Out out(stdout);
-    if (precision == Precision::Float) cast_all<float>(scene, out);
-    else cast_all<double>(scene, out);
-    if (!out.flush() || std::fflush(stdout) != 0) {
+    if (std::fflush(stdout) != 0) {
         std::fprintf(stderr, "raypick-cast: write error on standard output\n");
         return 2;
     }
