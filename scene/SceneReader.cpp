@@ -10,6 +10,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <iterator>
+#include <limits>
 #include <utility>
 #include <variant>
 
@@ -271,14 +272,14 @@ std::size_t reference(const json& v, const Path& path, const std::vector<Item>& 
 /// nothing when model files are refused (a scene parsed from text).
 using ModelDir = std::optional<std::string>;
 
-/// A point of an inline mesh: [x, y, z], finite in single precision (models hold floats).
+/// A point of an inline mesh: [x, y, z], each within single precision's range (models hold floats).
 glm::vec3 mesh_point(const json& v, const Path& path, const char* what) {
     const Vec3<double> d = vec3(v, path, what);
-    const glm::vec3 f(d);
-    if (!is_finite(Vec3<float>(f)))
+    const double largest = double(std::numeric_limits<float>::max());
+    if (!(std::fabs(d.x) <= largest && std::fabs(d.y) <= largest && std::fabs(d.z) <= largest))
         fail(path, std::string("expected ") + what + " within single precision's range (about 3.4e38), got " +
                        v.dump());
-    return f;
+    return glm::vec3(d);
 }
 
 /// An index of an inline mesh's triangle: an integer in [0, 2^32).
@@ -338,6 +339,7 @@ std::string model_path(const std::string& dir, const std::string& file) {
     return (std::filesystem::path(dir) / f).string();
 }
 
+/// A mesh: inline, or its model file read under `model_dir` (refused without one), then checked.
 SceneMesh read_mesh(const json& v, const Path& path, const ModelDir& model_dir) {
     expect_object(v, path, "a mesh");
     check_keys(v, path, {"name", "description", "file", "vertices", "triangles", "normals"}, "a mesh");
@@ -365,6 +367,7 @@ SceneMesh read_mesh(const json& v, const Path& path, const ModelDir& model_dir) 
     return m;
 }
 
+/// An instance of one of the meshes read so far (`s.meshes`), checked.
 SceneInstance read_instance(const json& v, const Path& path, const Scene& s) {
     expect_object(v, path, "an instance");
     check_keys(v, path, {"name", "description", "mesh", "translation", "euler_degrees", "scale"}, "an instance");
@@ -402,6 +405,7 @@ void read_picked(const json& v, const Path& path, const Scene& s, SceneExpectati
     e.picked = reference(v, path, s.shapes, "shape");
 }
 
+/// An expectation referring to the rays, shapes and instances of `s`, checked for its kind.
 SceneExpectation read_expectation(const json& v, const Path& path, const Scene& s) {
     expect_object(v, path, "an expectation");
     check_keys(v, path,
@@ -453,6 +457,7 @@ SceneExpectation read_expectation(const json& v, const Path& path, const Scene& 
     return e;
 }
 
+/// The scene in `doc`, its parts read in an order that lets each refer to those before it.
 Scene read_scene(const json& doc, const ModelDir& model_dir) {
     const Path root;
     expect_object(doc, root, "a scene");
