@@ -3,7 +3,6 @@
 #include <map>
 #include <utility>
 
-#include <raypick/scene/NumberText.h>
 #include <raypick/scene/SceneMeshes.h>
 #include <raypick/scene/detail/JsonText.h>
 #include <raypick/scene/detail/SceneChecks.h>
@@ -38,21 +37,16 @@ void check_unique_item_names(const std::vector<Item>& items, const Path& path, c
     }
 }
 
-std::string vec_text(const Vec3<double>& v) {
-    return "[" + shortest(v.x) + ", " + shortest(v.y) + ", " + shortest(v.z) + "]";
-}
-
-bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 /// The checks of an inline mesh's single ModelMesh, placed at the keys the file holds them under.
 void check_inline_mesh(const ModelMesh& m, const Path& path) {
     for (std::size_t i = 0; i < m.positions.size(); ++i)
-        if (!finite(m.positions[i])) fail(path / "vertices" / i, "vertex " + std::to_string(i) + " is not finite");
+        if (!is_finite(m.positions[i])) fail(path / "vertices" / i, "vertex " + std::to_string(i) + " is not finite");
     if (!m.normals.empty() && m.normals.size() != m.positions.size())
         fail(path / "normals", "expected one normal per vertex (" + std::to_string(m.positions.size()) + "), got " +
                                    std::to_string(m.normals.size()));
     for (std::size_t i = 0; i < m.normals.size(); ++i)
-        if (!finite(m.normals[i])) fail(path / "normals" / i, "normal " + std::to_string(i) + " is not finite");
+        if (!is_finite(m.normals[i])) fail(path / "normals" / i, "normal " + std::to_string(i) + " is not finite");
     if (m.triangles.size() % 3 != 0)
         fail(path / "triangles", std::to_string(m.triangles.size()) + " triangle indices, not a multiple of 3");
     for (std::size_t k = 0; k < m.triangles.size(); ++k)
@@ -149,7 +143,7 @@ void check_instance(const Scene& s, const SceneInstance& inst, const Path& path)
     if (!is_finite(inst.scale)) fail(path / "scale", "scale must be finite");
     if (inst.scale.x == 0.0 || inst.scale.y == 0.0 || inst.scale.z == 0.0)
         fail(path / "scale", "every scale component must be non-zero (a negative one mirrors), got " +
-                                 vec_text(inst.scale));
+                                 detail::str(inst.scale));
     const SceneMesh& mesh = s.meshes[inst.mesh];
     for (std::size_t p = 0; p < mesh.model.instances.size(); ++p) {
         const ModelInstance& placement = mesh.model.instances[p];

@@ -276,7 +276,7 @@ TEST(SceneMeshFileErrors, Instances) {
     EXPECT_CONTAINS(e.message, "NaN and infinity are not allowed here");
     e = error_of(with_instances(R"({"name": "i", "mesh": 0, "scale": [1, 0, -1]})"));
     EXPECT_EQ(e.pointer, "/instances/0/scale");
-    EXPECT_EQ(e.message, "every scale component must be non-zero (a negative one mirrors), got [1, 0, -1]");
+    EXPECT_EQ(e.message, "every scale component must be non-zero (a negative one mirrors), got (1, 0, -1)");
     e = error_of(with_instances(R"({"name": "i", "mesh": 0, "scale": [1e-30, 1e-30, 1e-30]})"));
     EXPECT_EQ(e.pointer, "/instances/0/scale");
     EXPECT_CONTAINS(e.message, "the instance's transform is unusable in single precision: the linear part must be invertible");
