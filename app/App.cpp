@@ -15,6 +15,7 @@
 #include "app/SceneEdit.h"
 #include "app/ShaderFiles.h"
 #include "app/Showcase.h"
+#include "app/UserConfig.h"
 
 namespace raypick::app {
 
@@ -22,7 +23,9 @@ namespace {
 glm::dvec3 to_d(const Vec3<double>& v) { return v; }
 }  // namespace
 
-App::App(const CommandLine& options, GLFWwindow* window) : window_(window) {
+App::App(const CommandLine& options, GLFWwindow* window, const std::string& config_dir)
+    : window_(window), config_dir_(config_dir) {
+    if (!config_dir_.empty()) load_user_state();
     glfwGetWindowSize(window_, &state_.window_width, &state_.window_height);
     state_.view.panels.shown = !options.no_ui;
     if (options.raycast) {
@@ -36,7 +39,8 @@ App::App(const CommandLine& options, GLFWwindow* window) : window_(window) {
         auto loaded = load_scene(options.scene_file);
         if (auto* err = std::get_if<std::string>(&loaded)) throw StartupError(*err);
         state_.editor.reset(std::move(std::get<Scene>(loaded)));
-        state_.scene_path = options.scene_file;
+        // A model file opens as a new scene, which is saved elsewhere (never over the model).
+        if (!model_format_of(options.scene_file)) state_.scene_path = options.scene_file;
     } else {
         state_.editor.reset(default_scene(state_.scene_path));
     }
@@ -47,18 +51,77 @@ App::App(const CommandLine& options, GLFWwindow* window) : window_(window) {
         state_.ray.valid = true;
         state_.ray.frozen = true;
     }
-    state_.view.solid = options.solid;
+    state_.view.solid = state_.view.solid || options.solid;
     if (options.compare) state_.view.compare.enabled.fill(true);
+    if (options.open_dialog) ui_.request_open(*options.open_dialog);
     screenshot_mode_ = !options.screenshot_file.empty();
     last_frame_ = std::chrono::steady_clock::now();
 }
 
+void App::load_user_state() {
+    AppState& s = state_;
+    std::vector<std::string> problems;
+    std::string error;
+    if (const auto text = read_config_file(config_dir_, kSettingsFile, error)) {
+        UserSettings base;
+        base.view = s.view;
+        const SettingsParse p = parse_settings(*text, base);
+        s.view = p.settings.view;
+        s.last_dir = p.settings.last_dir;
+        s.recent_files = p.settings.recent;
+        for (const std::string& m : p.problems) problems.push_back(std::string(kSettingsFile) + " " + m);
+    } else if (!error.empty()) {
+        problems.push_back(error);
+    }
+    saved_recent_ = s.recent_files;
+    if (const auto ini = read_config_file(config_dir_, kImGuiIniFile, error)) ImGui::LoadIniSettingsFromMemory(ini->c_str(), ini->size());
+    else if (!error.empty()) problems.push_back(error);
+    if (!problems.empty())
+        s.status = "settings in " + config_dir_ + " partly ignored: " + problems.front() +
+                   (problems.size() > 1 ? " (and " + std::to_string(problems.size() - 1) + " more)" : "");
+}
+
+std::optional<std::string> App::save_user_state() {
+    if (config_dir_.empty()) return std::nullopt;
+    UserSettings settings;
+    settings.view = state_.view;
+    settings.last_dir = state_.last_dir;
+    settings.recent = state_.recent_files;
+    saved_recent_ = state_.recent_files;
+    if (auto err = write_config_file(config_dir_, kSettingsFile, settings_text(settings))) return err;
+    std::size_t size = 0;
+    const char* ini = ImGui::SaveIniSettingsToMemory(&size);
+    return write_config_file(config_dir_, kImGuiIniFile, std::string(ini, size));
+}
+
+bool App::wants_frames() const {
+    const ImGuiIO& io = ImGui::GetIO();
+    const bool button_held = io.MouseDown[0] || io.MouseDown[1] || io.MouseDown[2];
+    return button_held || interaction_.busy() || driver_ != nullptr || state_.screenshot_requested ||
+           state_.quit_requested;
+}
+
 void App::handle_keys() {
     ImGuiIO& io = ImGui::GetIO();
-    if (io.WantCaptureKeyboard) return;
     const bool ctrl = io.KeyCtrl, shift = io.KeyShift;
     auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
     AppState& s = state_;
+    auto request_screenshot = [&] {
+        char stamp[32];
+        const std::time_t now = std::time(nullptr);
+        std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+        char name[80];
+        std::snprintf(name, sizeof name, "raypick-%s-%zu.png", stamp, s.stats.frames);  // unique per frame
+        s.screenshot_path = name;
+        s.screenshot_requested = true;
+    };
+    if (io.WantCaptureKeyboard) {
+        // A dialog or a field has the keyboard; quitting and screenshots still work (P only when
+        // no text is being typed).
+        if (ctrl && pressed(GLFW_KEY_Q)) s.quit_requested = true;
+        else if (!ctrl && (pressed(GLFW_KEY_F12) || (!io.WantTextInput && pressed(GLFW_KEY_P)))) request_screenshot();
+        return;
+    }
     if (ctrl && pressed(GLFW_KEY_Z)) {
         if (shift) redo(s);
         else undo(s);
@@ -85,18 +148,13 @@ void App::handle_keys() {
         reset_camera(s);
     } else if (!ctrl && pressed(GLFW_KEY_ESCAPE)) {
         s.sel.selected.reset();
+        s.sel.selected_instance.reset();
     } else if (!ctrl && pressed(GLFW_KEY_W)) {
         s.view.solid = !s.view.solid;
     } else if (!ctrl && pressed(GLFW_KEY_F1)) {
         s.view.panels.shown = !s.view.panels.shown;
     } else if (!ctrl && (pressed(GLFW_KEY_F12) || pressed(GLFW_KEY_P))) {
-        char stamp[32];
-        const std::time_t now = std::time(nullptr);
-        std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-        char name[80];
-        std::snprintf(name, sizeof name, "raypick-%s-%zu.png", stamp, s.stats.frames);  // unique per frame
-        s.screenshot_path = name;
-        s.screenshot_requested = true;
+        request_screenshot();
     }
 }
 
@@ -110,6 +168,7 @@ void App::cast_ray() {
     AppState& s = state_;
     if (!s.ray.frozen && ignore_mouse()) {  // screenshot without --ray: no mouse, so no mouse ray
         clear_result(s.result, s.scene().shapes.size());
+        s.triangle.reset();
         return;
     }
     if (!s.ray.frozen) {
@@ -127,6 +186,8 @@ void App::cast_ray() {
     // Through the hover pick's hierarchy: only the shapes the ray reaches are cast.
     interaction_.picker().cast_all(s.editor, s.ray.ray, s.view.compare, s.result);
     s.stats.pick_us = s.result.micros;
+    const double shape_t = s.result.nearest ? s.result.shapes[*s.result.nearest].surface->t : infinity<double>();
+    s.triangle = triangle_readout(interaction_.instance_picker(), s.editor, s.ray.ray, shape_t);
 }
 
 void App::update() {
@@ -134,11 +195,11 @@ void App::update() {
     const auto now = std::chrono::steady_clock::now();
     const double ms = std::chrono::duration<double, std::milli>(now - last_frame_).count();
     last_frame_ = now;
-    if (!first_frame_) {
+    if (!skip_frame_time_) {
         s.stats.frame_ms = ms;
         s.stats.frame_ms_avg = s.stats.frames <= 1 ? ms : s.stats.frame_ms_avg * 0.95 + ms * 0.05;
     }
-    first_frame_ = false;
+    skip_frame_time_ = false;
     ++s.stats.frames;
     glfwGetWindowSize(window_, &s.window_width, &s.window_height);
     update_viewport();
@@ -175,8 +236,11 @@ void App::update() {
         s.stats.bvh_pick_us = interaction_.picker().last_pick_us();
         s.stats.bvh_rebuilds = interaction_.picker().rebuilds();
         s.stats.bvh_refits = interaction_.picker().refits();
+        s.stats.instance_rebuilds = interaction_.instance_picker().rebuilds();
+        s.stats.instance_refits = interaction_.instance_picker().refits();
     } else {  // over a panel or outside the window: nothing in the view is hovered
         s.sel.hovered.reset();
+        s.sel.hovered_instance.reset();
         s.sel.hovered_handle = -1;
     }
     if (interaction_.busy()) s.status = interaction_.status(s.scene());
@@ -187,7 +251,10 @@ void App::update() {
     cast_ray();
     if (s.view.panels.shown) ui_.draw(s, renderer_.scene_line_vertices());
     else ui_.check_case(s);
-    s.sel.clamp(s.scene().shapes.size());
+    if (!config_dir_.empty() && s.recent_files != saved_recent_) {  // remembered at once, not only on exit
+        if (auto err = save_user_state()) s.status = "could not remember the recent files: " + *err;
+    }
+    s.sel.clamp(s.scene().shapes.size(), s.scene().instances.size());
     // A slider or text field edit ends when no item is active any more: one undo step per edit.
     if (s.editor.in_gesture() && !interaction_.busy() && !ImGui::IsAnyItemActive()) s.editor.end_gesture();
     if (s.view.show_scene_rays) draw_ray_labels();
@@ -196,6 +263,12 @@ void App::update() {
     if (s.sel.hovered && *s.sel.hovered < s.scene().shapes.size() && !interaction_.busy() &&
         s.viewport.contains(mouse_.x, mouse_.y) && !mouse_.ui_wants) {
         const std::string& name = s.scene().shapes[*s.sel.hovered].name;
+        ImGui::GetForegroundDrawList()->AddText(ImVec2(float(mouse_.x) + 14.0f, float(mouse_.y) + 4.0f),
+                                                IM_COL32(255, 200, 120, 255), name.c_str());
+    }
+    if (s.sel.hovered_instance && *s.sel.hovered_instance < s.scene().instances.size() && !interaction_.busy() &&
+        s.viewport.contains(mouse_.x, mouse_.y) && !mouse_.ui_wants) {
+        const std::string& name = s.scene().instances[*s.sel.hovered_instance].name;
         ImGui::GetForegroundDrawList()->AddText(ImVec2(float(mouse_.x) + 14.0f, float(mouse_.y) + 4.0f),
                                                 IM_COL32(255, 200, 120, 255), name.c_str());
     }
@@ -335,6 +408,27 @@ void App::build_overlay() {
                                                : double(v.normal_length);
         overlay_.annotations.arrow(p, n * (len * scale), c);
     };
+
+    // Mesh instances: hovered, then selected.
+    const std::size_t instance_count = s.scene().instances.size();
+    if (s.sel.hovered_instance && *s.sel.hovered_instance < instance_count && s.sel.hovered_instance != s.sel.selected_instance)
+        overlay_.instance_highlights.emplace_back(*s.sel.hovered_instance, palette::hovered);
+    if (s.sel.selected_instance && *s.sel.selected_instance < instance_count)
+        overlay_.instance_highlights.emplace_back(*s.sel.selected_instance, palette::selected);
+    // The ray's mesh triangle (its back marked in its own colour) and, at the hit, the face normal
+    // and the interpolated normal.
+    if (s.triangle && s.triangle->instance < instance_count && s.ray.valid) {
+        const TriangleReadout& tr = *s.triangle;
+        const Color edge = tr.hit.hit.front ? palette::triangle : palette::back_face;
+        overlay_.annotations.line(tr.corners.a, tr.corners.b, edge);
+        overlay_.annotations.line(tr.corners.b, tr.corners.c, edge);
+        overlay_.annotations.line(tr.corners.c, tr.corners.a, edge);
+        if (v.show_normals) {
+            const Vec3d p = s.ray.ray.at(tr.hit.hit.t);
+            normal_arrow(p, tr.hit.hit.normal, palette::normal);
+            if (tr.hit.hit.shading_normal) normal_arrow(p, *tr.hit.hit.shading_normal, palette::shading_normal);
+        }
+    }
 
     // The scene's own rays (test cases): green, first hits blue, failing rays in their own colour,
     // the ray chosen in the Case panel in the selection's colour; with details, exit points and

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <chrono>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "app/AppState.h"
 #include "app/CommandLine.h"
@@ -28,8 +30,21 @@ struct RaycastCheck {
 class App {
 public:
     /// Sets up the state from the command line (scene file, frozen ray, options) and creates the
-    /// renderer. Throws StartupError (shader missing or not compiling, unreadable --scene file).
-    App(const CommandLine& options, GLFWwindow* window);
+    /// renderer. With a `config_dir`, the options, recent files and window layout remembered
+    /// there are read first (the command line's options win; problems go to the status bar) and
+    /// written back by save_user_state(). Throws StartupError (shader missing or not compiling,
+    /// unreadable --scene file).
+    App(const CommandLine& options, GLFWwindow* window, const std::string& config_dir = "");
+
+    /// Writes the remembered state to the config directory given at construction (nothing
+    /// without one). Returns the error message, or nullopt.
+    std::optional<std::string> save_user_state();
+    /// Whether the next frame must be drawn whatever the input: a gesture in progress, a mouse
+    /// button held, a frame driver, a screenshot pending.
+    bool wants_frames() const;
+    /// The time until the next frame was spent sleeping for input, not drawing: it is left out
+    /// of the frame times (Stats).
+    void slept() { skip_frame_time_ = true; }
 
     /// Input, interaction, picking and panels. Call between ImGui::NewFrame() and ImGui::Render().
     void update();
@@ -54,6 +69,8 @@ public:
     std::string layout_report() const;
 
 private:
+    /// Reads settings.txt and imgui.ini from config_dir_ over the defaults.
+    void load_user_state();
     void handle_keys();
     void cast_ray();
     void build_overlay();
@@ -76,11 +93,13 @@ private:
     Overlay overlay_;
     RaycastView raycast_;
     std::chrono::steady_clock::time_point last_frame_;
-    bool first_frame_ = true;
+    bool skip_frame_time_ = true;  ///< the next frame has no previous one to time against (start, sleep)
     bool screenshot_mode_ = false;  ///< the picture must not depend on the cursor
     bool was_busy_ = false;
     Cursor mouse_;
     FrameDriver* driver_ = nullptr;
+    std::string config_dir_;                 ///< where the state is remembered; empty: nowhere
+    std::vector<std::string> saved_recent_;  ///< the recent files as last written
 };
 
 }  // namespace raypick::app

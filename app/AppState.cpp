@@ -6,6 +6,8 @@
 #include <variant>
 
 #include "app/DataDirs.h"
+#include "app/FileBrowser.h"
+#include "app/MeshPicking.h"
 #include "app/SceneEdit.h"
 #include "app/Showcase.h"
 
@@ -17,10 +19,11 @@ namespace raypick::app {
 namespace fs = std::filesystem;
 
 Aabb<double> scene_bounds(const Scene& scene) {
-    if (scene.shapes.empty()) return {Vec3d(-1.0), Vec3d(1.0)};
-    Aabb<double> b = bounds(scene.shapes.front().shape);
-    for (const SceneShape& s : scene.shapes) b = merge(b, bounds(s.shape));
-    return b;
+    std::optional<Aabb<double>> b;
+    for (const SceneShape& s : scene.shapes) b = b ? merge(*b, bounds(s.shape)) : bounds(s.shape);
+    for (std::size_t i = 0; i < scene.instances.size(); ++i)
+        if (const auto ib = instance_bounds(scene, i)) b = b ? merge(*b, *ib) : *ib;
+    return b ? *b : Aabb<double>{Vec3d(-1.0), Vec3d(1.0)};
 }
 
 std::optional<SurfaceHit<double>> first_hit(const Scene& scene, const SceneRay& ray) {
@@ -37,11 +40,13 @@ std::vector<Vec3d> framing_points(const Scene& scene) {
     auto add = [&](const Vec3d& p) {
         if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) points.push_back(p);
     };
-    for (const SceneShape& sh : scene.shapes) {
-        const Aabb<double> b = bounds(sh.shape);
+    auto add_box = [&](const Aabb<double>& b) {
         for (int k = 0; k < 8; ++k)
             add({(k & 1) ? b.max.x : b.min.x, (k & 2) ? b.max.y : b.min.y, (k & 4) ? b.max.z : b.min.z});
-    }
+    };
+    for (const SceneShape& sh : scene.shapes) add_box(bounds(sh.shape));
+    for (std::size_t i = 0; i < scene.instances.size(); ++i)
+        if (const auto b = instance_bounds(scene, i)) add_box(*b);
     for (const SceneRay& r : scene.rays) {
         if (!is_valid(r.ray)) continue;
         add(r.ray.origin);
@@ -53,10 +58,14 @@ std::vector<Vec3d> framing_points(const Scene& scene) {
 }
 
 bool shows_every_shape(const Camera& camera, const Scene& scene, double width, double height) {
-    for (const SceneShape& sh : scene.shapes) {
-        const auto box = camera.project_box(bounds(sh.shape), width, height);
-        if (!box || box->x0 < 0.0 || box->y0 < 0.0 || box->x1 > width || box->y1 > height) return false;
-    }
+    auto inside = [&](const Aabb<double>& b) {
+        const auto box = camera.project_box(b, width, height);
+        return box && box->x0 >= 0.0 && box->y0 >= 0.0 && box->x1 <= width && box->y1 <= height;
+    };
+    for (const SceneShape& sh : scene.shapes)
+        if (!inside(bounds(sh.shape))) return false;
+    for (std::size_t i = 0; i < scene.instances.size(); ++i)
+        if (const auto b = instance_bounds(scene, i); b && !inside(*b)) return false;
     return true;
 }
 
@@ -79,6 +88,8 @@ void frame_scene(AppState& s) { s.camera.frame(framing_points(s.scene()), s.view
 void frame_selection(AppState& s) {
     if (s.sel.selected && *s.sel.selected < s.scene().shapes.size())
         s.camera.frame(bounds(s.scene().shapes[*s.sel.selected].shape), s.view_aspect());
+    else if (const auto b = s.sel.selected_instance ? instance_bounds(s.scene(), *s.sel.selected_instance) : std::nullopt)
+        s.camera.frame(*b, s.view_aspect());
     else
         frame_scene(s);
 }
@@ -91,10 +102,32 @@ void replace_scene(AppState& s, Scene scene, const std::string& path, bool recor
     reset_camera(s);
 }
 
+std::variant<Scene, std::string> scene_of_model_file(const std::string& path) {
+    auto loaded = load_model(path);
+    if (auto* err = std::get_if<ModelLoadError>(&loaded)) return err->what();
+    Scene scene;
+    SceneMesh mesh;
+    mesh.name = fs::path(path).stem().string();
+    if (mesh.name.empty()) mesh.name = "model";
+    // The absolute path: the scene may be saved anywhere, and a scene file names its models
+    // relative to its own folder.
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(path, ec);
+    mesh.file = ec ? path : absolute.lexically_normal().string();
+    mesh.model = std::move(std::get<Model>(loaded));
+    SceneInstance instance;
+    instance.name = mesh.name;
+    instance.mesh = 0;
+    scene.meshes.push_back(std::move(mesh));
+    scene.instances.push_back(std::move(instance));
+    return scene;
+}
+
 std::variant<Scene, std::string> load_scene(const std::string& path) {
     std::error_code ec;
     if (fs::is_directory(path, ec)) return path + ": is a directory, not a scene file";
     try {
+        if (model_format_of(path)) return scene_of_model_file(path);
         auto loaded = load_scene_file(path);
         if (auto* err = std::get_if<SceneLoadError>(&loaded)) return err->what();
         return std::move(std::get<Scene>(loaded));
@@ -110,7 +143,10 @@ bool open_scene(AppState& s, const std::string& path) {
         s.error_message = *err + "\n\nThe current scene is unchanged.";
         return false;
     }
-    replace_scene(s, std::move(std::get<Scene>(loaded)), path, true);
+    // A model becomes a new scene: saving it must not write scene JSON over the model file.
+    const bool model = model_format_of(path).has_value();
+    replace_scene(s, std::move(std::get<Scene>(loaded)), model ? std::string() : path, true);
+    add_recent_file(s.recent_files, path);
     s.status = "opened " + path;
     return true;
 }
@@ -118,7 +154,10 @@ bool open_scene(AppState& s, const std::string& path) {
 bool save_scene(AppState& s, const std::string& path) {
     std::optional<std::string> err;
     try {
-        err = save_scene_file(path, s.scene());
+        if (model_format_of(path))
+            err = path + ": scenes are saved as JSON (.json); this name is a model file's";
+        else
+            err = save_scene_file(path, s.scene());
     } catch (const std::exception& e) {
         err = path + ": " + e.what();
     }
@@ -128,20 +167,21 @@ bool save_scene(AppState& s, const std::string& path) {
         return false;
     }
     s.scene_path = path;
+    add_recent_file(s.recent_files, path);
     s.status = "saved " + path;
     return true;
 }
 
 bool undo(AppState& s) {
     const bool ok = s.editor.undo();
-    s.sel.clamp(s.scene().shapes.size());
+    s.sel.clamp(s.scene().shapes.size(), s.scene().instances.size());
     s.status = ok ? "undo" : "nothing to undo";
     return ok;
 }
 
 bool redo(AppState& s) {
     const bool ok = s.editor.redo();
-    s.sel.clamp(s.scene().shapes.size());
+    s.sel.clamp(s.scene().shapes.size(), s.scene().instances.size());
     s.status = ok ? "redo" : "nothing to redo";
     return ok;
 }

@@ -12,6 +12,7 @@
 #include "app/Camera.h"
 #include "app/Commands.h"
 #include "app/Interaction.h"
+#include "app/MeshPicking.h"
 #include "app/ViewLayout.h"
 #include "app/Picking.h"
 #include "app/RaycastView.h"
@@ -51,6 +52,7 @@ struct Stats {
     double pick_us = 0.0;       ///< last cast of the ray against every shape
     double bvh_pick_us = 0.0;   ///< last hover/click pick through the hierarchy
     std::size_t bvh_rebuilds = 0, bvh_refits = 0;
+    std::size_t instance_rebuilds = 0, instance_refits = 0;  ///< the mesh instances' hierarchy
     double raycast_ms = 0.0;           ///< last full cast of the ray-cast view (0: never)
     double raycast_rays_per_s = 0.0;
     int raycast_width = 0, raycast_height = 0;
@@ -79,6 +81,7 @@ struct AppState {
     ViewOptions view;
     RayState ray;
     PickResult result;
+    std::optional<TriangleReadout> triangle;  ///< the ray's nearest mesh instance triangle
     Stats stats;
     int window_width = 1280, window_height = 720;
     ViewRect viewport = view_rect(1280, 720, PanelLayout{});  ///< the 3D view inside the window
@@ -92,40 +95,51 @@ struct AppState {
     std::string screenshot_path;
     bool quit_requested = false;
 
+    /// Files opened or saved, most recent first, absolute (File > Open's list; remembered
+    /// between runs by the demo).
+    std::vector<std::string> recent_files;
+    std::string last_dir;  ///< the folder the file dialog showed last (remembered between runs)
+
     std::vector<CaseFile> case_files;
     bool case_files_scanned = false;
 };
 
-/// Loads a scene file; the error text names the file and the place (never throws, also for a
-/// directory or an unreadable path).
+/// A model file (.obj, .gltf, .glb) as a scene: one mesh naming the file (its absolute path) and
+/// one instance of it at identity; or ModelLoadError::what().
+std::variant<Scene, std::string> scene_of_model_file(const std::string& path);
+/// Loads a scene file, or a model file as scene_of_model_file() does; the error text names the
+/// file and the place (never throws, also for a directory or an unreadable path).
 std::variant<Scene, std::string> load_scene(const std::string& path);
 
 /// Replaces the scene (undoable when `record_history`, else the history starts over), resets
 /// selection and camera.
 void replace_scene(AppState& s, Scene scene, const std::string& path, bool record_history);
-/// Loads `path`; on failure keeps the current scene and sets the error message. True on success.
+/// Loads `path` (a scene or a model file); on failure keeps the current scene and sets the error
+/// message. True on success (`path` then heads the recent files).
 bool open_scene(AppState& s, const std::string& path);
-/// Saves to `path` (atomically); sets the status or the error message. True on success.
+/// Saves to `path` (atomically); sets the status or the error message. True on success (`path`
+/// then heads the recent files).
 bool save_scene(AppState& s, const std::string& path);
 bool undo(AppState& s);
 bool redo(AppState& s);
 /// The scene file's camera when it shows every shape inside the 3D view (at its aspect), else
 /// the camera framing the scene (frame_scene()).
 void reset_camera(AppState& s);
-/// Frames every shape and the scene rays' origins and first hits in the 3D view.
+/// Frames every shape and mesh instance and the scene rays' origins and first hits in the 3D view.
 void frame_scene(AppState& s);
-/// Frames the selected shape (or the whole scene, as frame_scene(), when nothing is selected).
+/// Frames the selected shape or instance (or the whole scene, as frame_scene(), when nothing is
+/// selected).
 void frame_selection(AppState& s);
 /// Freezes the current ray (or unfreezes).
 void set_frozen(AppState& s, bool frozen);
-/// Bounds of every shape (a unit box around the origin for an empty scene).
+/// Bounds of every shape and mesh instance (a unit box around the origin for an empty scene).
 Aabb<double> scene_bounds(const Scene& scene);
-/// What framing the scene shows: the corners of every shape's bounds, every scene ray's origin and
+/// What framing the scene shows: the corners of every shape's and mesh instance's bounds, every scene ray's origin and
 /// the first surface it hits (the corners of a unit box around the origin when there is none).
 std::vector<Vec3d> framing_points(const Scene& scene);
 /// The first surface `ray` meets among the scene's shapes within its [t_min, t_max], if any.
 std::optional<SurfaceHit<double>> first_hit(const Scene& scene, const SceneRay& ray);
-/// Whether `camera` shows every shape's bounds whole on a width x height view (in front of the
+/// Whether `camera` shows every shape's and mesh instance's bounds whole on a width x height view (in front of the
 /// near plane, inside the picture).
 bool shows_every_shape(const Camera& camera, const Scene& scene, double width, double height);
 

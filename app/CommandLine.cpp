@@ -7,11 +7,13 @@ namespace raypick::app {
 
 std::string usage(const std::string& program) {
     const std::string pad(program.size(), ' ');
-    return "usage: " + program + " [--scene FILE] [--open FILE] [--screenshot OUT.png] [--width W] [--height H]\n" +
+    return "usage: " + program + " [--scene FILE] [--open FILE] [--open-dialog DIR] [--screenshot OUT.png]\n" +
+           "       " + pad + " [--width W] [--height H]\n" +
            "       " + pad + " [--ray OX OY OZ DX DY DZ] [--frames N] [--shapes N]\n" +
            "       " + pad + " [--no-ui] [--solid] [--compare] [--raycast MODE] [--raycast-check]\n" +
            "  --scene FILE        open a scene file (default: assets/showcase.json or a built-in showcase)\n"
            "  --open FILE         after start-up, open FILE as File > Open does (errors in a message box)\n"
+           "  --open-dialog DIR   start with File > Open's dialog showing the folder DIR\n"
            "  --screenshot OUT    render once with the panels, write a PNG and exit\n"
            "  --width/--height    window (and screenshot) size, default 1280 x 720\n"
            "  --ray ...           freeze this ray (origin, direction) instead of the mouse ray\n"
@@ -78,6 +80,9 @@ ParseResult parse_command_line(const std::vector<std::string>& args, const Extra
         } else if (a == "--open") {
             if (!need(1)) return r;
             o.open_file = args[++i];
+        } else if (a == "--open-dialog") {
+            if (!need(1)) return r;
+            o.open_dialog = args[++i];
         } else if (a == "--screenshot") {
             if (!need(1)) return r;
             o.screenshot_file = args[++i];

@@ -17,6 +17,7 @@ struct CommandLine {
     std::string scene_file;        ///< --scene FILE
     std::string screenshot_file;   ///< --screenshot OUT.png: render, write, exit
     std::string open_file;         ///< --open FILE: after start-up, open FILE as File > Open does
+    std::optional<std::string> open_dialog;  ///< --open-dialog DIR: start with File > Open's dialog on DIR
     int width = 1280, height = 720;
     std::optional<Ray<double>> ray;  ///< --ray ox oy oz dx dy dz: a frozen ray
     int frames = 0;                ///< --frames N: exit after N frames (0: run until closed)

@@ -1,10 +1,12 @@
 #include "app/Commands.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <utility>
 
 #include "app/SceneEdit.h"
+#include <raypick/scene/SceneMeshes.h>
 
 namespace raypick::app {
 
@@ -17,6 +19,11 @@ void ChangeSet::merge(const ChangeSet& later) {
     std::set_union(modified.begin(), modified.end(), later.modified.begin(), later.modified.end(),
                    std::back_inserter(both));
     modified = std::move(both);
+    std::vector<std::size_t> moved;
+    std::set_union(instances_modified.begin(), instances_modified.end(), later.instances_modified.begin(),
+                   later.instances_modified.end(), std::back_inserter(moved));
+    instances_modified = std::move(moved);
+    instance_structure = instance_structure || later.instance_structure;
     structure = structure || later.structure;
     names = names || later.names;
     replaced = replaced || later.replaced;
@@ -27,6 +34,7 @@ ChangeSet ChangeSet::everything() {
     c.structure = true;
     c.names = true;
     c.replaced = true;
+    c.instance_structure = true;
     return c;
 }
 
@@ -35,6 +43,39 @@ void Selection::clamp(std::size_t n) {
     if (hovered && *hovered >= n) hovered.reset();
     if (!selected) hovered_handle = -1;
 }
+
+void Selection::clamp(std::size_t shape_count, std::size_t instance_count) {
+    clamp(shape_count);
+    if (selected_instance && *selected_instance >= instance_count) selected_instance.reset();
+    if (hovered_instance && *hovered_instance >= instance_count) hovered_instance.reset();
+}
+
+void Selection::select_instance(std::size_t i) {
+    selected.reset();
+    hovered_handle = -1;
+    selected_instance = i;
+}
+
+namespace {
+
+/// Why `inst` cannot be placed in `scene`, or nothing: every value finite, no zero scale, and each
+/// of its mesh's placements an invertible map (what InstanceBvh accepts).
+std::optional<std::string> instance_error(const Scene& scene, const SceneInstance& inst) {
+    for (int a = 0; a < 3; ++a) {
+        if (!std::isfinite(inst.translation[a]) || !std::isfinite(inst.euler_degrees[a]) || !std::isfinite(inst.scale[a]))
+            return std::string("translation, Euler angles and scale must be finite");
+        if (inst.scale[a] == 0.0) return std::string("a scale of 0 flattens the mesh: use a non-zero scale");
+    }
+    const glm::dmat4 world = instance_matrix(inst);
+    if (auto err = validate(affine_of<double>(world))) return "transform: " + err->message;
+    if (inst.mesh < scene.meshes.size())
+        for (const ModelInstance& mi : scene.meshes[inst.mesh].model.instances)
+            if (auto err = validate(affine_of<double>(world * mi.transform)))
+                return "placement '" + mi.name + "': " + err->message;
+    return std::nullopt;
+}
+
+}  // namespace
 
 // ---- SceneEditor -----------------------------------------------------------------------------------
 
@@ -86,6 +127,8 @@ ChangeSet SceneEditor::apply(const Command& c, bool forward) {
             out.names = true;
             break;
         case Command::Kind::EditShapes:
+        case Command::Kind::EditInstances:
+            // A gesture may have moved shapes and instances: both lists apply.
             for (const ShapeChange& e : c.edits) {
                 const Shape<double>& to = forward ? e.after : e.before;
                 if (shapes[e.index].shape.index() != to.index()) out.structure = true;
@@ -93,11 +136,25 @@ ChangeSet SceneEditor::apply(const Command& c, bool forward) {
                 out.modified.push_back(e.index);
             }
             std::sort(out.modified.begin(), out.modified.end());
+            for (const InstanceChange& e : c.instance_edits) {
+                scene_.instances[e.index] = forward ? e.after : e.before;
+                out.instances_modified.push_back(e.index);
+            }
+            std::sort(out.instances_modified.begin(), out.instances_modified.end());
             break;
         case Command::Kind::Replace:
             scene_ = forward ? *c.scene_after : *c.scene_before;
             out = ChangeSet::everything();
             break;
+        case Command::Kind::AddInstance:
+        case Command::Kind::RemoveInstance: {
+            auto& instances = scene_.instances;
+            const auto where = instances.begin() + static_cast<std::ptrdiff_t>(c.index);
+            if ((c.kind == Command::Kind::AddInstance) == forward) instances.insert(where, c.instance);
+            else instances.erase(where);
+            out.instance_structure = true;
+            break;
+        }
     }
     return out;
 }
@@ -177,6 +234,49 @@ std::optional<std::string> SceneEditor::edit_shape(std::size_t i, const Shape<do
     return std::nullopt;
 }
 
+std::optional<std::string> SceneEditor::edit_instance(std::size_t i, const SceneInstance& candidate) {
+    if (i >= scene_.instances.size()) return std::string("no such instance");
+    SceneInstance after = scene_.instances[i];
+    after.translation = candidate.translation;
+    after.euler_degrees = candidate.euler_degrees;
+    after.scale = candidate.scale;
+    if (auto err = instance_error(scene_, after)) return err;
+    if (after == scene_.instances[i]) return std::nullopt;
+    Command c;
+    c.kind = Command::Kind::EditInstances;
+    c.instance_edits.push_back({i, scene_.instances[i], after});
+    if (gesture_) gesture_instances_before_.emplace(i, scene_.instances[i]);  // keeps the first
+    changed(apply(c, true));
+    if (!gesture_) history_.record(std::move(c));
+    return std::nullopt;
+}
+
+std::optional<std::size_t> SceneEditor::duplicate_instance(std::size_t i) {
+    if (i >= scene_.instances.size()) return std::nullopt;
+    end_gesture();
+    Command c;
+    c.kind = Command::Kind::AddInstance;
+    c.index = scene_.instances.size();
+    c.instance = scene_.instances[i];
+    c.instance.name = unique_name(scene_, scene_.instances[i].name + " copy");
+    c.instance.translation += kDuplicateOffset;
+    changed(apply(c, true));
+    history_.record(std::move(c));
+    return scene_.instances.size() - 1;
+}
+
+bool SceneEditor::remove_instance(std::size_t i) {
+    if (i >= scene_.instances.size()) return false;
+    end_gesture();
+    Command c;
+    c.kind = Command::Kind::RemoveInstance;
+    c.index = i;
+    c.instance = scene_.instances[i];
+    changed(apply(c, true));
+    history_.record(std::move(c));
+    return true;
+}
+
 void SceneEditor::replace(Scene scene) {
     end_gesture();
     Command c;
@@ -190,6 +290,7 @@ void SceneEditor::replace(Scene scene) {
 void SceneEditor::reset(Scene scene) {
     gesture_ = false;
     gesture_before_.clear();
+    gesture_instances_before_.clear();
     history_.clear();
     scene_ = std::move(scene);
     changed(ChangeSet::everything());
@@ -200,6 +301,8 @@ void SceneEditor::begin_gesture() { gesture_ = true; }
 bool SceneEditor::gesture_changed() const {
     for (const auto& [i, before] : gesture_before_)
         if (i < scene_.shapes.size() && !same_shape(before, scene_.shapes[i].shape)) return true;
+    for (const auto& [i, before] : gesture_instances_before_)
+        if (i < scene_.instances.size() && before != scene_.instances[i]) return true;
     return false;
 }
 
@@ -211,7 +314,10 @@ bool SceneEditor::end_gesture() {
     for (auto& [i, before] : gesture_before_)
         if (!same_shape(before, scene_.shapes[i].shape)) c.edits.push_back({i, std::move(before), scene_.shapes[i].shape});
     gesture_before_.clear();
-    if (c.edits.empty()) return false;
+    for (auto& [i, before] : gesture_instances_before_)
+        if (before != scene_.instances[i]) c.instance_edits.push_back({i, std::move(before), scene_.instances[i]});
+    gesture_instances_before_.clear();
+    if (c.edits.empty() && c.instance_edits.empty()) return false;
     history_.record(std::move(c));
     return true;
 }
@@ -240,6 +346,11 @@ void add_and_select(SceneEditor& editor, Selection& sel, ShapeType type, const V
 }
 
 bool duplicate_selected(SceneEditor& editor, Selection& sel) {
+    if (sel.selected_instance) {
+        const auto i = editor.duplicate_instance(*sel.selected_instance);
+        if (i) sel.select_instance(*i);
+        return i.has_value();
+    }
     if (!sel.selected) return false;
     const auto i = editor.duplicate(*sel.selected);
     if (i) sel.selected = *i;
@@ -247,6 +358,12 @@ bool duplicate_selected(SceneEditor& editor, Selection& sel) {
 }
 
 bool delete_selected(SceneEditor& editor, Selection& sel) {
+    if (sel.selected_instance) {
+        const bool removed = editor.remove_instance(*sel.selected_instance);
+        sel.selected_instance.reset();
+        sel.clamp(editor.scene().shapes.size(), editor.scene().instances.size());
+        return removed;
+    }
     if (!sel.selected) return false;
     const bool removed = editor.remove(*sel.selected);
     sel.selected.reset();

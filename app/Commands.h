@@ -28,21 +28,35 @@ struct ChangeSet {
     bool structure = false;
     bool names = false;     ///< a shape was renamed
     bool replaced = false;  ///< the whole scene (shapes, rays, expectations, camera) was replaced
+    /// Mesh instances added or removed, or meshes changed: whatever is kept per instance is rebuilt.
+    bool instance_structure = false;
+    std::vector<std::size_t> instances_modified;  ///< instances moved in place (a refit is enough), ascending
 
-    bool empty() const { return added.empty() && removed.empty() && modified.empty() && !structure && !names && !replaced; }
+    bool empty() const {
+        return added.empty() && removed.empty() && modified.empty() && !structure && !names && !replaced &&
+               !instance_structure && instances_modified.empty();
+    }
     /// Appends `later` (applied after this one).
     void merge(const ChangeSet& later);
     /// Everything changed: what a consumer that never saw the scene needs.
     static ChangeSet everything();
 };
 
-/// Selected, hovered and handle-hovered shapes (indices into the scene).
+/// Selected, hovered and handle-hovered shapes (indices into the scene), and the selected and
+/// hovered mesh instance (indices into Scene::instances). At most one of `selected` and
+/// `selected_instance` is set, and of `hovered` and `hovered_instance`.
 struct Selection {
     std::optional<std::size_t> selected;
     std::optional<std::size_t> hovered;
     int hovered_handle = -1;  ///< a handle of the selected shape under the cursor
-    /// Drops indices that no longer exist (after delete, undo, load).
+    std::optional<std::size_t> selected_instance;
+    std::optional<std::size_t> hovered_instance;
+    /// Drops shape indices that no longer exist (after delete, undo, load).
     void clamp(std::size_t shape_count);
+    /// Drops shape and instance indices that no longer exist.
+    void clamp(std::size_t shape_count, std::size_t instance_count);
+    /// Selects instance i (nothing else selected).
+    void select_instance(std::size_t i);
 };
 
 /// Where Duplicate puts the copy, relative to the original.
@@ -72,6 +86,14 @@ public:
     /// returns the refusal message and changes nothing. Inside a gesture the edit joins the
     /// gesture's undo step; otherwise it is a step of its own. An unchanged shape is no change.
     std::optional<std::string> edit_shape(std::size_t i, const Shape<double>& candidate);
+    /// Replaces instance i's placement (translation, Euler angles, scale; its mesh and name are
+    /// kept) by `candidate`'s if it is valid: finite values, no zero scale. Otherwise returns the
+    /// refusal message and changes nothing. Joins a running gesture's undo step as edit_shape().
+    std::optional<std::string> edit_instance(std::size_t i, const SceneInstance& candidate);
+    /// Appends a copy of instance i shifted by kDuplicateOffset, named "<name> copy N"; its index.
+    std::optional<std::size_t> duplicate_instance(std::size_t i);
+    /// Removes instance i (its mesh stays in the scene). False if there is no instance i.
+    bool remove_instance(std::size_t i);
     /// Replaces the whole scene (one undo step).
     void replace(Scene scene);
     /// Starts over with `scene`: not undoable, the history is cleared.
@@ -118,6 +140,7 @@ private:
     std::deque<ChangeSet> log_;  ///< log_.back() took the scene to version_, the one before to version_ - 1, ...
     bool gesture_ = false;
     std::map<std::size_t, Shape<double>> gesture_before_;  ///< shapes the gesture touched, as they were
+    std::map<std::size_t, SceneInstance> gesture_instances_before_;  ///< instances the gesture moved, as they were
 };
 
 
@@ -125,9 +148,11 @@ private:
 
 /// Scene panel > Add: a new shape at `at`, selected.
 void add_and_select(SceneEditor& editor, Selection& sel, ShapeType type, const Vec3d& at);
-/// Ctrl+D, Edit > Duplicate, Scene panel > Duplicate: the copy is selected. False if nothing is selected.
+/// Ctrl+D, Edit > Duplicate, Scene panel > Duplicate: the copy (of the selected shape or instance)
+/// is selected. False if nothing is selected.
 bool duplicate_selected(SceneEditor& editor, Selection& sel);
-/// Delete, Edit > Delete, Scene panel > Delete: nothing is selected after. False if nothing is selected.
+/// Delete, Edit > Delete, Scene panel > Delete: removes the selected shape or instance; nothing is
+/// selected after. False if nothing is selected.
 bool delete_selected(SceneEditor& editor, Selection& sel);
 
 }  // namespace raypick::app

@@ -12,11 +12,37 @@
 #include "app/App.h"
 #include "app/RunControl.h"
 #include "app/ShaderFiles.h"
+#include "app/UserConfig.h"
 
 namespace raypick::app {
 
 namespace {
 void glfw_error(int code, const char* message) { std::fprintf(stderr, "raypick: GLFW error %d: %s\n", code, message); }
+
+/// Whether any input or window event arrived since the flag was last cleared: set by the window's
+/// callbacks (which ImGui's backend chains to its own), read by the loop to decide whether to wait.
+struct EventsSeen {
+    bool any = true;
+};
+void mark_event(GLFWwindow* window) { static_cast<EventsSeen*>(glfwGetWindowUserPointer(window))->any = true; }
+void watch_events(GLFWwindow* window, EventsSeen& seen) {
+    glfwSetWindowUserPointer(window, &seen);
+    glfwSetCursorPosCallback(window, [](GLFWwindow* w, double, double) { mark_event(w); });
+    glfwSetCursorEnterCallback(window, [](GLFWwindow* w, int) { mark_event(w); });
+    glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int, int, int) { mark_event(w); });
+    glfwSetScrollCallback(window, [](GLFWwindow* w, double, double) { mark_event(w); });
+    glfwSetKeyCallback(window, [](GLFWwindow* w, int, int, int, int) { mark_event(w); });
+    glfwSetCharCallback(window, [](GLFWwindow* w, unsigned int) { mark_event(w); });
+    glfwSetWindowFocusCallback(window, [](GLFWwindow* w, int) { mark_event(w); });
+    glfwSetWindowSizeCallback(window, [](GLFWwindow* w, int, int) { mark_event(w); });
+    glfwSetFramebufferSizeCallback(window, [](GLFWwindow* w, int, int) { mark_event(w); });
+    glfwSetWindowRefreshCallback(window, [](GLFWwindow* w) { mark_event(w); });
+}
+
+/// Frames still drawn after the last event, so that ImGui settles (hover, popups sizing themselves).
+constexpr int kSettleFrames = 4;
+/// How long an idle demo sleeps at a time before asking the hooks whether to go on.
+constexpr double kIdleWakeSeconds = 1.0;
 }  // namespace
 
 int run_demo(const CommandLine& opt, LoopHooks& hooks, const char* program) {
@@ -52,9 +78,12 @@ int run_demo(const CommandLine& opt, LoopHooks& hooks, const char* program) {
     }
 
     // 3. Dear ImGui with its GLFW and OpenGL 3 backends.
+    // An interactive run waits for input when nothing moves; timed runs draw every frame.
+    EventsSeen events;
+    watch_events(window, events);  // before ImGui's backend, which chains these callbacks
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
-    ImGui::GetIO().IniFilename = nullptr;  // no imgui.ini in the working directory
+    ImGui::GetIO().IniFilename = nullptr;  // never the working directory: the App keeps the layout
     ImGui::StyleColorsDark();
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 330 core");
@@ -64,7 +93,10 @@ int run_demo(const CommandLine& opt, LoopHooks& hooks, const char* program) {
         // 4. The application (state, renderer, panels). Stops here on a shader or scene error.
         std::unique_ptr<App> app;
         try {
-            app = std::make_unique<App>(opt, window);
+            // Interactive runs remember their state; timed ones (screenshots, benchmarks, tests'
+            // drivers) neither read nor write it, so their pictures depend on the command line alone.
+            const bool remember = !timed && !opt.raycast_check;
+            app = std::make_unique<App>(opt, window, remember ? config_dir() : std::string());
         } catch (const StartupError& e) {
             std::fprintf(stderr, "%s: %s\n", program, e.what());
             exit_code = 1;
@@ -73,9 +105,22 @@ int run_demo(const CommandLine& opt, LoopHooks& hooks, const char* program) {
 
         // 5. Main loop.
         RunControl run(opt);
+        int settle = kSettleFrames;
         while (app && !glfwWindowShouldClose(window)) {
-            // 5a. Events.
+            // 5a. Events: when idle, sleep until one arrives, drawing nothing meanwhile.
             glfwPollEvents();
+            if (!timed && settle <= 0 && !events.any && !app->wants_frames()) {
+                bool stop = false;
+                while (!events.any && !glfwWindowShouldClose(window) && !stop) {
+                    glfwWaitEventsTimeout(kIdleWakeSeconds);
+                    stop = !events.any && !hooks.idle_wake(*app);
+                }
+                if (stop) break;
+                app->slept();
+            }
+            if (events.any) settle = kSettleFrames;
+            events.any = false;
+            if (settle > 0) --settle;
             // 5b. New ImGui frame.
             ImGui_ImplOpenGL3_NewFrame();
             ImGui_ImplGlfw_NewFrame();
@@ -94,7 +139,10 @@ int run_demo(const CommandLine& opt, LoopHooks& hooks, const char* program) {
             // 5f. Frame limits, quit.
             if (!hooks.after_swap(*app) || !run.after_swap(*app)) break;
         }
-        if (app) hooks.finished(*app);
+        if (app) {
+            hooks.finished(*app);
+            if (auto err = app->save_user_state()) std::fprintf(stderr, "%s: could not remember the settings: %s\n", program, err->c_str());
+        }
         if (run.exit_code() != 0) exit_code = run.exit_code();
         if (hooks.exit_code() != 0) exit_code = hooks.exit_code();
         // 6. The app's GL objects go first, while the context is current.

@@ -29,6 +29,11 @@ public:
         (void)fb_height;
         return true;
     }
+    /// While an idle demo sleeps for input, about once a second (no frame is drawn). False: stop.
+    virtual bool idle_wake(App& app) {
+        (void)app;
+        return true;
+    }
     /// After the swap. False: stop.
     virtual bool after_swap(App& app) {
         (void)app;

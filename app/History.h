@@ -18,14 +18,23 @@ struct ShapeChange {
     Shape<double> before, after;
 };
 
+/// One mesh instance's placement before and after an edit.
+struct InstanceChange {
+    std::size_t index = 0;
+    SceneInstance before, after;
+};
+
 /// One undoable edit of a scene, reversible from its own data.
 struct Command {
     enum class Kind {
         AddShape,     ///< `shape` inserted at `index`
         RemoveShape,  ///< `shape` removed from `index`; the expectations changed with it
         Rename,       ///< shape `index` renamed from `name_before` to `shape.name`
-        EditShapes,   ///< shapes changed in place (`edits`): a one-shot edit or a whole gesture
+        EditShapes,   ///< shapes (`edits`) and instances (`instance_edits`) changed in place: a one-shot edit or a whole gesture
         Replace,      ///< the whole scene replaced (file open, presets, new scene)
+        AddInstance,     ///< `instance` inserted at `index`
+        RemoveInstance,  ///< `instance` removed from `index`
+        EditInstances,   ///< instances' placements changed in place (`instance_edits`)
     };
     Kind kind = Kind::EditShapes;
     std::size_t index = 0;
@@ -33,6 +42,8 @@ struct Command {
     std::string name_before;
     std::vector<SceneExpectation> expectations_before, expectations_after;
     std::vector<ShapeChange> edits;
+    SceneInstance instance;
+    std::vector<InstanceChange> instance_edits;
     std::shared_ptr<const Scene> scene_before, scene_after;
 };
 

@@ -45,15 +45,16 @@ Vec3d Interaction::drag_target(const Ray<double>& ray, Axis axis) const {
 
 void Interaction::update(const InputState& in, SceneEditor& editor, Selection& sel, Camera& camera) {
     const Scene& scene = editor.scene();
-    sel.clamp(scene.shapes.size());
+    sel.clamp(scene.shapes.size(), scene.instances.size());
     const Ray<double> ray = camera.ray_from_pixel(in.mouse_x, in.mouse_y, in.width, in.height);
     const double dx = in.mouse_x - last_x_, dy = in.mouse_y - last_y_;
     last_x_ = in.mouse_x;
     last_y_ = in.mouse_y;
     axis_ = in.key_x ? Axis::X : in.key_y ? Axis::Y : in.key_z ? Axis::Z : Axis::Free;
 
-    if (mode_ == Mode::DragShape || mode_ == Mode::DragHandle) {
-        if (target_ >= scene.shapes.size()) {  // the shape vanished (undo during a drag)
+    if (dragging()) {
+        const std::size_t count = mode_ == Mode::DragInstance ? scene.instances.size() : scene.shapes.size();
+        if (target_ >= count) {  // the shape or instance vanished (undo during a drag)
             editor.end_gesture();
             mode_ = Mode::Idle;
             return;
@@ -63,7 +64,11 @@ void Interaction::update(const InputState& in, SceneEditor& editor, Selection& s
         // Until the cursor moves, nothing moves: a click must not nudge a shape by rounding.
         const bool moved = std::abs(in.mouse_x - press_x_) + std::abs(in.mouse_y - press_y_) > 0.0;
         const Vec3d delta = moved ? p - grab_ : Vec3d(0.0);
-        if (!moved) {
+        if (mode_ == Mode::DragInstance) {
+            SceneInstance to = start_instance_;
+            to.translation += delta;
+            editor.edit_instance(target_, to);
+        } else if (!moved) {
             editor.edit_shape(target_, start_shape_);
         } else if (mode_ == Mode::DragShape) {
             editor.edit_shape(target_, translated(start_shape_, delta));
@@ -99,6 +104,7 @@ void Interaction::update(const InputState& in, SceneEditor& editor, Selection& s
     if (mode_ == Mode::PressedEmpty) {
         if (!in.left_down) {  // a click on nothing clears the selection
             sel.selected.reset();
+            sel.selected_instance.reset();
             mode_ = Mode::Idle;
         } else if (std::abs(in.mouse_x - press_x_) + std::abs(in.mouse_y - press_y_) > 3.0) {
             mode_ = Mode::Orbit;
@@ -119,10 +125,13 @@ void Interaction::update(const InputState& in, SceneEditor& editor, Selection& s
     // Idle.
     if (in.ui_wants_mouse) {
         sel.hovered.reset();
+        sel.hovered_instance.reset();
         sel.hovered_handle = -1;
         return;
     }
-    sel.hovered = picker_.pick(editor, ray);
+    const auto hit = pick_scene(picker_, instances_, editor, ray);
+    sel.hovered = hit ? hit->shape : std::nullopt;
+    sel.hovered_instance = hit ? hit->instance : std::nullopt;
     sel.hovered_handle = -1;
     if (sel.selected) {
         double best = kHandlePickRadius;
@@ -156,7 +165,16 @@ void Interaction::update(const InputState& in, SceneEditor& editor, Selection& s
             last_point_ = grab_;
             editor.begin_gesture();
             mode_ = Mode::DragHandle;
+        } else if (sel.hovered_instance) {
+            sel.select_instance(*sel.hovered_instance);
+            target_ = *sel.hovered_instance;
+            start_instance_ = scene.instances[target_];
+            grab_ = ray.at(hit->t);
+            last_point_ = grab_;
+            editor.begin_gesture();
+            mode_ = Mode::DragInstance;
         } else if (sel.hovered) {
+            sel.selected_instance.reset();
             sel.selected = sel.hovered;
             target_ = *sel.hovered;
             start_shape_ = scene.shapes[target_].shape;
@@ -183,6 +201,9 @@ std::string Interaction::status(const Scene& scene) const {
             break;
         case Mode::DragHandle:
             if (target_ < scene.shapes.size()) return "dragging a handle of " + scene.shapes[target_].name + axis;
+            break;
+        case Mode::DragInstance:
+            if (target_ < scene.instances.size()) return "moving " + scene.instances[target_].name + axis;
             break;
         case Mode::Orbit: return "orbit";
         case Mode::Pan: return "pan";

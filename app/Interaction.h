@@ -10,6 +10,7 @@
 
 #include "app/Camera.h"
 #include "app/Commands.h"
+#include "app/MeshPicking.h"
 #include "app/Picking.h"
 #include "app/SceneEdit.h"
 
@@ -30,11 +31,12 @@ struct InputState {
 
 class Interaction {
 public:
-    /// Processes one frame. A drag of a shape or a handle is a gesture of `editor` (one undo step);
-    /// the hover pick's hierarchy follows the editor's changes.
+    /// Processes one frame. Hover and click pick the nearest shape or mesh instance; a drag of a
+    /// shape, a handle or an instance is a gesture of `editor` (one undo step); the hover pick's
+    /// hierarchies follow the editor's changes.
     void update(const InputState& in, SceneEditor& editor, Selection& sel, Camera& camera);
 
-    bool dragging() const { return mode_ == Mode::DragShape || mode_ == Mode::DragHandle; }
+    bool dragging() const { return mode_ == Mode::DragShape || mode_ == Mode::DragHandle || mode_ == Mode::DragInstance; }
     bool busy() const { return mode_ != Mode::Idle; }
     /// What the current gesture does ("" when idle), for the status line.
     std::string status(const Scene& scene) const;
@@ -46,11 +48,14 @@ public:
     /// The same hierarchy, for the mouse ray's every-hit cast (App::cast_ray): one tree, synced once.
     ScenePicker& picker() { return picker_; }
 
+    /// The instances' hierarchy behind hover and click picks, for the mouse ray's instance hit.
+    InstancePicker& instance_picker() { return instances_; }
+    const InstancePicker& instance_picker() const { return instances_; }
     /// Pixel radius within which a handle is grabbed.
     static constexpr double kHandlePickRadius = 9.0;
 
 private:
-    enum class Mode { Idle, PressedEmpty, Orbit, Pan, DragShape, DragHandle };
+    enum class Mode { Idle, PressedEmpty, Orbit, Pan, DragShape, DragHandle, DragInstance };
     enum class Axis { Free, X, Y, Z };
 
     Vec3d drag_target(const Ray<double>& ray, Axis axis) const;
@@ -63,8 +68,10 @@ private:
     Vec3d plane_normal_{0.0, 0.0, 1.0};
     Vec3d last_point_{0.0};
     Shape<double> start_shape_;
+    SceneInstance start_instance_;
     Axis axis_ = Axis::Free;
     ScenePicker picker_;
+    InstancePicker instances_;
 };
 
 /// Points a dragged handle snaps to: the shape's other handles, and a sphere's centre (radius 0).

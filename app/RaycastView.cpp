@@ -37,6 +37,16 @@ bool parse_raycast_shading(const std::string& name, RaycastShading& out) {
     return true;
 }
 
+const char* raycast_shading_name(RaycastShading shading) {
+    switch (shading) {
+        case RaycastShading::Normal: return "normal";
+        case RaycastShading::Depth: return "depth";
+        case RaycastShading::NormalAndDepth: return "normaldepth";
+        case RaycastShading::Difference: return "difference";
+    }
+    return "normal";
+}
+
 PictureSize raycast_picture_size(double view_width, double view_height, bool half_resolution) {
     if (!(view_width >= 1.0) || !(view_height >= 1.0) || !std::isfinite(view_width) || !std::isfinite(view_height))
         return {};
@@ -85,6 +95,9 @@ void RaycastView::sync(const SceneEditor& editor) {
     const ChangeSet changes = editor.changes_since(synced_version_);
     const Scene& scene = editor.scene();
     synced_version_ = editor.version();
+    if (instances_.sync(editor)) scene_changed_ = true;
+    if (changes.structure || changes.instance_structure)
+        instance_ids_ = instances_.object_ids(scene.shapes.size());
     if (changes.structure || bvh_.size() != scene.shapes.size()) {
         std::vector<Shape<float>> shapes;
         shapes.reserve(scene.shapes.size());
@@ -114,7 +127,8 @@ bool RaycastView::update(const SceneEditor& editor, const Camera& camera, double
     if (recast) {
         const ViewRays rays(camera, picture, view_width, view_height);
         const auto start = std::chrono::steady_clock::now();
-        raycast::render(bvh_, picture.width, picture.height, rays, image_);
+        raycast::render(bvh_, raycast::MeshObjects{&instances_.bvh(), &instance_ids_}, picture.width, picture.height,
+                        rays, image_);
         cast_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         ++casts_;
         camera_ = camera;

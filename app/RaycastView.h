@@ -12,6 +12,7 @@
 
 #include "app/Camera.h"
 #include "app/Commands.h"
+#include "app/MeshPicking.h"
 #include "raycast/CpuRaycast.h"
 #include <raypick/scene/Scene.h>
 
@@ -31,6 +32,8 @@ struct RaycastOptions {
 
 /// "normal", "depth", "normaldepth", "difference" (the command line's names); false if unknown.
 bool parse_raycast_shading(const std::string& name, RaycastShading& out);
+/// The command line's name of `shading` (what parse_raycast_shading() reads).
+const char* raycast_shading_name(RaycastShading shading);
 
 struct PictureSize {
     int width = 0, height = 0;
@@ -66,8 +69,9 @@ using IdPicture = std::function<std::vector<std::uint32_t>(PictureSize)>;
 
 class RaycastView {
 public:
-    /// Brings the picture up to date. The hierarchy follows the editor's change sets (refit when
-    /// only shapes' parameters changed, rebuilt on a structural change); the rays are cast again only when the camera, the view size, the scene or
+    /// Brings the picture up to date. The shapes' hierarchy and the instances' follow the editor's
+    /// change sets (refit when only parameters or placements changed, rebuilt on a structural
+    /// change); instances show as instance_object_id(); the rays are cast again only when the camera, the view size, the scene or
     /// the resolution changed, and the picture is reshaded when the shading or margin changed too.
     /// `other_ids` is called in difference mode. Returns true when rgba() changed.
     bool update(const SceneEditor& editor, const Camera& camera, double view_width, double view_height,
@@ -88,6 +92,8 @@ private:
     void sync(const SceneEditor& editor);
 
     Bvh<float> bvh_;
+    SceneInstances<float> instances_;
+    std::vector<std::uint32_t> instance_ids_;  ///< per core instance, its object id
     std::optional<std::uint64_t> synced_version_;  ///< the editor's version bvh_ holds
     bool scene_changed_ = true;
     std::size_t rebuilds_ = 0;

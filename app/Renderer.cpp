@@ -6,6 +6,7 @@
 
 #include <glm/gtc/type_ptr.hpp>
 
+#include "app/MeshPicking.h"
 #include "app/ShaderFiles.h"
 #include "raycast/CpuRaycast.h"
 
@@ -161,6 +162,10 @@ Renderer::Renderer()
 }
 
 void Renderer::sync_scene(const SceneEditor& editor) {
+    if (mesh_draw_.sync(editor)) {
+        ids_dirty_ = true;
+        ++scene_version_;
+    }
     if (synced_version_ == editor.version()) return;
     const ChangeSet changes = editor.changes_since(synced_version_);
     synced_version_ = editor.version();
@@ -301,6 +306,19 @@ void Renderer::rebuild_ids(const Scene& scene) {
         append_solid(tris, scene.shapes[i].shape, id_segments_);
         for (const SolidVertex& v : tris) vertices.push_back({v.position, static_cast<float>(i)});
     }
+    // Every placement of every mesh instance, its triangles in world space, as its object id.
+    for (std::size_t i = 0; i < scene.instances.size(); ++i) {
+        const SceneInstance& si = scene.instances[i];
+        const Model& model = scene.meshes[si.mesh].model;
+        const glm::dmat4 world = instance_matrix(si);
+        const auto id = static_cast<float>(instance_object_id(n, i));
+        for (const ModelInstance& mi : model.instances) {
+            const glm::dmat4 m = world * mi.transform;
+            const ModelMesh& mesh = model.meshes[mi.mesh];
+            for (const std::uint32_t v : mesh.triangles)
+                vertices.push_back({glm::vec3(m * glm::dvec4(glm::dvec3(mesh.positions[v]), 1.0)), id});
+        }
+    }
     upload(id_mesh_, vertices, GL_DYNAMIC_DRAW);
     ids_dirty_ = false;
 }
@@ -380,17 +398,21 @@ void Renderer::draw_scene_layer(const glm::mat4& vp, int fb_width, int fb_height
     glDisable(GL_BLEND);
 
     update_lists(vp, view.width, view.height);
-    if (settings.solid && !lists_.draws.empty()) {
-        glUseProgram(solid_.id());
-        set_matrix(solid_, vp);
+    if (settings.solid && (!lists_.draws.empty() || !mesh_draw_.empty())) {
         // Push the surfaces back a little so their own wireframe stays visible on top.
         glEnable(GL_POLYGON_OFFSET_FILL);
         glPolygonOffset(1.0f, 1.0f);
-        // Back faces are never the first surface when every drawn solid is closed and in front of
-        // the near plane (solid_cullable): skipping them leaves the picture as it is.
-        if (lists_.solid_cull) glEnable(GL_CULL_FACE);
-        draw_instanced(solid_, solid_meshes_);
-        glDisable(GL_CULL_FACE);
+        if (!lists_.draws.empty()) {
+            glUseProgram(solid_.id());
+            set_matrix(solid_, vp);
+            // Back faces are never the first surface when every drawn solid is closed and in front of
+            // the near plane (solid_cullable): skipping them leaves the picture as it is.
+            if (lists_.solid_cull) glEnable(GL_CULL_FACE);
+            draw_instanced(solid_, solid_meshes_);
+            glDisable(GL_CULL_FACE);
+        }
+        // Meshes need not be closed: both sides are drawn.
+        mesh_draw_.draw_solid(vp);
         glDisable(GL_POLYGON_OFFSET_FILL);
     }
 
@@ -407,6 +429,7 @@ void Renderer::draw_scene_layer(const glm::mat4& vp, int fb_width, int fb_height
         glUniform4fv(glGetUniformLocation(instanced_.id(), "u_color"), 1, glm::value_ptr(palette::shape));
         draw_instanced(instanced_, wire_meshes_);
     }
+    mesh_draw_.draw_wire(vp, palette::shape);
     glUseProgram(0);
     glBindVertexArray(0);
 }
@@ -474,7 +497,8 @@ void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_heig
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
         glBindFramebuffer(GL_READ_FRAMEBUFFER, layer_fbo_.id());
         glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
-        const GLbitfield copy = GL_COLOR_BUFFER_BIT | (overlay.highlight.vertices.empty() ? 0u : GL_DEPTH_BUFFER_BIT);
+        const bool depth_tested = !overlay.highlight.vertices.empty() || !overlay.instance_highlights.empty();
+        const GLbitfield copy = GL_COLOR_BUFFER_BIT | (depth_tested ? GL_DEPTH_BUFFER_BIT : 0u);
         const int x1 = std::min(view.x + view.width, fb_width), y1 = std::min(view.y + view.height, fb_height);
         const int x0 = std::max(view.x, 0), y0 = std::max(view.y, 0);
         if (x1 > x0 && y1 > y0) glBlitFramebuffer(x0, y0, x1, y1, x0, y0, x1, y1, copy, GL_NEAREST);
@@ -497,6 +521,9 @@ void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_heig
         upload(dynamic_lines_, overlay.highlight.vertices, GL_STREAM_DRAW);
         glDrawArrays(GL_LINES, 0, dynamic_lines_.count);
     }
+    for (const auto& [i, color] : overlay.instance_highlights) mesh_draw_.draw_instance_wire(vp, i, color);
+    glUseProgram(lines_.id());
+    glBindVertexArray(dynamic_lines_.vao.id());
     glDisable(GL_DEPTH_TEST);
     if (!overlay.annotations.vertices.empty()) {
         upload(dynamic_lines_, overlay.annotations.vertices, GL_STREAM_DRAW);

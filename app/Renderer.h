@@ -12,6 +12,7 @@
 
 #include "app/Commands.h"
 #include "app/GlResources.h"
+#include "app/MeshDraw.h"
 #include "app/ShapeMeshes.h"
 #include <raypick/scene/Scene.h>
 
@@ -28,8 +29,11 @@ struct Overlay {
     LineList highlight;    ///< hovered / selected wireframes (depth-tested, drawn over the scene)
     LineList annotations;  ///< rays, normal arrows, variant results (always visible)
     std::vector<MarkerBatch> markers;
+    /// Mesh instances (indices into Scene::instances) whose edges are drawn in a colour, like `highlight`.
+    std::vector<std::pair<std::size_t, glm::vec4>> instance_highlights;
     void clear() {
         highlight.clear();
+        instance_highlights.clear();
         annotations.clear();
         markers.clear();
     }
@@ -59,8 +63,8 @@ public:
     /// Loads and compiles the shaders (throws StartupError) and creates the buffers.
     Renderer();
 
-    /// Brings the scene's instance buffers up to date from the editor's change sets: nothing if no
-    /// shape changed, only the changed instances if a few shapes changed in place (a drag), else a
+    /// Brings the scene's instance buffers and its meshes' buffers (MeshDraw) up to date from the
+    /// editor's change sets: nothing if no shape changed, only the changed instances if a few shapes changed in place (a drag), else a
     /// rebuild (counted by scene_rebuilds).
     void sync_scene(const SceneEditor& editor);
 
@@ -70,8 +74,8 @@ public:
               const Overlay& overlay, const DrawSettings& settings);
 
     /// The object-id picture of `scene` (the one last synced) at width x height pixels (offscreen, the whole picture
-    /// is the view): each pixel's shape index, raycast::kBackground where no shape is, row 0 at the
-    /// top. Surfaces finely tessellated (see id_segments()). Restores the default framebuffer and
+    /// is the view): each pixel's shape index or mesh instance's instance_object_id(),
+    /// raycast::kBackground where nothing is, row 0 at the top. Surfaces finely tessellated (see id_segments()). Restores the default framebuffer and
     /// the viewport. Empty for a zero size.
     std::vector<std::uint32_t> render_ids(const Scene& scene, const glm::dmat4& view_projection, int width, int height);
     /// Segments per circle of the id picture's tessellation: 64, fewer for large scenes.
@@ -128,6 +132,7 @@ private:
     gl::Program markers_;
     gl::Program solid_;     // instanced solids (solid_instanced.vert)
     gl::Program ids_;
+    MeshDraw mesh_draw_;            // the scene's mesh instances
     gl::VertexArray empty_vao_;     // no attributes: the instanced draws fetch from buffer textures
     BufferTexture instance_tex_;    // GpuInstance per drawn shape, in draw order (RGBA32F)
     UnitMeshSet wire_meshes_;       // unit_wireframe: xyz + far flag a vertex

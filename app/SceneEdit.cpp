@@ -14,7 +14,9 @@ std::string unique_name(const Scene& scene, const std::string& base) {
     for (int n = 1;; ++n) {
         const std::string candidate = base + " " + std::to_string(n);
         const bool used = std::any_of(scene.shapes.begin(), scene.shapes.end(),
-                                      [&](const SceneShape& s) { return s.name == candidate; });
+                                      [&](const SceneShape& s) { return s.name == candidate; }) ||
+                          std::any_of(scene.instances.begin(), scene.instances.end(),
+                                      [&](const SceneInstance& s) { return s.name == candidate; });
         if (!used) return candidate;
     }
 }

@@ -15,7 +15,7 @@ namespace raypick::app {
 
 /// A new shape of `type` centred at `at`, with the core's default parameters.
 Shape<double> make_shape(ShapeType type, const Vec3d& at);
-/// "sphere 3": `base` followed by the first number that no shape of the scene uses yet.
+/// "sphere 3": `base` followed by the first number that no shape or mesh instance of the scene uses yet.
 std::string unique_name(const Scene& scene, const std::string& base);
 
 /// Removes shape i and the expectations about it; the other expectations follow their shapes'

@@ -29,7 +29,10 @@ inline const Color scene_ray{0.15f, 0.65f, 0.25f, 1.0f};  ///< a scene file's ra
 inline const Color failed{1.00f, 0.55f, 0.00f, 1.0f};     ///< a scene ray with a failed expectation
 inline const Color entry{0.10f, 0.35f, 1.00f, 1.0f};
 inline const Color exit{0.00f, 0.80f, 1.00f, 1.0f};
-inline const Color normal{1.00f, 0.85f, 0.20f, 1.0f};
+inline const Color normal{1.00f, 0.85f, 0.20f, 1.0f};          ///< a face's (geometric) normal
+inline const Color shading_normal{0.30f, 1.00f, 0.75f, 1.0f};  ///< a mesh hit's interpolated normal
+inline const Color triangle{0.95f, 0.95f, 0.95f, 1.0f};        ///< the mesh triangle the ray hits
+inline const Color back_face{1.00f, 0.35f, 0.60f, 1.0f};       ///< ... when the ray hits its back
 inline const Color variant{1.00f, 0.20f, 1.00f, 1.0f};
 inline const Color grid{0.26f, 0.27f, 0.30f, 1.0f};
 inline const Color axis_x{0.75f, 0.30f, 0.30f, 1.0f};

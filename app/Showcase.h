@@ -12,7 +12,9 @@ namespace raypick::app {
 /// capsule with a == b, a zero-radius capsule).
 Scene showcase_scene();
 
-/// `count` shapes of all four types on a square grid in the XZ plane (deterministic).
+/// `count` shapes of every type, sizes and rotations varied, spread in 3D — a double helix, towers
+/// around it and floating clusters — deterministic (a fixed seed). For the large-scene demo and
+/// benchmarks (--shapes N), with a camera that shows it.
 Scene generated_scene(std::size_t count);
 
 }  // namespace raypick::app

@@ -21,7 +21,8 @@ public:
     /// Checks the scene's expectations when the panels are hidden (the view's labels need them).
     void check_case(const AppState& s) { cases_.update(s); }
 
-    void request_open() { files_.request_open(); }
+    /// File > Open's dialog on `dir` (empty: the folder used last).
+    void request_open(const std::string& dir = "") { files_.request_open(dir); }
     void request_save_as() { files_.request_save_as(); }
 
     /// Failed expectations of the current scene (for labels) and which rays have one.

@@ -1,17 +1,22 @@
-// raypick-cast: casts every ray of a scene file against every shape, no window.
+// raypick-cast: casts every ray of a scene file against every shape and mesh instance, no window.
 //
 //   raypick-cast [--check] [--double] FILE
 //
 // Default: one JSON object per line, for each ray i: a line per shape j
 //   {"ray":i,"shape":j,"hit":true,"t_near":..,"t_far":..,"n_near":[..],"n_far":[..],"inside":false}
-//   ({"ray":i,"shape":j,"hit":false} on a miss), then the ray's pick
-//   {"ray":i,"picked":j,"t":..} or {"ray":i,"picked":null}.
+//   ({"ray":i,"shape":j,"hit":false} on a miss), then a line per instance k (its nearest triangle)
+//   {"ray":i,"instance":k,"hit":true,"placement":p,"triangle":n,"t":..,"barycentric":[..],
+//    "normal":[..],"front":true} ({"ray":i,"instance":k,"hit":false} on a miss), then the ray's
+//   pick over shapes and instances: {"ray":i,"picked":j,"t":..} (a shape),
+//   {"ray":i,"picked_instance":k,"t":..,"triangle":n} (an instance) or {"ray":i,"picked":null}.
 // --check: evaluates the file's expectations instead, prints each failure and a summary.
 // --double: the double-precision core (default: the float core, via convert<float>()).
 // Exit status: 0 ok, 1 an expectation failed, 2 bad usage or a file that cannot be loaded.
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -67,6 +72,32 @@ private:
     bool failed_ = false;
 };
 
+/// Prints ray i's line for instance k and returns the instance's nearest hit.
+template <typename T>
+std::optional<SceneInstanceHit<T>> instance_line(const CastScene<T>& cs, std::size_t i, std::size_t k, Out& out) {
+    const auto h = cast_instance(cs, k, cs.rays[i], cs.t_min[i], cs.t_max[i]);
+    out.put("{\"ray\":");
+    out.put(i);
+    out.put(",\"instance\":");
+    out.put(k);
+    if (!h) {
+        out.put(",\"hit\":false}\n");
+        return h;
+    }
+    out.put(",\"hit\":true,\"placement\":");
+    out.put(h->placement);
+    out.put(",\"triangle\":");
+    out.put(std::size_t(h->hit.triangle));
+    out.put(",\"t\":");
+    out.num(h->hit.t);
+    out.put(",\"barycentric\":");
+    out.vec(h->hit.barycentric);
+    out.put(",\"normal\":");
+    out.vec(h->hit.normal);
+    out.put(h->hit.front ? ",\"front\":true}\n" : ",\"front\":false}\n");
+    return h;
+}
+
 template <typename T> void cast_all(const Scene& scene, Out& out) {
     const CastScene<T> cs = prepare_scene<T>(scene);
     for (std::size_t i = 0; i < cs.rays.size(); ++i) {
@@ -102,9 +133,23 @@ template <typename T> void cast_all(const Scene& scene, Out& out) {
                     pick_t = s->t;
                 }
         }
+        // Instances after shapes: one wins the pick only when strictly nearer (pick_scene()'s rule).
+        std::optional<SceneInstanceHit<T>> pick_instance;
+        for (std::size_t k = 0; k < scene.instances.size(); ++k)
+            if (const auto h = instance_line(cs, i, k, out))
+                if ((!picked || h->hit.t < pick_t) && (!pick_instance || h->hit.t < pick_instance->hit.t))
+                    pick_instance = h;
         out.put("{\"ray\":");
         out.put(i);
-        if (picked) {
+        if (pick_instance) {
+            out.put(",\"picked_instance\":");
+            out.put(pick_instance->instance);
+            out.put(",\"t\":");
+            out.num(pick_instance->hit.t);
+            out.put(",\"triangle\":");
+            out.put(std::size_t(pick_instance->hit.triangle));
+            out.put("}\n");
+        } else if (picked) {
             out.put(",\"picked\":");
             out.put(pick_shape);
             out.put(",\"t\":");
@@ -118,9 +163,11 @@ template <typename T> void cast_all(const Scene& scene, Out& out) {
 
 int help() {
     std::fputs("usage: raypick-cast [--check] [--double] FILE\n"
-               "  Casts every ray in the scene file FILE against every shape and prints one JSON\n"
+               "  Casts every ray in the scene file FILE against every shape and instance, one JSON\n"
                "  object per line: {\"ray\":i,\"shape\":j,\"hit\":..,\"t_near\":..,\"t_far\":..,\"n_near\":[..],\n"
-               "  \"n_far\":[..],\"inside\":..} per ray x shape and {\"ray\":i,\"picked\":j|null,\"t\":..} per ray.\n"
+               "  \"n_far\":[..],\"inside\":..} per ray x shape, {\"ray\":i,\"instance\":k,\"hit\":..,\"placement\":p,\n"
+               "  \"triangle\":n,\"t\":..,\"barycentric\":[..],\"normal\":[..],\"front\":..} per ray x instance, and\n"
+               "  {\"ray\":i,\"picked\":j|null,\"t\":..} or {\"ray\":i,\"picked_instance\":k,\"t\":..,\"triangle\":n} per ray.\n"
                "  --check   compare with the file's expectations instead; print failures, exit 1 on any\n"
                "  --double  use the double-precision core (default: float)\n"
                "  Exit: 0 ok, 1 failed expectation, 2 usage error or unreadable/invalid file.\n"
@@ -163,22 +210,32 @@ int main(int argc, char** argv) {
     }
     const Scene& scene = std::get<Scene>(loaded);
 
-    if (check) {
-        const CaseReport report = check_case(scene, precision);
-        for (const auto& r : report.results)
-            if (!r.passed) std::printf("%s: %s\n", file.c_str(), r.summary().c_str());
-        std::printf("%s: %zu/%zu expectations passed (%s core)%s\n", file.c_str(), report.passed,
-                    report.results.size(), precision_name(precision),
-                    report.results.empty() ? " - the file has no expectations" : "");
-        if (!report.ok())
-            std::fprintf(stderr, "raypick-cast: %s: %zu expectation(s) FAILED\n", file.c_str(), report.failed);
-        return report.ok() ? 0 : 1;
+    // Placing the meshes allocates their hierarchies: running out of memory is reported, not a crash.
+    try {
+        if (check) {
+            const CaseReport report = check_case(scene, precision);
+            for (const auto& r : report.results)
+                if (!r.passed) std::printf("%s: %s\n", file.c_str(), r.summary().c_str());
+            std::printf("%s: %zu/%zu expectations passed (%s core)%s\n", file.c_str(), report.passed,
+                        report.results.size(), precision_name(precision),
+                        report.results.empty() ? " - the file has no expectations" : "");
+            if (!report.ok())
+                std::fprintf(stderr, "raypick-cast: %s: %zu expectation(s) FAILED\n", file.c_str(), report.failed);
+            return report.ok() ? 0 : 1;
+        }
+        Out out(stdout);
+        if (precision == Precision::Float) cast_all<float>(scene, out);
+        else cast_all<double>(scene, out);
+        if (!out.flush()) {
+            std::fprintf(stderr, "raypick-cast: write error on standard output\n");
+            return 2;
+        }
+    } catch (const std::exception& e) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "raypick-cast: %s: cannot cast the scene: %s\n", file.c_str(), e.what());
+        return 2;
     }
-
-    Out out(stdout);
-    if (precision == Precision::Float) cast_all<float>(scene, out);
-    else cast_all<double>(scene, out);
-    if (!out.flush() || std::fflush(stdout) != 0) {
+    if (std::fflush(stdout) != 0) {
         std::fprintf(stderr, "raypick-cast: write error on standard output\n");
         return 2;
     }

@@ -1,17 +1,27 @@
-// libFuzzer target: the scene loader, parse_scene(), on arbitrary bytes.
+// libFuzzer target: the scene loader, parse_scene(), on arbitrary bytes. Inline meshes and their
+// instances are read; a mesh naming a model file is refused (parse_scene() without a folder reads
+// no file), so fuzz input never makes the loader open a path.
 //
 // Invariants: no crash, no sanitizer report, no exception escaping the loader. When the text loads:
 //  - every shape and ray passes raypick::is_valid (and every range t_min <= t_max),
-//  - validate_scene() accepts the scene, expectation indices refer to existing rays and shapes,
+//  - no mesh names a model file,
+//  - validate_scene() accepts the scene, expectation indices refer to existing rays, shapes and
+//    instances,
 //  - scene_to_json() -> parse_scene() gives back an identical scene (the documented round trip),
 //  - every ray cast against every shape (a bounded number), in double and converted to float, obeys
-//    the cast contract (fuzz/FuzzCommon.h: check_cast).
+//    the cast contract (fuzz/FuzzCommon.h: check_cast),
+//  - the case checker runs every expectation in float and double (the instances placed, their
+//    hierarchy built) without throwing, and each ray's pick over shapes and instances (bounded) is
+//    no farther than any instance's own nearest hit.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <string>
 #include <variant>
 
+#include <raypick/scene/CaseCheck.h>
 #include <raypick/scene/SceneFile.h>
 
 #include "FuzzCommon.h"
@@ -54,7 +64,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             scene_fail(text, "expectation refers to a shape that does not exist");
         if (e.picked && *e.picked >= scene.shapes.size())
             scene_fail(text, "pick expectation names a shape that does not exist");
+        if (e.instance && *e.instance >= scene.instances.size())
+            scene_fail(text, "expectation refers to an instance that does not exist");
+        if (e.picked_instance && *e.picked_instance >= scene.instances.size())
+            scene_fail(text, "pick expectation names an instance that does not exist");
     }
+    for (const auto& m : scene.meshes)
+        if (!m.file.empty()) scene_fail(text, "a mesh names a model file although parse_scene reads no file", m.file);
     if (const auto err = validate_scene(scene)) scene_fail(text, "validate_scene rejects a loaded scene", err->what());
 
     std::string saved;

@@ -5,8 +5,11 @@
 // indices. The leaf keeps the vertex positions themselves (no edge vectors or planes derived from
 // them), so every triangle sharing a vertex transforms the very same values in the watertight test
 // and the mesh stays watertight through the hierarchy. The binary tree is the project's binned SAH
-// builder (BvhBuild.h) over the triangles' boxes; it is collapsed into 8-wide nodes by opening the
-// child of largest surface area until a node is full.
+// builder (BvhBuild.h) over the triangles' boxes, SAH all the way from the root; it is collapsed
+// into 8-wide nodes by opening the child of largest surface area until a node is full. Float trees
+// then keep their nodes with child boxes quantised to 8 bits a plane (QNode: 128 bytes instead of
+// 256), as a pick of a large mesh spends its time waiting for nodes and packets from memory (about
+// 8 nodes and 2 packets a ray among 10^6 triangles).
 #pragma once
 
 #include <immintrin.h>
@@ -18,6 +21,7 @@
 #include <limits>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include <raypick/geometry/BvhBuild.h>
@@ -62,6 +66,71 @@ template <typename T> struct alignas(64) Node {
 };
 
 static_assert(sizeof(Node<float>) == 256, "a float node is four cache lines");
+
+/// A float Node with its child boxes quantised to 8 bits a plane in a frame of its own (the
+/// compact node of Ylitie, Karras and Laine 2017, as bvh_node::Compact): 128 bytes, half a Node.
+/// Plane q of axis a lies at origin[a] + q * scale[a], scale a power of two, so the product is
+/// exact and the plane one rounding of a sum; codes are chosen against those very values, so a
+/// decoded box contains the exact one (a looser box can cost a visit, never lose a hit).
+struct alignas(64) QNode {
+    float origin[3], scale[3];
+    std::uint8_t lo[3][kWidth], hi[3][kWidth];  ///< per axis, then per child; empty slots inverted
+    std::uint32_t child[kWidth];
+    std::uint8_t count[kWidth];
+    std::uint32_t occupied;
+};
+static_assert(sizeof(QNode) == 128, "a quantised node is two cache lines");
+
+inline float plane(const QNode& n, int a, unsigned q) { return n.origin[a] + float(q) * n.scale[a]; }
+
+/// The quantised form of n in `out`; false when a child box is not finite (no finite frame holds
+/// it; the tree then keeps its exact nodes).
+inline bool encode(const Node<float>& n, QNode& out) {
+    out.occupied = n.occupied;
+    for (int k = 0; k < kWidth; ++k) {
+        out.child[k] = n.child[k];
+        out.count[k] = n.count[k];
+    }
+    for (int a = 0; a < 3; ++a) {
+        float mn = infinity<float>(), mx = -infinity<float>();
+        for (int k = 0; k < kWidth; ++k) {
+            if (!(n.occupied >> k & 1)) continue;
+            if (!std::isfinite(n.lo[a][k]) || !std::isfinite(n.hi[a][k])) return false;
+            mn = std::min(mn, n.lo[a][k]);
+            mx = std::max(mx, n.hi[a][k]);
+        }
+        if (!(mn <= mx)) mn = mx = 0.f;
+        // The least power of two s with mn + 255 s >= mx as the walk rounds it.
+        float s = std::numeric_limits<float>::denorm_min();
+        if (mx > mn) {
+            int e = 0;
+            std::frexp((mx / 2.f - mn / 2.f) / 255.f * 2.f, &e);
+            s = std::max(std::ldexp(1.f, e - 1), std::numeric_limits<float>::denorm_min());
+            while (s > std::numeric_limits<float>::denorm_min() && mn + 255.f * (s / 2.f) >= mx) s /= 2.f;
+            while (!(mn + 255.f * s >= mx)) s *= 2.f;
+            if (!std::isfinite(s) || !std::isfinite(mn + 255.f * s)) return false;
+        }
+        out.origin[a] = mn;
+        out.scale[a] = s;
+        for (int k = 0; k < kWidth; ++k) {
+            if (!(n.occupied >> k & 1)) {
+                out.lo[a][k] = 255;
+                out.hi[a][k] = 0;
+                continue;
+            }
+            // The largest code whose plane is <= lo and the least whose plane is >= hi.
+            unsigned ql = unsigned(std::clamp((n.lo[a][k] - mn) / s, 0.f, 255.f));
+            unsigned qh = unsigned(std::clamp(std::ceil((n.hi[a][k] - mn) / s), 0.f, 255.f));
+            while (ql > 0 && plane(out, a, ql) > n.lo[a][k]) --ql;
+            while (ql < 255 && plane(out, a, ql + 1) <= n.lo[a][k]) ++ql;
+            while (qh < 255 && plane(out, a, qh) < n.hi[a][k]) ++qh;
+            while (qh > 0 && plane(out, a, qh - 1) >= n.hi[a][k]) --qh;
+            out.lo[a][k] = std::uint8_t(ql);
+            out.hi[a][k] = std::uint8_t(qh);
+        }
+    }
+    return true;
+}
 
 /// Four triangles' vertices (v[vertex][axis][lane]) and their indices in the mesh. The padding
 /// lanes of a leaf's last packet repeat its last triangle.
@@ -258,8 +327,10 @@ public:
     /// Box of every triangle (padded by a few ulps); empty (min > max) for an empty mesh.
     Aabb<T> bounds() const { return {root_lo_, root_hi_}; }
     /// Bytes of the hierarchy (nodes and triangle packets), not counting the mesh itself.
-    std::size_t hierarchy_bytes() const { return nodes_.size() * sizeof(Node) + packets_.size() * sizeof(Packet); }
-    std::size_t node_count() const { return nodes_.size(); }
+    std::size_t hierarchy_bytes() const {
+        return nodes_.size() * sizeof(Node) + qnodes_.size() * sizeof(mesh_bvh::QNode) + packets_.size() * sizeof(Packet);
+    }
+    std::size_t node_count() const { return std::max(nodes_.size(), qnodes_.size()); }
 
     /// Nearest triangle hit with t in [t_min, t_max]; ties in t go to the smaller triangle index.
     /// Empty for a miss, an invalid ray (non-finite, zero direction) or t_min > t_max.
@@ -273,12 +344,14 @@ public:
     /// Empty for an invalid ray or range.
     std::vector<MeshHit<T>> hits(const Ray<T>& ray, T t_min = T(0), T t_max = infinity<T>()) const {
         std::vector<mesh_bvh::Best<T>> found;
-        if (nodes_.empty() || !is_valid(ray) || !detail::valid_range(t_min, t_max)) return {};
+        if (packets_.empty() || !is_valid(ray) || !detail::valid_range(t_min, t_max)) return {};
         const auto rc = mesh_bvh::ray_consts(ray, scene_mag_);
         const auto sr = mesh_bvh::sheared(ray);
         const auto visit = [&](const Packet& p, unsigned lane, T t) { found.push_back({t, p.id[lane], &p, lane}); };
-        if (avx2_) mesh_walk_avx2::every(nodes_.data(), packets_.data(), rc, sr, t_min, t_max, visit);
-        else mesh_walk_sse2::every(nodes_.data(), packets_.data(), rc, sr, t_min, t_max, visit);
+        with_nodes([&](const auto* nodes) {
+            if (avx2_) mesh_walk_avx2::every(nodes, packets_.data(), rc, sr, t_min, t_max, visit);
+            else mesh_walk_sse2::every(nodes, packets_.data(), rc, sr, t_min, t_max, visit);
+        });
         std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
             return a.t < b.t || (a.t == b.t && a.id < b.id);
         });
@@ -292,13 +365,15 @@ public:
     /// when a triangle is hit at t in [t_min, best.t] with t < best.t, or t == best.t and an
     /// index below best.id. Returns whether it replaced it. An invalid ray or range changes nothing.
     bool nearest(const Ray<T>& ray, T t_min, mesh_bvh::Best<T>& best) const {
-        if (nodes_.empty() || !is_valid(ray) || !detail::valid_range(t_min, best.t)) return false;
+        if (packets_.empty() || !is_valid(ray) || !detail::valid_range(t_min, best.t)) return false;
         const auto rc = mesh_bvh::ray_consts(ray, scene_mag_);
         const auto sr = mesh_bvh::sheared(ray);
         const mesh_bvh::Packet<T>* before = best.packet;
         const unsigned before_lane = best.lane;
-        if (avx2_) mesh_walk_avx2::nearest(nodes_.data(), packets_.data(), rc, sr, t_min, best);
-        else mesh_walk_sse2::nearest(nodes_.data(), packets_.data(), rc, sr, t_min, best);
+        with_nodes([&](const auto* nodes) {
+            if (avx2_) mesh_walk_avx2::nearest(nodes, packets_.data(), rc, sr, t_min, best);
+            else mesh_walk_sse2::nearest(nodes, packets_.data(), rc, sr, t_min, best);
+        });
         return best.packet != before || best.lane != before_lane;
     }
 
@@ -313,9 +388,18 @@ public:
     }
 
 private:
+    /// Calls fn with the nodes the walks read: the quantised ones where the tree has them.
+    template <typename Fn> void with_nodes(const Fn& fn) const {
+        if constexpr (std::is_same_v<T, float>) {
+            if (!qnodes_.empty()) return fn(qnodes_.data());
+        }
+        fn(nodes_.data());
+    }
+
     void build() {
         const auto n = std::uint32_t(mesh_.indices.size());
         nodes_.clear();
+        qnodes_.clear();
         packets_.clear();
         root_lo_ = Vec3<T>(infinity<T>());
         root_hi_ = Vec3<T>(-infinity<T>());
@@ -323,6 +407,9 @@ private:
         if (n == 0) return;
         bvh_build::Settings settings;
         settings.max_leaf_size = mesh_bvh::kMaxLeaf;
+        // The binned SAH from the root down (no Morton-ordered top levels, which build faster but
+        // split at spatial medians): a mesh is built once and picked many times.
+        settings.morton_min = std::numeric_limits<std::uint32_t>::max();
         settings.max_depth = mesh_bvh::kMaxDepth;
         const bvh_build::Tree<T> tree = bvh_build::Builder<T>().build(
             n, [&](std::uint32_t i) { return mesh_bvh::padded(raypick::bounds(triangle(mesh_, i))); }, settings);
@@ -351,10 +438,24 @@ private:
             return mesh_bvh::kLeaf | at;
         };
         mesh_bvh::Collapse<T>{tree.nodes, nodes_}.node(0, make_leaf);
+        // Float trees walk quantised nodes (half the bytes: a pick of a large mesh waits on
+        // memory), unless some box is not finite; then the exact ones. The exact ones are dropped.
+        if constexpr (std::is_same_v<T, float>) {
+            qnodes_.resize(nodes_.size());
+            for (std::size_t k = 0; k < nodes_.size(); ++k) {
+                if (!mesh_bvh::encode(nodes_[k], qnodes_[k])) {
+                    qnodes_.clear();
+                    return;
+                }
+            }
+            nodes_.clear();
+            nodes_.shrink_to_fit();
+        }
     }
 
     TriangleMesh<T> mesh_;
-    LargeVector<Node> nodes_;
+    LargeVector<Node> nodes_;  ///< exact nodes (double trees, and float trees that do not quantise)
+    LargeVector<mesh_bvh::QNode> qnodes_;
     LargeVector<Packet> packets_;
     Vec3<T> root_lo_{infinity<T>()}, root_hi_{-infinity<T>()};
     T scene_mag_ = T(0);

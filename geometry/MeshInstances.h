@@ -83,8 +83,8 @@ template <typename T> inline T max_entry(const Mat3<T>& m) {
 
 }  // namespace mesh_instances
 
-/// Instances of triangle meshes and a hierarchy over them (8-wide nodes as MeshBvh's, leaves of
-/// up to two instances), for nearest-hit and every-hit picking.
+/// Instances of triangle meshes and a hierarchy over them (8-wide nodes as MeshBvh's, a leaf per
+/// instance), for nearest-hit and every-hit picking.
 ///
 /// - pick() gives exactly what testing every instance in index order would (pick_nearest_instance()):
 ///   each instance's mesh is searched along the ray mapped into mesh coordinates; ties in t go to
@@ -172,7 +172,7 @@ public:
         std::vector<Placed> placed = placed_;
         std::vector<Aabb<T>> boxes = boxes_;
         bvh_build::Settings settings;
-        settings.max_leaf_size = 2;
+        settings.max_leaf_size = 1;  // each instance culled by its own box before its ray is mapped
         settings.max_depth = mesh_bvh::kMaxDepth;
         const bvh_build::Tree<T> tree =
             bvh_build::Builder<T>().build(n, [&](std::uint32_t i) { return boxes[i]; }, settings);

@@ -33,13 +33,29 @@ template <typename T, int L, typename WM> __attribute__((always_inline)) inline 
     }
 }
 
-/// Entry distances (into `entry`) and hit mask of node n's occupied children within [t0, t1]: the
-/// slab test with the planes widened by the ray's delta (folded into o_near, o_far) and both ends
-/// by 4 ulps (Ize 2013), so rounding never drops a child that holds a hit. A NaN slab distance
-/// (origin exactly on a plane of an axis the ray is parallel to) never wins the max/min.
-template <typename T>
-__attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::Node<T>& n, const mesh_bvh::RayConsts<T>& rc,
-                                                         T t0, T t1, T* entry) {
+/// L plane codes (bytes at p) as floats (T = float), exactly.
+template <typename T, int L> __attribute__((always_inline)) inline typename Vec<T>::V codes(const std::uint8_t* p) {
+    static_assert(sizeof(T) == 4 && L == Vec<T>::kLanes);
+    using V = typename Vec<T>::V;  // dependent, so the branch not taken below is discarded
+    std::uint64_t bytes = 0;
+    std::memcpy(&bytes, p, L);
+    const __m128i b = _mm_cvtsi64_si128(static_cast<long long>(bytes));
+    if constexpr (L == 8) {
+        return V(_mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(b)));
+    } else {
+        const __m128i w = _mm_unpacklo_epi16(_mm_unpacklo_epi8(b, _mm_setzero_si128()), _mm_setzero_si128());
+        return V(_mm_cvtepi32_ps(w));
+    }
+}
+
+/// Entry distances (into `entry`) and hit mask of a node's occupied children within [t0, t1]:
+/// planes(c, a, lo, hi) gives vector c's lo and hi planes of axis a. The slab test with the planes
+/// widened by the ray's delta (folded into o_near, o_far) and both ends by 4 ulps (Ize 2013), so
+/// rounding never drops a child that holds a hit. A NaN slab distance (origin exactly on a plane
+/// of an axis the ray is parallel to) never wins the max/min.
+template <typename T, typename Planes>
+__attribute__((always_inline)) inline unsigned test_planes(const Planes& planes, std::uint32_t occupied,
+                                                           const mesh_bvh::RayConsts<T>& rc, T t0, T t1, T* entry) {
     using V = typename Vec<T>::V;
     using M = typename Vec<T>::M;
     constexpr int L = Vec<T>::kLanes;
@@ -51,8 +67,7 @@ __attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::Node<T>
         V tn = zero + t0, tf = zero + t1;
         for (int a = 0; a < 3; ++a) {
             V lo, hi;
-            std::memcpy(&lo, &n.lo[a][c * L], sizeof(V));
-            std::memcpy(&hi, &n.hi[a][c * L], sizeof(V));
+            planes(c, a, lo, hi);
             const V near_plane = rc.neg[a] ? hi : lo, far_plane = rc.neg[a] ? lo : hi;
             const V ta = (near_plane - rc.o_near[a]) * rc.inv[a];
             const V tb = (far_plane - rc.o_far[a]) * rc.inv[a];
@@ -64,7 +79,34 @@ __attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::Node<T>
         mask |= bits_of<T>((tn - atn * eps) <= (tf + atf * eps)) << (L * c);
     }
     // Occupied slots only: an empty slot's infinite planes can make NaN or a wrong hit.
-    return mask & n.occupied;
+    return mask & occupied;
+}
+
+/// test_planes() on an exact node.
+template <typename T>
+__attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::Node<T>& n, const mesh_bvh::RayConsts<T>& rc,
+                                                         T t0, T t1, T* entry) {
+    using V = typename Vec<T>::V;
+    constexpr int L = Vec<T>::kLanes;
+    const auto planes = [&](int c, int a, V& lo, V& hi) __attribute__((always_inline)) {
+        std::memcpy(&lo, &n.lo[a][c * L], sizeof(V));
+        std::memcpy(&hi, &n.hi[a][c * L], sizeof(V));
+    };
+    return test_planes(planes, n.occupied, rc, t0, t1, entry);
+}
+
+/// test_planes() on a quantised node: the planes decoded as origin + code * scale per axis (an
+/// exact product and one rounding, as mesh_bvh::plane() computes them; every decoded box contains
+/// the exact one).
+__attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::QNode& n, const mesh_bvh::RayConsts<float>& rc,
+                                                         float t0, float t1, float* entry) {
+    using V = typename Vec<float>::V;
+    constexpr int L = Vec<float>::kLanes;
+    const auto planes = [&](int c, int a, V& lo, V& hi) __attribute__((always_inline)) {
+        lo = n.origin[a] + codes<float, L>(&n.lo[a][c * L]) * n.scale[a];
+        hi = n.origin[a] + codes<float, L>(&n.hi[a][c * L]) * n.scale[a];
+    };
+    return test_planes(planes, n.occupied, rc, t0, t1, entry);
 }
 
 /// Tests the ray against lanes [0, lanes) of packet p (its triangles' vertices structure-of-arrays)
@@ -108,10 +150,12 @@ __attribute__((always_inline)) inline void test_packet(const mesh_bvh::Packet<T>
         const WM has_neg = (e0 < zero) | (e1 < zero) | (e2 < zero);
         const WM has_pos = (e0 > zero) | (e1 > zero) | (e2 > zero);
         const W det = e0 + e1 + e2;
+        // Most packets are missed by the ray in every lane: no division for them.
+        unsigned bits = lane_bits<T, L>(~(has_neg & has_pos) & (det != zero)) & ((1u << (lanes - unsigned(c))) - 1);
+        if (bits == 0) continue;
         // The crossing's distance (step 4); lanes that missed compute garbage that is masked off.
         const W t = (e0 * pz[0] + e1 * pz[1] + e2 * pz[2]) * r.sz * (T(1) / det);
-        const WM ok = ~(has_neg & has_pos) & (det != zero) & (t >= t_min) & (t <= t_max) & (t * zero == zero);
-        unsigned bits = lane_bits<T, L>(ok) & ((1u << (lanes - unsigned(c))) - 1);
+        bits &= lane_bits<T, L>((t >= t_min) & (t <= t_max) & (t * zero == zero));
         while (bits) {
             const int l = __builtin_ctz(bits);
             bits &= bits - 1;
@@ -130,16 +174,16 @@ template <typename T> struct Entry {
 /// `limit` (the far end of the range still searched; children entered beyond it are skipped).
 /// Leaf items (triangle packets, instances) start at `leaves`, `leaf_bytes` apart; a leaf
 /// reference's offset counts items.
-template <typename T, typename Leaf>
-inline void walk(const mesh_bvh::Node<T>* nodes, const char* leaves, std::size_t leaf_bytes,
-                 const mesh_bvh::RayConsts<T>& rc, T t_min, T& limit, const Leaf& leaf) {
+template <typename T, typename N, typename Leaf>
+inline void walk(const N* nodes, const char* leaves, std::size_t leaf_bytes, const mesh_bvh::RayConsts<T>& rc, T t_min,
+                 T& limit, const Leaf& leaf) {
     // Starts loading a pushed child (a node's cache lines, or its leaf's first item's), so the
     // misses overlap the work on nearer children.
     const auto prefetch = [&](const Entry<T>& c) __attribute__((always_inline)) {
         const bool is_leaf = c.ref & mesh_bvh::kLeaf;
         const char* p = is_leaf ? leaves + std::size_t(c.ref & ~mesh_bvh::kLeaf) * leaf_bytes
                                 : reinterpret_cast<const char*>(&nodes[c.ref]);
-        const std::size_t bytes = is_leaf ? leaf_bytes : sizeof(mesh_bvh::Node<T>);
+        const std::size_t bytes = is_leaf ? leaf_bytes : sizeof(N);
         for (std::size_t l = 0; l < bytes; l += 64) __builtin_prefetch(p + l);
     };
     Entry<T> stack[mesh_bvh::kStack];
@@ -154,7 +198,7 @@ inline void walk(const mesh_bvh::Node<T>* nodes, const char* leaves, std::size_t
             leaf(e.ref & ~mesh_bvh::kLeaf, e.count, limit);
             continue;
         }
-        const mesh_bvh::Node<T>& n = nodes[e.ref];
+        const N& n = nodes[e.ref];
         unsigned mask = test_node(n, rc, t_min, limit, entry);
         if (mask == 0) continue;
         // Push the hit children farthest first, so the nearest is popped next.
@@ -176,8 +220,8 @@ inline void walk(const mesh_bvh::Node<T>* nodes, const char* leaves, std::size_t
 
 /// Nearest triangle of the mesh tree along the ray in [t_min, best.t]: `best` replaced where a
 /// packet lane beats it (smaller t; equal t, smaller index).
-template <typename T>
-inline void nearest(const mesh_bvh::Node<T>* nodes, const mesh_bvh::Packet<T>* packets,
+template <typename T, typename N>
+inline void nearest(const N* nodes, const mesh_bvh::Packet<T>* packets,
                     const mesh_bvh::RayConsts<T>& rc, const mesh_bvh::ShearedRay<T>& sr, T t_min,
                     mesh_bvh::Best<T>& best) {
     const auto leaf = [&](std::uint32_t first, std::uint32_t count, T& limit) __attribute__((always_inline)) {
@@ -195,8 +239,8 @@ inline void nearest(const mesh_bvh::Node<T>* nodes, const mesh_bvh::Packet<T>* p
 }
 
 /// Every triangle of the mesh tree the ray hits in [t_min, t_max], as visit(packet, lane, t).
-template <typename T, typename Visit>
-inline void every(const mesh_bvh::Node<T>* nodes, const mesh_bvh::Packet<T>* packets,
+template <typename T, typename N, typename Visit>
+inline void every(const N* nodes, const mesh_bvh::Packet<T>* packets,
                   const mesh_bvh::RayConsts<T>& rc, const mesh_bvh::ShearedRay<T>& sr, T t_min, T t_max,
                   const Visit& visit) {
     const auto leaf = [&](std::uint32_t first, std::uint32_t count, T&) {

@@ -25,6 +25,7 @@ void BenchOrbit::before_frame(AppState& s, Cursor& cursor) {
 
 void HarnessLoop::started(App& app, GLFWwindow* window) {
     app.state().view.panels.cover_view = opt_.cover_view;
+    idle_start_ = std::chrono::steady_clock::now();
     if (opt_.edits.actions > 0) {
         edits_ = std::make_unique<RandomEdits>(opt_.edits, app.state());
         app.set_driver(edits_.get());
@@ -60,8 +61,13 @@ bool HarnessLoop::random_edits_after_render(int fb_width, int fb_height) {
     return false;
 }
 
-bool HarnessLoop::after_swap(App& app) {
+bool HarnessLoop::idle_wake(App& app) {
     (void)app;
+    return opt_.idle_seconds <= 0 || std::chrono::steady_clock::now() - idle_start_ < std::chrono::seconds(opt_.idle_seconds);
+}
+
+bool HarnessLoop::after_swap(App& app) {
+    if (opt_.idle_seconds > 0) return idle_wake(app);
     if (opt_.bench_frames <= 0) return true;
     glFinish();  // count the GPU's (llvmpipe's) work in the frame that caused it
     const auto now = std::chrono::steady_clock::now();
@@ -84,6 +90,10 @@ void HarnessLoop::finished(App& app) {
             std::fprintf(stderr, "raypick_harness: cannot write %s\n", opt_.layout_report.c_str());
             exit_code_ = 1;
         }
+    }
+    if (opt_.idle_seconds > 0) {
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - idle_start_).count();
+        std::printf("raypick idle: %d frames in %.1f s\n", frame_, s);
     }
     if (bench_ms_.empty()) return;
     std::vector<double> sorted = bench_ms_;

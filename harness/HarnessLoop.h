@@ -1,6 +1,7 @@
 // raypick harness: what the test and benchmark drivers add to the demo's frame loop — the random
 // edits (driving every frame, GL errors checked, a summary at the end), the benchmark's frame
-// timing and orbit, and the ray-cast check against deliberately shifted OpenGL ids.
+// timing and orbit, the idle run's frame count, and the ray-cast check against deliberately
+// shifted OpenGL ids.
 #pragma once
 
 #include <chrono>
@@ -29,6 +30,8 @@ public:
     void started(App& app, GLFWwindow* window) override;
     bool after_render(App& app, int fb_width, int fb_height) override;
     bool after_swap(App& app) override;
+    /// --idle-seconds: false once the time is up.
+    bool idle_wake(App& app) override;
     /// Prints the benchmark figures (if any) to stdout.
     void finished(App& app) override;
     int exit_code() const override { return exit_code_; }
@@ -49,6 +52,7 @@ private:
     std::clock_t bench_cpu_start_ = 0;
     double bench_cpu_ms_ = 0.0;  ///< process CPU time over the timed frames
     std::chrono::steady_clock::time_point frame_start_ = std::chrono::steady_clock::now();
+    std::chrono::steady_clock::time_point idle_start_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace raypick::app

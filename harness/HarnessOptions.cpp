@@ -17,7 +17,9 @@ std::string harness_usage() {
            "                      mouse ray) across the view, as while orbiting: the worst case to measure\n"
            "  --layout-report F   at exit write where the last frame put the view, every panel and every\n"
            "                      shape's projected bounds to F (with --screenshot: the screenshot's frame)\n"
-           "  --cover-view        test aid: a panel over the middle of the view (the layout check must fail)\n";
+           "  --cover-view        test aid: a panel over the middle of the view (the layout check must fail)\n"
+           "  --idle-seconds S    run as the demo does for a user (waiting for input when idle), untouched, for\n"
+           "                      S seconds, then print how many frames were drawn and exit\n";
 }
 
 HarnessParseResult parse_harness_command_line(const std::vector<std::string>& args) {
@@ -54,6 +56,7 @@ HarnessParseResult parse_harness_command_line(const std::vector<std::string>& ar
         }
         if (arg == "--raycast-check-shift") return int_value(o.raycast_check_shift, -1000, 1000);
         if (arg == "--bench-frames") return int_value(o.bench_frames, 1, 100000000);
+        if (arg == "--idle-seconds") return int_value(o.idle_seconds, 1, 3600);
         if (arg == "--bench-orbit") {
             o.bench_orbit = true;
             return 1;

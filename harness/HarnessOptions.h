@@ -18,6 +18,7 @@ struct HarnessOptions {
     bool bench_orbit = false;      ///< --bench-orbit: every frame orbits the camera and moves the mouse
     std::string layout_report;     ///< --layout-report FILE: at exit, App::layout_report() written to FILE
     bool cover_view = false;       ///< --cover-view: a panel over the 3D view (PanelLayout::cover_view)
+    int idle_seconds = 0;          ///< --idle-seconds S: run as a user would, untouched for S seconds, count the frames
 };
 
 struct HarnessParseResult {

@@ -10,6 +10,12 @@
 namespace raypick::raycast {
 
 void render(const Bvh<float>& bvh, int width, int height, const PixelRay& ray_for_pixel, Image& into, int threads) {
+    render(bvh, MeshObjects{}, width, height, ray_for_pixel, into, threads);
+}
+
+void render(const Bvh<float>& bvh, const MeshObjects& meshes, int width, int height, const PixelRay& ray_for_pixel,
+            Image& into, int threads) {
+    const bool with_meshes = meshes.bvh && meshes.ids && !meshes.bvh->instances().empty();
     if (width <= 0 || height <= 0) {
         into = Image{};
         return;
@@ -48,11 +54,21 @@ void render(const Bvh<float>& bvh, int width, int height, const PixelRay& ray_fo
                 k = 0;
                 for (int y = y0; y < y1; ++y)
                     for (int x = x0; x < x1; ++x) {
-                        const auto& p = hits[k++];
+                        const auto& p = hits[k];
                         const std::size_t i = std::size_t(y) * std::size_t(width) + std::size_t(x);
                         into.shape[i] = p ? p->shape : kBackground;
                         into.t[i] = p ? p->surface.t : 0.f;
                         into.normal[i] = p ? p->surface.normal : Vec3<float>(0.f);
+                        // The instances, cut at the shape's hit: only a strictly nearer triangle wins.
+                        if (with_meshes) {
+                            const auto m = meshes.bvh->pick(rays[k], 0.f, p ? p->surface.t : infinity<float>());
+                            if (m && (!p || m->hit.t < p->surface.t)) {
+                                into.shape[i] = (*meshes.ids)[m->instance];
+                                into.t[i] = m->hit.t;
+                                into.normal[i] = m->hit.shading_normal ? *m->hit.shading_normal : m->hit.normal;
+                            }
+                        }
+                        ++k;
                     }
             }
         }

@@ -9,17 +9,18 @@
 #include <vector>
 
 #include <raypick/geometry/Bvh.h>
+#include <raypick/geometry/MeshInstances.h>
 
 namespace raypick::raycast {
 
-/// Shape index of a pixel that shows no shape.
+/// Object id of a pixel that shows nothing.
 inline constexpr std::uint32_t kBackground = 0xffffffffu;
 
 /// One ray-cast picture. Pixel (x, y) is at index y * width + x, row 0 at the top.
 struct Image {
     int width = 0;
     int height = 0;
-    std::vector<std::uint32_t> shape;   ///< picked shape index, or kBackground
+    std::vector<std::uint32_t> shape;   ///< picked object's id (a shape's index, an instance's id), or kBackground
     std::vector<float> t;               ///< t of the first surface point (0 for background)
     std::vector<Vec3<float>> normal;    ///< outward unit normal there (0 for background)
 };
@@ -33,6 +34,19 @@ Image render(const Bvh<float>& bvh, int width, int height, const PixelRay& ray_f
 /// The same picture into `into`, reusing its buffers: what a view that casts every frame calls.
 /// Every pixel is written; nothing of the previous picture remains.
 void render(const Bvh<float>& bvh, int width, int height, const PixelRay& ray_for_pixel, Image& into, int threads = 0);
+
+/// Mesh instances cast beside the shapes: the hierarchy, and the object id each of its instances
+/// shows as in the picture (ids[k] for core instance k; several instances may share an id).
+struct MeshObjects {
+    const InstanceBvh<float>* bvh = nullptr;
+    const std::vector<std::uint32_t>* ids = nullptr;
+};
+
+/// The same picture of shapes and mesh instances: each pixel shows the nearer of the shapes'
+/// first surface and the nearest instance triangle (a shape at equal t). An instance's normal is
+/// its interpolated (shading) normal where the mesh has vertex normals, else the face normal.
+void render(const Bvh<float>& bvh, const MeshObjects& meshes, int width, int height, const PixelRay& ray_for_pixel,
+            Image& into, int threads = 0);
 
 enum class Shading {
     Normal,          ///< rgb = normal * 0.5 + 0.5: a wrong normal shows as a wrong colour

@@ -9,6 +9,7 @@
 
 #include <raypick/geometry/Shape.h>
 #include <raypick/scene/Scene.h>
+#include <raypick/scene/SceneMeshes.h>
 
 namespace raypick {
 
@@ -16,13 +17,19 @@ enum class Precision { Float, Double };
 
 inline const char* precision_name(Precision p) { return p == Precision::Float ? "float" : "double"; }
 
-/// A scene converted to the core's scalar T, ready to cast (double -> float for the float core).
+/// A scene converted to the core's scalar T, ready to cast (double -> float for the float core):
+/// its shapes, rays, and meshes placed by its instances (place_meshes()) under an InstanceBvh.
 template <typename T> struct CastScene {
     std::vector<Shape<T>> shapes;
     std::vector<Ray<T>> rays;
     std::vector<T> t_min, t_max;  ///< per ray
+    PlacedMeshes<T> meshes;       ///< the core's meshes and instances
+    InstanceBvh<T> instances;     ///< over meshes.instances, in their order
+    /// Scene instance k is core instances [first_instance[k], first_instance[k + 1]).
+    std::vector<std::size_t> first_instance;
 };
 
+/// The scene in scalar T. Requires a scene that passes validate_scene().
 template <typename T> CastScene<T> prepare_scene(const Scene& scene) {
     CastScene<T> out;
     out.shapes.reserve(scene.shapes.size());
@@ -35,10 +42,16 @@ template <typename T> CastScene<T> prepare_scene(const Scene& scene) {
         out.t_min.push_back(T(r.t_min));
         out.t_max.push_back(T(r.t_max));
     }
+    out.meshes = place_meshes<T>(scene);
+    out.instances = InstanceBvh<T>(out.meshes.meshes, out.meshes.instances);
+    out.first_instance.assign(scene.instances.size() + 1, out.meshes.instances.size());
+    for (std::size_t i = out.meshes.origin.size(); i-- > 0;) out.first_instance[out.meshes.origin[i].scene_instance] = i;
+    for (std::size_t k = scene.instances.size(); k-- > 0;)  // an instance of an empty model: an empty range
+        out.first_instance[k] = std::min(out.first_instance[k], out.first_instance[k + 1]);
     return out;
 }
 
-/// The scene-level pick of one ray.
+/// The scene-level pick of one ray among shapes.
 template <typename T> struct ScenePick {
     std::size_t shape = 0;  ///< index of the picked shape
     SurfaceHit<T> hit;      ///< its first surface point in the ray's range
@@ -57,6 +70,57 @@ std::optional<ScenePick<T>> pick_scene(const Ray<T>& ray, const std::vector<Shap
     return best;
 }
 
+/// Where a ray crosses a scene instance: the instance (index into Scene::instances), the placement
+/// of its mesh's model (index into Model::instances) and the hit in world space (InstanceHit's).
+template <typename T> struct SceneInstanceHit {
+    std::size_t instance = 0;
+    std::size_t placement = 0;
+    MeshHit<T> hit;
+};
+
+/// The nearest triangle of scene instance `k` (over its mesh's placements) with t in
+/// [t_min, t_max]; on equal t the lower placement, then the lower triangle. Empty for a miss.
+template <typename T>
+std::optional<SceneInstanceHit<T>> cast_instance(const CastScene<T>& cs, std::size_t k, const Ray<T>& ray,
+                                                 T t_min = T(0), T t_max = infinity<T>()) {
+    std::optional<SceneInstanceHit<T>> best;
+    if (!is_valid(ray) || !detail::valid_range(t_min, t_max)) return best;
+    for (std::size_t i = cs.first_instance.at(k); i < cs.first_instance.at(k + 1); ++i) {
+        const Instance<T>& inst = cs.meshes.instances[i];
+        const auto p = mesh_instances::placed(inst, cs.meshes.meshes[inst.mesh].get(), std::uint32_t(i));
+        const auto h = p.mesh->pick(mesh_instances::to_mesh(p, ray), t_min, best ? best->hit.t : t_max);
+        if (!h || (best && h->t == best->hit.t)) continue;  // a tie keeps the lower placement
+        best = SceneInstanceHit<T>{k, cs.meshes.origin[i].placement, cs.instances.to_world(std::uint32_t(i), *h)};
+    }
+    return best;
+}
+
+/// The scene-level pick of one ray over shapes and instances: exactly one of `shape`, `instance`.
+template <typename T> struct SceneSurface {
+    std::optional<ScenePick<T>> shape;
+    std::optional<SceneInstanceHit<T>> instance;
+    T t() const { return shape ? shape->hit.t : instance->hit.t; }
+};
+
+/// Nearest first surface point over the scene's shapes (pick_scene()) and instances (the nearest
+/// triangle) with t in [t_min, t_max]. On equal t a shape wins over an instance; among shapes the
+/// lower index, among instances the lower scene instance, then placement, then triangle. Empty
+/// when nothing is picked.
+template <typename T>
+std::optional<SceneSurface<T>> pick_scene(const CastScene<T>& cs, const Ray<T>& ray, T t_min = T(0),
+                                          T t_max = infinity<T>()) {
+    std::optional<SceneSurface<T>> out;
+    auto s = pick_scene(ray, cs.shapes, t_min, t_max);
+    const auto m = cs.instances.pick(ray, t_min, s ? s->hit.t : t_max);
+    if (m && (!s || m->hit.t < s->hit.t)) {
+        const auto& origin = cs.meshes.origin[m->instance];
+        out = SceneSurface<T>{std::nullopt, SceneInstanceHit<T>{origin.scene_instance, origin.placement, m->hit}};
+    } else if (s) {
+        out = SceneSurface<T>{std::move(s), std::nullopt};
+    }
+    return out;
+}
+
 /// One checked field of an expectation.
 struct FieldCheck {
     std::string field;     ///< "hit", "t_near", "n_far", "picked", ...
@@ -70,10 +134,11 @@ struct FieldCheck {
 struct ExpectationResult {
     std::size_t index = 0;             ///< index in Scene::expectations
     std::size_t ray = 0;               ///< ray index
-    std::optional<std::size_t> shape;  ///< shape index for a cast expectation, empty for a pick
+    std::optional<std::size_t> shape;     ///< shape index for a cast on a shape
+    std::optional<std::size_t> instance;  ///< instance index for a cast on an instance
     bool passed = false;
     double tolerance = 0.0;            ///< the tolerance that applied
-    std::string label;     ///< 'ray "forward" (#0) x shape "ball" (#0)' or 'ray "forward" (#0): pick'
+    std::string label;     ///< 'ray "forward" (#0) x shape "ball" (#0)', '... x instance "quad" (#1)' or 'ray "forward" (#0): pick'
     std::string expected;  ///< every checked field, e.g. "hit, t_near=4, t_far=6"
     std::string got;       ///< the same fields as returned by the core
     std::vector<FieldCheck> fields;

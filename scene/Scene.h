@@ -38,30 +38,44 @@ struct SceneCamera {
 /// normals are compared per component with the same rule.
 inline constexpr double kDefaultTolerance = 1e-4;
 
-/// What a case file says the core must return. Two kinds:
-///  - Cast (`shape` set): ray `ray` cast against shape `*shape` (with the ray's t range).
-///    `hit` false means a miss; every other field set means a hit with that value.
-///  - Pick (`shape` empty): the scene-level pick of ray `ray` (nearest first surface over all
-///    shapes, lowest index on ties) is shape `picked` (nullopt: nothing is picked), at `t`.
+/// What a case file says the core must return. Three kinds:
+///  - Cast on a shape (`shape` set): ray `ray` cast against shape `*shape` (with the ray's t
+///    range). `hit` false means a miss; every other field set means a hit with that value.
+///  - Cast on an instance (`instance` set): the nearest triangle of instance `*instance` (over its
+///    mesh's placements) in the ray's t range: `hit`, `t`, `triangle`, `barycentric`, `normal`
+///    (the world-space geometric normal, out of the front face), `front`.
+///  - Pick (neither set): the scene-level pick of ray `ray` (nearest first surface over all shapes
+///    and instances; at equal t a shape before an instance, then the lower index) is shape
+///    `picked` or instance `picked_instance` (neither: nothing is picked), at `t`, on triangle
+///    `triangle` (an instance only).
 /// Fields that are not set are not checked.
 struct SceneExpectation {
-    std::size_t ray = 0;                ///< index into Scene::rays
-    std::optional<std::size_t> shape;   ///< index into Scene::shapes (Cast kind)
+    std::size_t ray = 0;                  ///< index into Scene::rays
+    std::optional<std::size_t> shape;     ///< index into Scene::shapes (cast on a shape)
+    std::optional<std::size_t> instance;  ///< index into Scene::instances (cast on an instance)
 
-    // Cast kind
+    // Cast kinds
     std::optional<bool> hit;
     std::optional<double> t_near, t_far;
     std::optional<Vec3<double>> n_near, n_far;
     std::optional<bool> inside;  ///< RayHit::origin_inside
 
+    // Cast on an instance, and pick
+    std::optional<double> t;                ///< t of the instance's hit, or of the picked surface point
+    std::optional<std::size_t> triangle;    ///< the triangle hit, its index in its mesh
+    std::optional<Vec3<double>> barycentric;  ///< weights of the triangle's vertices at the hit
+    std::optional<Vec3<double>> normal;     ///< unit geometric normal in world space, out of the front face
+    std::optional<bool> front;              ///< the ray arrives at the triangle's front face
+
     // Pick kind
-    std::optional<std::size_t> picked;  ///< index into Scene::shapes; nullopt: no shape is picked
-    std::optional<double> t;            ///< t of the picked surface point
+    std::optional<std::size_t> picked;           ///< index into Scene::shapes
+    std::optional<std::size_t> picked_instance;  ///< index into Scene::instances
+    // neither picked nor picked_instance: nothing is picked
 
     std::optional<double> tolerance;  ///< overrides Scene::tolerance for this expectation
     std::string description;
 
-    bool is_pick() const { return !shape.has_value(); }
+    bool is_pick() const { return !shape.has_value() && !instance.has_value(); }
 };
 
 /// Triangle meshes that instances place in the scene: inline in the scene file ("vertices",

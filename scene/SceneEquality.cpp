@@ -46,9 +46,11 @@ bool operator==(const SceneCamera& a, const SceneCamera& b) {
 }
 
 bool operator==(const SceneExpectation& a, const SceneExpectation& b) {
-    return a.ray == b.ray && a.shape == b.shape && a.hit == b.hit && a.t_near == b.t_near && a.t_far == b.t_far &&
-           a.n_near == b.n_near && a.n_far == b.n_far && a.inside == b.inside && a.picked == b.picked &&
-           a.t == b.t && a.tolerance == b.tolerance && a.description == b.description;
+    return a.ray == b.ray && a.shape == b.shape && a.instance == b.instance && a.hit == b.hit &&
+           a.t_near == b.t_near && a.t_far == b.t_far && a.n_near == b.n_near && a.n_far == b.n_far &&
+           a.inside == b.inside && a.t == b.t && a.triangle == b.triangle && a.barycentric == b.barycentric &&
+           a.normal == b.normal && a.front == b.front && a.picked == b.picked &&
+           a.picked_instance == b.picked_instance && a.tolerance == b.tolerance && a.description == b.description;
 }
 
 bool operator==(const Scene& a, const Scene& b) {

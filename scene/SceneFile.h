@@ -24,19 +24,34 @@ struct SceneLoadError {
     std::string what() const;
 };
 
-/// Reads and parses `path`. On failure nothing is partially returned.
+/// The limits each model file a scene names is read within (load_model()): ModelLimits' defaults
+/// (512 MiB per file, 2^25 vertices, 2^25 triangles, 2^22 placements).
+inline ModelLimits scene_model_limits() { return ModelLimits{}; }
+
+/// Reads and parses `path`. Model files its meshes name are read relative to the folder of `path`.
+/// On failure (the scene's or a model file's) nothing is partially returned.
 std::variant<Scene, SceneLoadError> load_scene_file(const std::string& path);
 
-/// Parses JSON text; `file_label` is used as SceneLoadError::file.
+/// Parses JSON text; `file_label` is used as SceneLoadError::file. Reads no file: a mesh that names
+/// a model file ("file") is refused with an error at that key (the text has no folder for it).
 std::variant<Scene, SceneLoadError> parse_scene(const std::string& text, const std::string& file_label);
 
+/// Parses JSON text whose meshes' model files are read relative to `model_dir` (empty: the working
+/// directory), each within scene_model_limits(); a model file that cannot be read or is invalid
+/// fails the scene, with the model loader's one-line message at the mesh's "file".
+std::variant<Scene, SceneLoadError> parse_scene(const std::string& text, const std::string& file_label,
+                                                const std::string& model_dir);
+
 /// Checks a scene built in code (e.g. edited in the demo) with the same rules as the loader: valid
-/// shapes and rays, unique non-empty names, expectations referring to existing rays and shapes.
+/// shapes, meshes, instances and rays, unique non-empty names, expectations referring to existing
+/// rays, shapes and instances.
 /// The error's `pointer` is the JSON path the value would have in a saved file; file/line are empty.
 std::optional<SceneLoadError> validate_scene(const Scene& scene);
 
-/// The scene as JSON text in the documented format; numbers round-trip exactly. Expects a scene
-/// that passes validate_scene() (non-finite values other than t_min/t_max cannot be written).
+/// The scene as JSON text in the documented format; numbers round-trip exactly. A mesh read from a
+/// model file is written as its "file" reference, unchanged (the model is not written); an inline
+/// mesh is written inline. Expects a scene that passes validate_scene() (non-finite values other
+/// than t_min/t_max cannot be written).
 std::string scene_to_json(const Scene& scene);
 
 /// Writes the scene atomically: to a temporary file in the same directory, flushed to disk, then

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <iterator>
+#include <limits>
 #include <utility>
 #include <variant>
 
@@ -245,47 +246,208 @@ SceneCamera read_camera(const json& v, const Path& path) {
 
 template <typename Item>
 std::size_t reference(const json& v, const Path& path, const std::vector<Item>& items, const char* what) {
+    const std::string a = std::strchr("aeiou", what[0]) ? "an " : "a ";  // "a ray", "an instance"
     if (v.is_string()) {
         const std::string n = v.get<std::string>();
         for (std::size_t i = 0; i < items.size() && !n.empty(); ++i)
             if (items[i].name == n) return i;
-        fail(path, std::string("no ") + what + " is named " + jstr(n) + " (expected the name or index of a " +
+        fail(path, std::string("no ") + what + " is named " + jstr(n) + " (expected the name or index of " + a +
                        what + ")");
     }
     if (v.is_number_integer() || v.is_number_unsigned()) {
         if (v.is_number_integer() && v.get<std::int64_t>() < 0)
-            fail(path, std::string("expected a ") + what + " index >= 0 or a " + what + " name, got " + v.dump());
+            fail(path, "expected " + a + what + " index >= 0 or " + a + what + " name, got " + v.dump());
         const auto i = v.get<std::uint64_t>();
         if (i >= items.size())
             fail(path, std::string(what) + " index " + std::to_string(i) + " is out of range (the file has " +
-                           std::to_string(items.size()) + " " + what + "s)");
+                           std::to_string(items.size()) + " " + what + (std::strcmp(what, "mesh") == 0 ? "es)" : "s)"));
         return std::size_t(i);
     }
-    fail(path, std::string("expected a ") + what + " name (string) or index (integer), got " + type_name(v));
+    fail(path, "expected " + a + what + " name (string) or index (integer), got " + type_name(v));
 }
 
+// ---- meshes and instances ----------------------------------------------------------------------------
+
+/// Where the reader finds a mesh's model file: the folder its relative path starts from, or
+/// nothing when model files are refused (a scene parsed from text).
+using ModelDir = std::optional<std::string>;
+
+/// A point of an inline mesh: [x, y, z], each within single precision's range (models hold floats).
+glm::vec3 mesh_point(const json& v, const Path& path, const char* what) {
+    const Vec3<double> d = vec3(v, path, what);
+    const double largest = double(std::numeric_limits<float>::max());
+    if (!(std::fabs(d.x) <= largest && std::fabs(d.y) <= largest && std::fabs(d.z) <= largest))
+        fail(path, std::string("expected ") + what + " within single precision's range (about 3.4e38), got " +
+                       v.dump());
+    return glm::vec3(d);
+}
+
+/// An index of an inline mesh's triangle: an integer in [0, 2^32).
+std::uint32_t mesh_index(const json& v, const Path& path) {
+    if ((v.is_number_integer() && v.get<std::int64_t>() >= 0) || v.is_number_unsigned()) {
+        const auto i = v.get<std::uint64_t>();
+        if (i <= 0xffffffffu) return std::uint32_t(i);
+    }
+    fail(path, "expected a vertex index (an integer >= 0), got " + type_name(v));
+}
+
+/// An array value at `key` of `v` (required), or a failure naming `what` it should hold.
+const json& array_field(const json& v, const Path& path, const char* key, const char* what) {
+    const json& a = require(v, path, key, what);
+    if (!a.is_array()) fail(path / key, std::string("expected ") + what + ", got " + type_name(a));
+    return a;
+}
+
+/// An inline mesh: "vertices", "triangles" and optional "normals", as one ModelMesh placed once at
+/// identity, named as the scene mesh.
+Model read_inline_mesh(const json& v, const Path& path, const std::string& name) {
+    ModelMesh mesh;
+    mesh.name = name;
+    const json& vertices = array_field(v, path, "vertices", "an array of vertices [[x, y, z], ...]");
+    mesh.positions.reserve(vertices.size());
+    for (std::size_t i = 0; i < vertices.size(); ++i)
+        mesh.positions.push_back(mesh_point(vertices[i], path / "vertices" / i, "a vertex [x, y, z]"));
+    const json& triangles = array_field(v, path, "triangles", "an array of triangles [[i, j, k], ...]");
+    mesh.triangles.reserve(3 * triangles.size());
+    const Path triangles_path = path / "triangles";
+    for (std::size_t t = 0; t < triangles.size(); ++t) {
+        const Path at = triangles_path / t;
+        const json& tri = triangles[t];
+        if (!tri.is_array() || tri.size() != 3)
+            fail(at, "expected a triangle [i, j, k] (3 vertex indices), got " + type_name(tri));
+        for (std::size_t k = 0; k < 3; ++k) mesh.triangles.push_back(mesh_index(tri[k], at / k));
+    }
+    if (const json* normals = find(v, "normals")) {
+        if (!normals->is_array())
+            fail(path / "normals", "expected an array of normals [[x, y, z], ...], one per vertex, got " +
+                                       type_name(*normals));
+        mesh.normals.reserve(normals->size());
+        for (std::size_t i = 0; i < normals->size(); ++i)
+            mesh.normals.push_back(mesh_point((*normals)[i], path / "normals" / i, "a normal [x, y, z]"));
+    }
+    Model model;
+    model.meshes.push_back(std::move(mesh));
+    model.instances.push_back(ModelInstance{});
+    return model;
+}
+
+/// The path a mesh's "file" names: as is when absolute, else under `dir` (empty: the working
+/// directory).
+std::string model_path(const std::string& dir, const std::string& file) {
+    const std::filesystem::path f(file);
+    if (f.is_absolute() || dir.empty()) return file;
+    return (std::filesystem::path(dir) / f).string();
+}
+
+/// A mesh: inline, or its model file read under `model_dir` (refused without one), then checked.
+SceneMesh read_mesh(const json& v, const Path& path, const ModelDir& model_dir) {
+    expect_object(v, path, "a mesh");
+    check_keys(v, path, {"name", "description", "file", "vertices", "triangles", "normals"}, "a mesh");
+    SceneMesh m;
+    if (const json* n = find(v, "name")) m.name = text(*n, path / "name");
+    if (const json* d = find(v, "description")) m.description = text(*d, path / "description");
+    const json* file = find(v, "file");
+    if (!file) {
+        m.model = read_inline_mesh(v, path, m.name);
+        check_mesh(m, path);
+        return m;
+    }
+    for (const char* inline_key : {"vertices", "triangles", "normals"})
+        if (find(v, inline_key))
+            fail(path / inline_key, "a mesh is either a model \"file\" or inline \"vertices\" and \"triangles\", not both");
+    m.file = text(*file, path / "file");
+    check_mesh_file_name(m.file, path / "file");
+    if (!model_dir)
+        fail(path / "file", "the scene was parsed from text, so its model files are not read (their folder is "
+                            "unknown); load the scene from its file to read " + jstr(m.file));
+    auto loaded = load_model(model_path(*model_dir, m.file), scene_model_limits());
+    if (const auto* err = std::get_if<ModelLoadError>(&loaded)) fail(path / "file", "cannot load the model: " + err->what());
+    m.model = std::get<Model>(std::move(loaded));
+    check_mesh(m, path);
+    return m;
+}
+
+/// An instance of one of the meshes read so far (`s.meshes`), checked.
+SceneInstance read_instance(const json& v, const Path& path, const Scene& s) {
+    expect_object(v, path, "an instance");
+    check_keys(v, path, {"name", "description", "mesh", "translation", "euler_degrees", "scale"}, "an instance");
+    SceneInstance inst;
+    if (const json* n = find(v, "name")) inst.name = text(*n, path / "name");
+    if (const json* d = find(v, "description")) inst.description = text(*d, path / "description");
+    inst.mesh = reference(require(v, path, "mesh", "the name or index of a mesh"), path / "mesh", s.meshes, "mesh");
+    if (const json* t = find(v, "translation")) inst.translation = vec3(*t, path / "translation");
+    if (const json* e = find(v, "euler_degrees"))
+        inst.euler_degrees = vec3(*e, path / "euler_degrees", "[x, y, z] angles in degrees");
+    if (const json* k = find(v, "scale")) inst.scale = vec3(*k, path / "scale", "[sx, sy, sz], each non-zero");
+    check_instance(s, inst, path);
+    return inst;
+}
+
+/// A pick expectation's "picked": null (nothing), a shape or instance name (names are unique over
+/// both), or a shape index. Sets e.picked or e.picked_instance.
+void read_picked(const json& v, const Path& path, const Scene& s, SceneExpectation& e) {
+    if (v.is_null()) return;
+    if (v.is_string()) {
+        const std::string n = v.get<std::string>();
+        for (std::size_t i = 0; i < s.shapes.size() && !n.empty(); ++i)
+            if (s.shapes[i].name == n) {
+                e.picked = i;
+                return;
+            }
+        for (std::size_t i = 0; i < s.instances.size() && !n.empty(); ++i)
+            if (s.instances[i].name == n) {
+                e.picked_instance = i;
+                return;
+            }
+        fail(path, "no shape or instance is named " + jstr(n) +
+                       " (expected the name of a shape or an instance, the index of a shape, or null)");
+    }
+    e.picked = reference(v, path, s.shapes, "shape");
+}
+
+/// An expectation referring to the rays, shapes and instances of `s`, checked for its kind.
 SceneExpectation read_expectation(const json& v, const Path& path, const Scene& s) {
     expect_object(v, path, "an expectation");
     check_keys(v, path,
-               {"ray", "shape", "hit", "t_near", "t_far", "n_near", "n_far", "inside", "picked", "t",
-                "tolerance", "description"},
+               {"ray", "shape", "instance", "hit", "t_near", "t_far", "n_near", "n_far", "inside", "t", "triangle",
+                "barycentric", "normal", "front", "picked", "picked_instance", "tolerance", "description"},
                "an expectation");
     SceneExpectation e;
     e.ray = reference(require(v, path, "ray", "the name or index of a ray"), path / "ray", s.rays, "ray");
-    if (const json* x = find(v, "shape")) e.shape = reference(*x, path / "shape", s.shapes, "shape");
+    const json* shape = find(v, "shape");
+    const json* instance = find(v, "instance");
+    if (shape && instance)
+        fail(path / "instance", "give either \"shape\" or \"instance\" (what the ray is cast against), not both");
+    if (shape) e.shape = reference(*shape, path / "shape", s.shapes, "shape");
+    if (instance) e.instance = reference(*instance, path / "instance", s.instances, "instance");
     if (const json* x = find(v, "hit")) e.hit = boolean(*x, path / "hit");
     if (const json* x = find(v, "t_near")) e.t_near = finite_number(*x, path / "t_near");
     if (const json* x = find(v, "t_far")) e.t_far = finite_number(*x, path / "t_far");
     if (const json* x = find(v, "n_near")) e.n_near = vec3(*x, path / "n_near");
     if (const json* x = find(v, "n_far")) e.n_far = vec3(*x, path / "n_far");
     if (const json* x = find(v, "inside")) e.inside = boolean(*x, path / "inside");
-    if (const json* x = find(v, "picked")) {
-        if (!x->is_null()) e.picked = reference(*x, path / "picked", s.shapes, "shape");
-        else if (find(v, "shape"))
-            fail(path / "picked", "\"picked\" belongs in an expectation without \"shape\"");
-    } else if (!find(v, "shape")) {
-        fail(path, "missing field \"shape\" (the shape to cast against) or \"picked\" (the shape the "
-                   "ray should pick, or null for none)");
+    if (const json* x = find(v, "triangle")) {
+        if (!((x->is_number_integer() && x->get<std::int64_t>() >= 0) || x->is_number_unsigned()))
+            fail(path / "triangle", "expected a triangle index (an integer >= 0), got " + type_name(*x));
+        e.triangle = std::size_t(x->get<std::uint64_t>());
+    }
+    if (const json* x = find(v, "barycentric"))
+        e.barycentric = vec3(*x, path / "barycentric", "[wa, wb, wc] (the weights of the triangle's vertices)");
+    if (const json* x = find(v, "normal")) e.normal = vec3(*x, path / "normal");
+    if (const json* x = find(v, "front")) e.front = boolean(*x, path / "front");
+    const json* picked = find(v, "picked");
+    const json* picked_instance = find(v, "picked_instance");
+    if (picked && picked_instance)
+        fail(path / "picked_instance", "give either \"picked\" or \"picked_instance\", not both");
+    if (picked) {
+        if (!picked->is_null()) read_picked(*picked, path / "picked", s, e);
+        else if (shape || instance)
+            fail(path / "picked", "\"picked\" belongs in an expectation without \"shape\" or \"instance\"");
+    } else if (picked_instance) {
+        e.picked_instance = reference(*picked_instance, path / "picked_instance", s.instances, "instance");
+    } else if (!shape && !instance) {
+        fail(path, "missing field \"shape\" or \"instance\" (what to cast against) or \"picked\" (the shape or "
+                   "instance the ray should pick, or null for none)");
     }
     if (const json* x = find(v, "t")) e.t = finite_number(*x, path / "t");
     if (const json* x = find(v, "tolerance"))
@@ -295,10 +457,13 @@ SceneExpectation read_expectation(const json& v, const Path& path, const Scene& 
     return e;
 }
 
-Scene read_scene(const json& doc) {
+/// The scene in `doc`, its parts read in an order that lets each refer to those before it.
+Scene read_scene(const json& doc, const ModelDir& model_dir) {
     const Path root;
     expect_object(doc, root, "a scene");
-    check_keys(doc, root, {"description", "tolerance", "camera", "shapes", "rays", "expectations"}, "a scene");
+    check_keys(doc, root,
+               {"description", "tolerance", "camera", "shapes", "meshes", "instances", "rays", "expectations"},
+               "a scene");
     Scene s;
     if (const json* d = find(doc, "description")) s.description = text(*d, root / "description");
     if (const json* t = find(doc, "tolerance")) {
@@ -312,6 +477,21 @@ Scene read_scene(const json& doc) {
         for (std::size_t i = 0; i < shapes->size(); ++i)
             s.shapes.push_back(read_shape((*shapes)[i], root / "shapes" / i));
         check_unique_names(s.shapes, root / "shapes", "shape");
+    }
+    if (const json* meshes = find(doc, "meshes")) {
+        if (!meshes->is_array()) fail(root / "meshes", "expected an array of meshes [...], got " + type_name(*meshes));
+        s.meshes.reserve(meshes->size());
+        for (std::size_t i = 0; i < meshes->size(); ++i)
+            s.meshes.push_back(read_mesh((*meshes)[i], root / "meshes" / i, model_dir));
+        check_unique_names(s.meshes, root / "meshes", "mesh");
+    }
+    if (const json* instances = find(doc, "instances")) {
+        if (!instances->is_array())
+            fail(root / "instances", "expected an array of instances [...], got " + type_name(*instances));
+        s.instances.reserve(instances->size());
+        for (std::size_t i = 0; i < instances->size(); ++i)
+            s.instances.push_back(read_instance((*instances)[i], root / "instances" / i, s));
+        check_instance_names(s, root / "instances");
     }
     if (const json* rays = find(doc, "rays")) {
         if (!rays->is_array()) fail(root / "rays", "expected an array of rays [...], got " + type_name(*rays));
@@ -329,9 +509,9 @@ Scene read_scene(const json& doc) {
     return s;
 }
 
-}  // namespace
-
-std::variant<Scene, SceneLoadError> parse_scene(const std::string& text, const std::string& file_label) {
+/// Parses `text` (see parse_scene()); model files are read under `model_dir`, or refused without one.
+std::variant<Scene, SceneLoadError> parse_scene_text(const std::string& text, const std::string& file_label,
+                                                     const ModelDir& model_dir) {
     json doc;
     try {
         doc = json::parse(text);
@@ -354,7 +534,7 @@ std::variant<Scene, SceneLoadError> parse_scene(const std::string& text, const s
         return error_at_token(text, token, "invalid JSON: " + m + " (numbers must fit in a double)", file_label);
     }
     try {
-        return read_scene(doc);
+        return read_scene(doc, model_dir);
     } catch (const Fail& f) {
         return error_in_text(f, text, file_label);
     } catch (const std::exception& e) {  // not expected; never let one escape the loader
@@ -363,6 +543,17 @@ std::variant<Scene, SceneLoadError> parse_scene(const std::string& text, const s
         err.message = std::string("could not read the scene: ") + e.what();
         return err;
     }
+}
+
+}  // namespace
+
+std::variant<Scene, SceneLoadError> parse_scene(const std::string& text, const std::string& file_label) {
+    return parse_scene_text(text, file_label, std::nullopt);
+}
+
+std::variant<Scene, SceneLoadError> parse_scene(const std::string& text, const std::string& file_label,
+                                                const std::string& model_dir) {
+    return parse_scene_text(text, file_label, model_dir);
 }
 
 std::variant<Scene, SceneLoadError> load_scene_file(const std::string& path) {
@@ -383,7 +574,7 @@ std::variant<Scene, SceneLoadError> load_scene_file(const std::string& path) {
         return fail(std::string("cannot read the file: ") + e.what());
     }
     if (in.bad()) return fail("cannot read the file");
-    return parse_scene(text, path);
+    return parse_scene(text, path, std::filesystem::path(path).parent_path().string());
 }
 
 }  // namespace raypick

@@ -3,6 +3,7 @@
 #include <map>
 #include <utility>
 
+#include <raypick/scene/SceneMeshes.h>
 #include <raypick/scene/detail/JsonText.h>
 #include <raypick/scene/detail/SceneChecks.h>
 
@@ -34,6 +35,32 @@ void check_unique_item_names(const std::vector<Item>& items, const Path& path, c
                                         " (already used by " + what + " " + std::to_string(it->second) +
                                         "); names must be unique");
     }
+}
+
+
+/// The checks of an inline mesh's single ModelMesh, placed at the keys the file holds them under.
+void check_inline_mesh(const ModelMesh& m, const Path& path) {
+    for (std::size_t i = 0; i < m.positions.size(); ++i)
+        if (!is_finite(m.positions[i])) fail(path / "vertices" / i, "vertex " + std::to_string(i) + " is not finite");
+    if (!m.normals.empty() && m.normals.size() != m.positions.size())
+        fail(path / "normals", "expected one normal per vertex (" + std::to_string(m.positions.size()) + "), got " +
+                                   std::to_string(m.normals.size()));
+    for (std::size_t i = 0; i < m.normals.size(); ++i)
+        if (!is_finite(m.normals[i])) fail(path / "normals" / i, "normal " + std::to_string(i) + " is not finite");
+    if (m.triangles.size() % 3 != 0)
+        fail(path / "triangles", std::to_string(m.triangles.size()) + " triangle indices, not a multiple of 3");
+    for (std::size_t k = 0; k < m.triangles.size(); ++k)
+        if (m.triangles[k] >= m.positions.size())
+            fail(path / "triangles" / (k / 3), "vertex index " + std::to_string(m.triangles[k]) +
+                                                   " is out of range (the mesh has " +
+                                                   std::to_string(m.positions.size()) + " vertices)");
+}
+
+/// Whether instance `inst`'s world transform of `placement` is invertible in T (the core's
+/// Affine validate()); its complaint otherwise.
+template <typename T>
+std::optional<InputError> placement_error(const SceneInstance& inst, const ModelInstance& placement) {
+    return validate(affine_of<T>(instance_matrix(inst) * placement.transform));
 }
 
 }  // namespace
@@ -81,6 +108,66 @@ void check_unique_names(const std::vector<SceneRay>& rays, const Path& path, con
     check_unique_item_names(rays, path, what);
 }
 
+void check_unique_names(const std::vector<SceneMesh>& meshes, const Path& path, const char* what) {
+    check_unique_item_names(meshes, path, what);
+}
+
+void check_mesh_file_name(const std::string& file, const Path& path) {
+    if (file.empty()) fail(path, "expected the path of a model file (.obj, .gltf or .glb), got an empty string");
+    if (!model_format_of(file))
+        fail(path, "the model file " + jstr(file) + " has no model file extension (expected .obj, .gltf or .glb)");
+}
+
+void check_mesh(const SceneMesh& mesh, const Path& path) {
+    if (!mesh.file.empty()) {
+        check_mesh_file_name(mesh.file, path / "file");
+        if (const auto err = validate_model(mesh.model, scene_model_limits(), mesh.file))
+            fail(path / "file", "invalid model: " + err->what());
+        return;
+    }
+    const Model& m = mesh.model;
+    if (m.meshes.size() != 1 || m.instances.size() != 1 || m.instances[0].mesh != 0 ||
+        m.instances[0].transform != glm::dmat4(1.0) || !m.instances[0].name.empty() || m.meshes[0].name != mesh.name)
+        fail(path, "an inline mesh (no \"file\") is one mesh named as the scene mesh, placed once at identity");
+    check_inline_mesh(m.meshes[0], path);
+    if (const auto err = validate_model(m, scene_model_limits(), mesh.name))
+        fail(path, "invalid mesh: " + err->what());
+}
+
+void check_instance(const Scene& s, const SceneInstance& inst, const Path& path) {
+    if (inst.mesh >= s.meshes.size())
+        fail(path / "mesh", "mesh index " + std::to_string(inst.mesh) + " is out of range (the file has " +
+                                std::to_string(s.meshes.size()) + " meshes)");
+    if (!is_finite(inst.translation)) fail(path / "translation", "translation must be finite");
+    if (!is_finite(inst.euler_degrees)) fail(path / "euler_degrees", "euler_degrees must be finite");
+    if (!is_finite(inst.scale)) fail(path / "scale", "scale must be finite");
+    if (inst.scale.x == 0.0 || inst.scale.y == 0.0 || inst.scale.z == 0.0)
+        fail(path / "scale", "every scale component must be non-zero (a negative one mirrors), got " +
+                                 detail::str(inst.scale));
+    const SceneMesh& mesh = s.meshes[inst.mesh];
+    for (std::size_t p = 0; p < mesh.model.instances.size(); ++p) {
+        const ModelInstance& placement = mesh.model.instances[p];
+        for (const auto& [err, precision] : {std::pair{placement_error<double>(inst, placement), "double"},
+                                             std::pair{placement_error<float>(inst, placement), "single"}})
+            if (err)
+                fail(path / "scale", "the instance's transform" +
+                                         (mesh.model.instances.size() > 1 ? " of placement " + std::to_string(p) : std::string()) +
+                                         " is unusable in " + precision + " precision: " + err->message);
+    }
+}
+
+void check_instance_names(const Scene& s, const Path& path) {
+    check_unique_item_names(s.instances, path, "instance");
+    for (std::size_t i = 0; i < s.instances.size(); ++i) {
+        const std::string& n = s.instances[i].name;
+        if (n.empty()) continue;
+        for (std::size_t j = 0; j < s.shapes.size(); ++j)
+            if (s.shapes[j].name == n)
+                fail(path / i / "name", "instance name " + jstr(n) + " is already used by shape " + std::to_string(j) +
+                                            "; shape and instance names must be unique (expectations refer to both)");
+    }
+}
+
 void check_expectation(const Scene& s, const SceneExpectation& e, const Path& path) {
     if (e.ray >= s.rays.size())
         fail(path / "ray", "ray index " + std::to_string(e.ray) + " is out of range (the file has " +
@@ -93,28 +180,55 @@ void check_expectation(const Scene& s, const SceneExpectation& e, const Path& pa
         fail(path / "picked", "shape index " + std::to_string(*e.picked) +
                                   " is out of range (the file has " + std::to_string(s.shapes.size()) +
                                   " shapes)");
+    if (e.instance && *e.instance >= s.instances.size())
+        fail(path / "instance", "instance index " + std::to_string(*e.instance) +
+                                    " is out of range (the file has " + std::to_string(s.instances.size()) +
+                                    " instances)");
+    if (e.picked_instance && *e.picked_instance >= s.instances.size())
+        fail(path / "picked_instance", "instance index " + std::to_string(*e.picked_instance) +
+                                           " is out of range (the file has " + std::to_string(s.instances.size()) +
+                                           " instances)");
+    if (e.shape && e.instance)
+        fail(path / "instance", "give either \"shape\" or \"instance\" (what the ray is cast against), not both");
+    if (e.picked && e.picked_instance)
+        fail(path / "picked_instance", "give either \"picked\" or \"picked_instance\", not both");
     if (e.tolerance) check_tolerance(*e.tolerance, path / "tolerance");
     for (const auto& [key, v] : {std::pair<const char*, const std::optional<double>*>{"t_near", &e.t_near},
                                  {"t_far", &e.t_far}, {"t", &e.t}})
         if (*v && !std::isfinite(**v)) fail(path / key, std::string(key) + " must be finite");
     for (const auto& [key, v] : {std::pair<const char*, const std::optional<Vec3<double>>*>{"n_near", &e.n_near},
-                                 {"n_far", &e.n_far}})
+                                 {"n_far", &e.n_far}, {"barycentric", &e.barycentric}, {"normal", &e.normal}})
         if (*v && !is_finite(**v)) fail(path / key, std::string(key) + " must be finite");
+    const bool shape_fields = e.t_near || e.t_far || e.n_near || e.n_far || e.inside;
+    const bool triangle_fields = e.barycentric || e.normal || e.front;
+    const bool picks = e.picked || e.picked_instance;
     if (e.is_pick()) {
-        if (e.hit || e.t_near || e.t_far || e.n_near || e.n_far || e.inside)
-            fail(path, "a pick expectation (no \"shape\") can only check \"picked\" and \"t\"; "
-                       "add \"shape\" to check hit, t_near, t_far, n_near, n_far or inside");
-        if (!e.picked && e.t) fail(path / "t", "\"t\" given but nothing is expected to be picked");
-    } else {
-        if (e.picked || e.t)
+        if (e.hit || shape_fields || triangle_fields)
+            fail(path, "a pick expectation (no \"shape\" or \"instance\") can only check \"picked\", \"t\" and "
+                       "\"triangle\"; add \"shape\" to check hit, t_near, t_far, n_near, n_far or inside, or "
+                       "\"instance\" to check hit, t, triangle, barycentric, normal or front");
+        if (!picks && e.t) fail(path / "t", "\"t\" given but nothing is expected to be picked");
+        if (!e.picked_instance && e.triangle)
+            fail(path / "triangle", "\"triangle\" is checked only when an instance is expected to be picked");
+    } else if (e.shape) {
+        if (picks || e.t || e.triangle || triangle_fields)
             fail(path, "an expectation with \"shape\" checks hit, t_near, t_far, n_near, n_far, "
                        "inside; use a separate expectation without \"shape\" for \"picked\" and \"t\"");
-        const bool hit_fields = e.t_near || e.t_far || e.n_near || e.n_far || e.inside;
-        if (e.hit && !*e.hit && hit_fields)
+        if (e.hit && !*e.hit && shape_fields)
             fail(path / "hit", "\"hit\": false (a miss) cannot have t_near, t_far, n_near, n_far or inside");
-        if (!e.hit && !hit_fields)
+        if (!e.hit && !shape_fields)
             fail(path, "the expectation checks nothing: give \"hit\" and/or t_near, t_far, n_near, "
                        "n_far, inside");
+    } else {
+        if (picks || shape_fields)
+            fail(path, "an expectation with \"instance\" checks hit, t, triangle, barycentric, normal, front; "
+                       "use a separate expectation without \"instance\" for \"picked\"");
+        const bool hit_fields = e.t || e.triangle || triangle_fields;
+        if (e.hit && !*e.hit && hit_fields)
+            fail(path / "hit", "\"hit\": false (a miss) cannot have t, triangle, barycentric, normal or front");
+        if (!e.hit && !hit_fields)
+            fail(path, "the expectation checks nothing: give \"hit\" and/or t, triangle, barycentric, normal, "
+                       "front");
     }
 }
 
@@ -123,6 +237,10 @@ void check_scene(const Scene& s) {
     if (s.camera) check_camera(*s.camera, Path{} / "camera");
     for (std::size_t i = 0; i < s.shapes.size(); ++i) check_shape(s.shapes[i].shape, Path{} / "shapes" / i, "axes");
     check_unique_names(s.shapes, Path{} / "shapes", "shape");
+    for (std::size_t i = 0; i < s.meshes.size(); ++i) check_mesh(s.meshes[i], Path{} / "meshes" / i);
+    check_unique_names(s.meshes, Path{} / "meshes", "mesh");
+    for (std::size_t i = 0; i < s.instances.size(); ++i) check_instance(s, s.instances[i], Path{} / "instances" / i);
+    check_instance_names(s, Path{} / "instances");
     for (std::size_t i = 0; i < s.rays.size(); ++i) check_ray(s.rays[i], Path{} / "rays" / i);
     check_unique_names(s.rays, Path{} / "rays", "ray");
     for (std::size_t i = 0; i < s.expectations.size(); ++i)

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <raypick/scene/AtomicFile.h>
+#include <raypick/scene/NumberText.h>
 #include <raypick/scene/SceneFile.h>
 #include <raypick/scene/detail/JsonText.h>
 
@@ -60,6 +61,55 @@ std::string shape_json(const SceneShape& sh) {
     return w.done();
 }
 
+// ---- meshes and instances ------------------------------------------------------------------------
+
+/// A float as the shortest text that reads back as the same float; -0 as "-0.0" (a JSON integer
+/// -0 would read back as +0).
+std::string float_num(float x) { return x == 0.0f && std::signbit(x) ? "-0.0" : shortest(x); }
+
+/// A single-precision point as [x, y, z] (float_num()).
+std::string float_vec(const glm::vec3& v) {
+    return "[" + float_num(v.x) + ", " + float_num(v.y) + ", " + float_num(v.z) + "]";
+}
+
+/// An array of points, eight to a line.
+std::string float_vecs(const std::vector<glm::vec3>& points) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        if (i) out += i % 8 == 0 ? ",\n      " : ", ";
+        out += float_vec(points[i]);
+    }
+    return out + "]";
+}
+
+/// Triangles as [[i, j, k], ...], eight to a line.
+std::string triangle_list(const std::vector<std::uint32_t>& indices) {
+    std::string out = "[";
+    for (std::size_t t = 0; t + 2 < indices.size(); t += 3) {
+        if (t) out += (t / 3) % 8 == 0 ? ",\n      " : ", ";
+        out += "[" + std::to_string(indices[t]) + ", " + std::to_string(indices[t + 1]) + ", " +
+               std::to_string(indices[t + 2]) + "]";
+    }
+    return out + "]";
+}
+
+/// A mesh as it came: its "file" reference, or inline vertices, triangles and normals.
+std::string mesh_json(const SceneMesh& m) {
+    ObjectWriter w;
+    if (!m.name.empty()) w.field("name", jstr(m.name));
+    if (!m.description.empty()) w.field("description", jstr(m.description));
+    if (!m.file.empty()) {
+        w.field("file", jstr(m.file));
+        return w.done();
+    }
+    const ModelMesh empty;
+    const ModelMesh& mesh = m.model.meshes.empty() ? empty : m.model.meshes[0];
+    w.field("vertices", float_vecs(mesh.positions));
+    w.field("triangles", triangle_list(mesh.triangles));
+    if (!mesh.normals.empty()) w.field("normals", float_vecs(mesh.normals));
+    return w.done();
+}
+
 // ---- rays, expectations, the scene -----------------------------------------------------------------
 
 std::string ray_json(const SceneRay& r) {
@@ -78,10 +128,29 @@ template <typename Item> std::string ref(const std::vector<Item>& items, std::si
     return std::to_string(i);
 }
 
+std::string instance_json(const Scene& s, const SceneInstance& inst) {
+    ObjectWriter w;
+    if (!inst.name.empty()) w.field("name", jstr(inst.name));
+    if (!inst.description.empty()) w.field("description", jstr(inst.description));
+    w.field("mesh", ref(s.meshes, inst.mesh));
+    if (inst.translation != Vec3<double>(0.0)) w.field("translation", vec(inst.translation));
+    if (inst.euler_degrees != Vec3<double>(0.0)) w.field("euler_degrees", vec(inst.euler_degrees));
+    if (inst.scale != Vec3<double>(1.0)) w.field("scale", vec(inst.scale));
+    return w.done();
+}
+
 std::string expectation_json(const Scene& s, const SceneExpectation& e) {
     ObjectWriter w;
     w.field("ray", ref(s.rays, e.ray));
-    if (e.shape) {
+    if (e.instance) {
+        w.field("instance", ref(s.instances, *e.instance));
+        if (e.hit) w.field("hit", *e.hit ? "true" : "false");
+        if (e.t) w.field("t", num(*e.t));
+        if (e.triangle) w.field("triangle", std::to_string(*e.triangle));
+        if (e.barycentric) w.field("barycentric", vec(*e.barycentric));
+        if (e.normal) w.field("normal", vec(*e.normal));
+        if (e.front) w.field("front", *e.front ? "true" : "false");
+    } else if (e.shape) {
         w.field("shape", ref(s.shapes, *e.shape));
         if (e.hit) w.field("hit", *e.hit ? "true" : "false");
         if (e.t_near) w.field("t_near", num(*e.t_near));
@@ -90,8 +159,16 @@ std::string expectation_json(const Scene& s, const SceneExpectation& e) {
         if (e.n_far) w.field("n_far", vec(*e.n_far));
         if (e.inside) w.field("inside", *e.inside ? "true" : "false");
     } else {
-        w.field("picked", e.picked ? ref(s.shapes, *e.picked) : "null");
+        // An instance is named by "picked" when it has a name (names are unique over shapes and
+        // instances); an unnamed one by its index in "picked_instance".
+        if (e.picked_instance && s.instances.at(*e.picked_instance).name.empty())
+            w.field("picked_instance", std::to_string(*e.picked_instance));
+        else if (e.picked_instance)
+            w.field("picked", jstr(s.instances[*e.picked_instance].name));
+        else
+            w.field("picked", e.picked ? ref(s.shapes, *e.picked) : "null");
         if (e.t) w.field("t", num(*e.t));
+        if (e.triangle) w.field("triangle", std::to_string(*e.triangle));
     }
     if (e.tolerance) w.field("tolerance", num(*e.tolerance));
     if (!e.description.empty()) w.field("description", jstr(e.description));
@@ -123,6 +200,14 @@ std::string scene_to_json(const Scene& s) {
     }
     write_array(out, "shapes", s.shapes, shape_json);
     out += ",\n";
+    if (!s.meshes.empty()) {
+        write_array(out, "meshes", s.meshes, mesh_json);
+        out += ",\n";
+    }
+    if (!s.instances.empty()) {
+        write_array(out, "instances", s.instances, [&](const SceneInstance& i) { return instance_json(s, i); });
+        out += ",\n";
+    }
     write_array(out, "rays", s.rays, ray_json);
     if (!s.expectations.empty()) {
         out += ",\n";

@@ -33,13 +33,13 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 export LIBGL_ALWAYS_SOFTWARE=1
 status=0
 # Everything but the windowed tests, with leak detection.
-ASAN_OPTIONS="${ASAN_OPTIONS:-$ASAN_BASE}" xvfb-run -a -s "-screen 0 1280x720x24" \
+ASAN_OPTIONS="${ASAN_OPTIONS:-$ASAN_BASE}" xvfb-run -a -s "-screen 0 1280x720x24 -noreset" \
   ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" -E "^fuzz\.|$GL_TESTS" "$@" || status=1
 # The windowed tests (they run the demo under Xvfb) without leak detection: Mesa's software
 # driver leaks at exit from a module it has already unloaded, so LeakSanitizer cannot even
 # suppress it by name. Every other ASan/UBSan check stays on.
 if [ "$APP" = ON ]; then
-  ASAN_OPTIONS="${ASAN_OPTIONS:-$ASAN_BASE}:detect_leaks=0" xvfb-run -a -s "-screen 0 1280x720x24" \
+  ASAN_OPTIONS="${ASAN_OPTIONS:-$ASAN_BASE}:detect_leaks=0" xvfb-run -a -s "-screen 0 1280x720x24 -noreset" \
     ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" -R "$GL_TESTS" "$@" || status=1
 fi
 exit $status

@@ -5,6 +5,7 @@ cd "$(dirname "$0")/.."
 bash scripts/deps.sh
 bash scripts/build.sh
 BUILD_DIR="${RAYPICK_BUILD_DIR:-build}"
-# Windowed tests need a display: run the whole suite under a virtual X server (Mesa llvmpipe).
+# Windowed tests need a display: run the whole suite under a virtual X server (Mesa llvmpipe);
+# -noreset keeps it up between test programs (a reset while an XTest test connects fails it).
 export LIBGL_ALWAYS_SOFTWARE=1
-xvfb-run -a -s "-screen 0 1280x720x24" ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)"
+xvfb-run -a -s "-screen 0 1280x720x24 -noreset" ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)"

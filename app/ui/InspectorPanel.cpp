@@ -57,13 +57,50 @@ void InspectorPanel::apply_edit(AppState& s, std::size_t index, const Shape<doub
     }
 }
 
+void InspectorPanel::draw_instance(AppState& s, std::size_t i) {
+    const SceneInstance& inst = s.scene().instances[i];
+    const SceneMesh& mesh = s.scene().meshes[inst.mesh];
+    ImGui::Text("%s  (instance of mesh %s)", inst.name.c_str(), mesh.name.c_str());
+    if (!mesh.file.empty()) ImGui::TextDisabled("file %s", mesh.file.c_str());
+    std::size_t triangles = 0;
+    for (const ModelMesh& m : mesh.model.meshes) triangles += m.triangles.size() / 3;
+    ImGui::TextDisabled("%zu meshes, %zu placements, %zu triangles", mesh.model.meshes.size(),
+                        mesh.model.instances.size(), triangles);
+    SceneInstance edit = inst;
+    bool touched = drag3("translation", edit.translation);
+    touched |= drag3("euler (deg)", edit.euler_degrees, 0.5f, "%.9g");
+    touched |= drag3("scale", edit.scale, 0.01f);
+    ImGui::TextDisabled("R = Rz * Ry * Rx; a negative scale mirrors");
+    if (touched && edit != inst) {
+        s.editor.begin_gesture();  // ended by App::update when no field is active any more
+        if (auto err = s.editor.edit_instance(i, edit)) {
+            refusal_ = "refused: " + *err + "; kept the last valid value";
+            refusal_for_ = i;
+        } else if (refusal_for_ == i) {
+            refusal_.clear();
+        }
+    }
+    if (!refusal_.empty() && refusal_for_ == i) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(kRed, "%s", refusal_.c_str());
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::Separator();
+    hint("Drag the mesh in the view to move it (hold X, Y or Z for one axis).");
+}
+
 void InspectorPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
     if (!begin_panel("Inspector", backgrounds)) {
         ImGui::End();
         return;
     }
+    if (s.sel.selected_instance && *s.sel.selected_instance < s.scene().instances.size()) {
+        draw_instance(s, *s.sel.selected_instance);
+        ImGui::End();
+        return;
+    }
     if (!s.sel.selected || *s.sel.selected >= s.scene().shapes.size()) {
-        hint("Click a shape (or pick one in the Scene list).");
+        hint("Click a shape or a mesh (or pick one in the Scene list).");
         ImGui::End();
         return;
     }

@@ -65,7 +65,7 @@ void draw_menu_bar(AppState& s, FilePopups& files) {
         if (ImGui::MenuItem("Undo", "Ctrl+Z", false, s.editor.can_undo())) undo(s);
         if (ImGui::MenuItem("Redo", "Ctrl+Shift+Z", false, s.editor.can_redo())) redo(s);
         ImGui::Separator();
-        const bool sel = s.sel.selected.has_value();
+        const bool sel = s.sel.selected.has_value() || s.sel.selected_instance.has_value();
         if (ImGui::MenuItem("Duplicate", "Ctrl+D", false, sel)) duplicate_selected(s.editor, s.sel);
         if (ImGui::MenuItem("Delete", "Del", false, sel)) delete_selected(s.editor, s.sel);
         ImGui::EndMenu();

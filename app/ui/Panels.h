@@ -11,21 +11,36 @@
 #include <vector>
 
 #include "app/AppState.h"
+#include "app/FileBrowser.h"
 #include "app/ui/Widgets.h"
 
 namespace raypick::app {
 
-/// File > Open... and Save as... (a path to type) and the error message box.
+/// File > Open... and Save as...: a file browser (the folder's scene files and sub-folders, a path
+/// field, the recent files; Save as asks before overwriting), errors shown in the dialog with the
+/// scene kept; and the message box. Esc closes either.
 class FilePopups {
 public:
-    void request_open() { open_popup_ = Popup::Open; }
-    void request_save_as() { open_popup_ = Popup::SaveAs; }
+    /// Opens the Open dialog on `dir` (empty: the folder used last, else the scene's, else the
+    /// working directory).
+    void request_open(const std::string& dir = "") { request_ = Request{FileBrowser::Mode::Open, dir}; }
+    void request_save_as() { request_ = Request{FileBrowser::Mode::SaveAs, ""}; }
     void draw(AppState& s);
 
 private:
-    enum class Popup { None, Open, SaveAs };
-    Popup open_popup_ = Popup::None;
+    /// The dialog's contents; false when it closed.
+    bool draw_browser(AppState& s);
+    /// Acts on the chosen path: opens or saves (true: done, the dialog closes) or asks to confirm.
+    bool act(AppState& s, FileBrowser::Action action);
+
+    struct Request {
+        FileBrowser::Mode mode;
+        std::string dir;
+    };
+    std::optional<Request> request_;
+    FileBrowser browser_;
     char path_buf_[1024] = "";
+    std::string confirm_overwrite_;  ///< the existing file Save as waits to replace; empty: none
 };
 
 /// The main menu (File, Edit, View, Presets, Help).
@@ -53,6 +68,9 @@ public:
 private:
     /// Applies an edited copy of the selected shape: validated, one undo step per gesture.
     void apply_edit(AppState& s, std::size_t index, const Shape<double>& candidate);
+    /// The selected mesh instance: translation, Euler angles and scale, edited through
+    /// SceneEditor::edit_instance (one undo step per gesture; invalid values refused).
+    void draw_instance(AppState& s, std::size_t index);
 
     std::string refusal_;  ///< last refused edit ("radius must be ...")
     std::optional<std::size_t> refusal_for_;

@@ -8,8 +8,40 @@
 #include <imgui.h>
 
 #include "app/Picking.h"
+#include "app/ShapeMeshes.h"
 
 namespace raypick::app {
+
+namespace {
+
+ImVec4 imgui_color(const Color& c) { return ImVec4(c.r, c.g, c.b, c.a); }
+
+/// The ray's nearest mesh triangle: instance, triangle index, t, barycentrics, the face normal and
+/// the interpolated normal in their arrows' colours, and whether the ray meets its back.
+void draw_triangle_readout(const AppState& s, const TriangleReadout& tr) {
+    const MeshHit<double>& h = tr.hit.hit;
+    ImGui::Separator();
+    ImGui::Text("mesh: %s, triangle %u%s", s.scene().instances[tr.instance].name.c_str(), h.triangle,
+                tr.hidden ? " (behind the picked shape)" : "");
+    if (!h.front) {
+        ImGui::SameLine();
+        ImGui::TextColored(imgui_color(palette::back_face), "BACK FACE");
+    }
+    text_full("t   ", h.t);
+    text_full("bary", h.barycentric);
+    ImGui::PushStyleColor(ImGuiCol_Text, imgui_color(palette::normal));
+    text_full("face normal  ", h.normal);
+    ImGui::PopStyleColor();
+    if (h.shading_normal) {
+        ImGui::PushStyleColor(ImGuiCol_Text, imgui_color(palette::shading_normal));
+        text_full("interpolated ", *h.shading_normal);
+        ImGui::PopStyleColor();
+    } else {
+        ImGui::TextDisabled("interpolated: none (the mesh has no vertex normals)");
+    }
+}
+
+}  // namespace
 
 void RayPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
     if (!begin_panel("Ray", backgrounds)) {
@@ -64,6 +96,7 @@ void RayPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
         ImGui::TextDisabled("picked: nothing");
     }
     ImGui::Text("%zu of %zu shapes hit", res.hit_count, s.scene().shapes.size());
+    if (s.triangle && s.triangle->instance < s.scene().instances.size()) draw_triangle_readout(s, *s.triangle);
 
     // One row per shape that is hit (every shape with "show misses"); details below for one shape.
     std::vector<std::size_t> rows;
@@ -99,8 +132,10 @@ void RayPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
                 ImGui::TableNextColumn();
                 ImGui::PushID(static_cast<int>(i));
                 if (ImGui::Selectable("##hit", s.sel.selected == i,
-                                      ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap))
+                                      ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap)) {
                     s.sel.selected = i;
+                    s.sel.selected_instance.reset();
+                }
                 ImGui::PopID();
                 ImGui::SameLine(0.0f, 0.0f);
                 text_fitted(name.c_str());

@@ -20,7 +20,8 @@ void ScenePanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
         ImGui::SameLine();
         if (ImGui::SmallButton(shape_type_name(ShapeType(t)))) add_and_select(s.editor, s.sel, ShapeType(t), s.camera.target);
     }
-    const bool has = s.sel.selected && *s.sel.selected < s.scene().shapes.size();
+    const bool has = (s.sel.selected && *s.sel.selected < s.scene().shapes.size()) ||
+                     (s.sel.selected_instance && *s.sel.selected_instance < s.scene().instances.size());
     if (!has) ImGui::BeginDisabled();
     if (ImGui::Button("Duplicate")) duplicate_selected(s.editor, s.sel);
     ImGui::SameLine();
@@ -53,9 +54,23 @@ void ScenePanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
     ImGui::Separator();
     ImGui::BeginChild("shapes");
     ImGuiListClipper clipper;
-    clipper.Begin(static_cast<int>(s.scene().shapes.size()));
+    // The shapes, then the mesh instances.
+    const std::size_t shape_rows = s.scene().shapes.size();
+    clipper.Begin(static_cast<int>(shape_rows + s.scene().instances.size()));
     while (clipper.Step()) {
         for (int row = clipper.DisplayStart; row < clipper.DisplayEnd; ++row) {
+            if (static_cast<std::size_t>(row) >= shape_rows) {
+                const std::size_t i = static_cast<std::size_t>(row) - shape_rows;
+                const SceneInstance& inst = s.scene().instances[i];
+                char label[320];
+                std::snprintf(label, sizeof label, "%s %s##instance%zu", s.triangle && s.triangle->instance == i ? "*" : " ",
+                              inst.name.c_str(), i);
+                if (ImGui::Selectable(label, s.sel.selected_instance == i)) s.sel.select_instance(i);
+                if (ImGui::IsItemHovered()) s.sel.hovered_instance = i;
+                ImGui::SameLine(220);
+                ImGui::TextDisabled("mesh");
+                continue;
+            }
             const std::size_t i = static_cast<std::size_t>(row);
             const SceneShape& sh = s.scene().shapes[i];
             const bool hit = i < s.result.shapes.size() && s.result.shapes[i].hit.has_value();
@@ -68,7 +83,10 @@ void ScenePanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
             const float deg_x = type_x - st.ItemSpacing.x - ImGui::CalcTextSize("deg").x;
             const float name_x = ImGui::GetCursorPosX();
             ImGui::PushID(row);
-            if (ImGui::Selectable("##shape", s.sel.selected == i, ImGuiSelectableFlags_AllowItemOverlap)) s.sel.selected = i;
+            if (ImGui::Selectable("##shape", s.sel.selected == i, ImGuiSelectableFlags_AllowItemOverlap)) {
+                s.sel.selected = i;
+                s.sel.selected_instance.reset();
+            }
             if (ImGui::IsItemHovered()) s.sel.hovered = i;
             ImGui::PopID();
             ImGui::SameLine(name_x);

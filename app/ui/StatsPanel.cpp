@@ -23,6 +23,9 @@ void StatsPanel::draw(AppState& s, std::size_t line_vertices, PanelBackgrounds& 
         ImGui::TextWrapped("ray-cast view %.1f ms (%d x %d, all cores)", s.stats.raycast_ms, s.stats.raycast_width,
                     s.stats.raycast_height);
     ImGui::TextWrapped("shapes %zu, scene rays %zu, wire vertices %zu", s.scene().shapes.size(), s.scene().rays.size(), line_vertices);
+    if (!s.scene().instances.empty())
+        ImGui::TextWrapped("mesh instances %zu (%zu builds, %zu refits of their hierarchy)", s.scene().instances.size(),
+                           s.stats.instance_rebuilds, s.stats.instance_refits);
     ImGui::End();
 }
 

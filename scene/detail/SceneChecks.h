@@ -20,7 +20,21 @@ void check_tolerance(double tolerance, const Path& path);
 /// Non-empty names are unique; `path` is the array's, `what` is "shape" or "ray".
 void check_unique_names(const std::vector<SceneShape>& shapes, const Path& path, const char* what);
 void check_unique_names(const std::vector<SceneRay>& rays, const Path& path, const char* what);
-/// Refers to existing rays and shapes, checks something, and only what its kind (cast or pick) can.
+void check_unique_names(const std::vector<SceneMesh>& meshes, const Path& path, const char* what);
+/// A model file's name as a mesh's "file" gives it: non-empty, ending in .obj, .gltf or .glb.
+void check_mesh_file_name(const std::string& file, const Path& path);
+/// A mesh's model: inline (no file), one mesh named as the scene mesh placed once at identity, its
+/// triangles' indices in range (placed at "triangles/K"), one normal per vertex or none, finite
+/// values; from a file, a model that passes validate_model() within scene_model_limits().
+void check_mesh(const SceneMesh& mesh, const Path& path);
+/// Refers to an existing mesh; finite translation, angles and scale; no zero scale component; every
+/// placement's world transform invertible in single and double precision.
+void check_instance(const Scene& scene, const SceneInstance& instance, const Path& path);
+/// Non-empty instance names are unique among instances and differ from every shape's name;
+/// `path` is the instances array's.
+void check_instance_names(const Scene& scene, const Path& path);
+/// Refers to existing rays, shapes and instances, checks something, and only what its kind (cast on
+/// a shape, cast on an instance, pick) can.
 void check_expectation(const Scene& scene, const SceneExpectation& e, const Path& path);
 /// Every rule above, in the order the reader applies them.
 void check_scene(const Scene& scene);

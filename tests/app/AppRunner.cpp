@@ -34,11 +34,16 @@ fs::path tmp_dir() {
     return dir;
 }
 
+fs::path config_home() { return tmp_dir() / "config"; }
+
+void use_test_config_home() { ::setenv("XDG_CONFIG_HOME", config_home().c_str(), 1); }
+
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 
 namespace {
 AppRun run(const char* exe, const std::string& args, const std::string& env) {
     const fs::path log = tmp_dir() / "log.txt";
+    use_test_config_home();
     const std::string cmd = env + " " + quote(exe) + " " + args + " > " + quote(log.string()) + " 2>&1";
     const int status = std::system(cmd.c_str());
     AppRun r;

@@ -22,6 +22,13 @@ bool have_display();
 /// RAYPICK_TEST_TMP/<current test name>, created.
 std::filesystem::path tmp_dir();
 
+/// tmp_dir()/config: the XDG_CONFIG_HOME of the apps the current test starts (set in this
+/// process's environment by run_app(), run_harness() and use_test_config_home()), so that they
+/// never read or write the user's real settings.
+std::filesystem::path config_home();
+/// Points XDG_CONFIG_HOME at config_home() for the apps this process starts from now on.
+void use_test_config_home();
+
 /// `s` in single quotes, for a shell command line.
 std::string quote(const std::string& s);
 
@@ -30,7 +37,8 @@ struct AppRun {
     std::string output;  ///< stdout and stderr together
 };
 
-/// Runs the demo with `args` (a shell command line fragment), `env` prefixed (e.g. "VAR=1").
+/// Runs the demo with `args` (a shell command line fragment), `env` prefixed (e.g. "VAR=1"), its
+/// config directory under config_home().
 AppRun run_app(const std::string& args, const std::string& env = "");
 /// The same with the harness (raypick_harness: the demo plus its test and benchmark drivers).
 AppRun run_harness(const std::string& args, const std::string& env = "");

@@ -23,13 +23,16 @@ TEST(CommandLine, ParsesEveryOption) {
     EXPECT_TRUE(r.options.compare);
     EXPECT_EQ(parse_command_line({"raypick", "--shapes", "1000"}).options.generated_shapes, 1000);
     EXPECT_EQ(parse_command_line({"raypick", "--open", "b.json"}).options.open_file, "b.json");
+    EXPECT_FALSE(parse_command_line({"raypick"}).options.open_dialog);
+    EXPECT_EQ(parse_command_line({"raypick", "--open-dialog", "scenes"}).options.open_dialog, "scenes");
+    EXPECT_NE(parse_command_line({"raypick", "--open-dialog"}).error, "");
 }
 
 TEST(CommandLine, TheDemoHasNoTestOrBenchmarkDrivers) {
     // They belong to raypick_harness (harness/HarnessOptions.h): the user's program refuses them
     // and its help does not mention them.
     for (const char* driver : {"--random-edits", "--seed", "--sabotage-model", "--extreme-values",
-                               "--raycast-check-shift", "--bench-frames", "--bench-orbit", "--abuse"}) {
+                               "--raycast-check-shift", "--bench-frames", "--bench-orbit", "--idle-seconds", "--abuse"}) {
         EXPECT_NE(parse_command_line({"raypick", driver, "5"}).error, "") << driver;
         EXPECT_EQ(raypick::app::usage().find(driver), std::string::npos) << driver;
     }

@@ -26,6 +26,8 @@ TEST(HarnessOptions, ParsesTheDriversAndTheDemosOptions) {
     EXPECT_TRUE(r.options.edits.extreme);
     EXPECT_FALSE(parse_harness_command_line({"raypick_harness", "--bench-frames", "50"}).options.bench_orbit);
     EXPECT_TRUE(parse_harness_command_line({"raypick_harness", "--bench-frames", "50", "--bench-orbit"}).options.bench_orbit);
+    EXPECT_EQ(parse_harness_command_line({"raypick_harness", "--idle-seconds", "2"}).options.idle_seconds, 2);
+    EXPECT_NE(parse_harness_command_line({"raypick_harness", "--idle-seconds", "0"}).error, "");
     const auto shifted = parse_harness_command_line({"raypick_harness", "--raycast-check-shift", "6"});
     EXPECT_EQ(shifted.options.raycast_check_shift, 6);
     EXPECT_TRUE(shifted.options.demo.raycast_check) << "a shifted check is a check";

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "app/Interaction.h"
+#include <raypick/scene/ModelGenerators.h>
 
 using namespace raypick;
 using namespace raypick::app;
@@ -181,4 +182,44 @@ TEST(Interaction, ClosestPointOnAnAxisAndPlaneHits) {
     EXPECT_FALSE(hit_plane(r, Vec3d(0, 0, 2), Vec3d(1, 0, 0)));   // parallel
     // Parallel to the axis: the grab point itself, no NaN.
     EXPECT_EQ(closest_on_line(r, Vec3d(1, 1, 1), Vec3d(0, 0, 1)), Vec3d(1, 1, 1));
+}
+
+TEST(Interaction, AMeshInstanceIsHoveredSelectedAndDraggedInOneUndoStep) {
+    // The ball on the left, an instance of a unit icosphere mesh at (-3, 0, 0) on the right of it.
+    Fixture f;
+    Scene scene = f.scene();
+    scene.meshes.push_back({"ico", "", make_icosphere(2, 1.0), ""});
+    SceneInstance inst;
+    inst.name = "ico";
+    inst.translation = Vec3d(-3, 0, 0);
+    scene.instances.push_back(inst);
+    f.editor.reset(scene);
+
+    const ScreenPoint c = f.at(Vec3d(-3, 0, 1));  // the instance's front, on the ray from the eye
+    f.frame(c.x, c.y, false);
+    ASSERT_TRUE(f.sel.hovered_instance);
+    EXPECT_EQ(*f.sel.hovered_instance, 0u);
+    EXPECT_FALSE(f.sel.hovered);
+    f.frame(c.x, c.y, true, true);
+    EXPECT_EQ(f.sel.selected_instance, std::optional<std::size_t>(0));
+    EXPECT_FALSE(f.sel.selected);
+    EXPECT_TRUE(f.ia.dragging());
+    // Moved by (0, 1.5, 0) on the camera plane through the grab point.
+    const Vec3d grab(-3, 0, 1);
+    const ScreenPoint to = f.at(grab + Vec3d(0, 1.5, 0));
+    f.frame(to.x, to.y, true);
+    f.frame(to.x, to.y, false);
+    EXPECT_FALSE(f.ia.dragging());
+    const Vec3d moved = f.scene().instances[0].translation;
+    EXPECT_NEAR(moved.x, -3.0, 0.02);
+    EXPECT_NEAR(moved.y, 1.5, 0.02);
+    EXPECT_NEAR(moved.z, 0.0, 1e-9);
+    // The next hover picks the instance where it went, through a refitted (not rebuilt) hierarchy.
+    f.frame(to.x, to.y, false);
+    EXPECT_EQ(f.sel.hovered_instance, std::optional<std::size_t>(0));
+    EXPECT_EQ(f.ia.instance_picker().rebuilds(), 1u);
+    EXPECT_EQ(f.ia.instance_picker().refits(), 1u);
+    EXPECT_EQ(f.editor.undo_count(), 1u);
+    ASSERT_TRUE(f.editor.undo());
+    EXPECT_EQ(f.scene().instances[0].translation, Vec3d(-3, 0, 0));
 }

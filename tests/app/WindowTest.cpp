@@ -355,6 +355,84 @@ TEST(AppWindow, OpeningABadFileKeepsTheSceneAndShowsTheMessage) {
     EXPECT_GT(differing, 20);
 }
 
+// ---- idling, the file dialog, the remembered state -----------------------------------------------
+
+TEST(AppWindow, AnUntouchedDemoWaitsForInputInsteadOfDrawing) {
+    // The harness runs the demo's interactive loop (vsync, waiting when idle) for 2 s with no
+    // input: it draws its first few frames (ImGui settles), then none; drawing continuously it
+    // would draw dozens at least.
+    REQUIRE_DISPLAY();
+    const AppRun r = run_harness("--scene " + quote(save(picture_scene(true), "scene.json")) + " --idle-seconds 2");
+    ASSERT_EQ(r.code, 0) << r.output;
+    int frames = -1;
+    double seconds = 0.0;
+    const auto at = r.output.find("raypick idle: ");
+    ASSERT_NE(at, std::string::npos) << r.output;
+    ASSERT_EQ(std::sscanf(r.output.c_str() + at, "raypick idle: %d frames in %lf s", &frames, &seconds), 2) << r.output;
+    EXPECT_GE(seconds, 2.0);
+    EXPECT_GE(frames, 1);
+    EXPECT_LE(frames, 8) << r.output;
+}
+
+TEST(AppWindow, OpenDialogListsTheFoldersSceneFiles) {
+    REQUIRE_DISPLAY();
+    const fs::path files = tmp_dir() / "files", empty = tmp_dir() / "empty";
+    fs::create_directories(files / "a folder");
+    fs::create_directories(empty);
+    for (int i = 0; i < 8; ++i) std::ofstream(files / ("scene_" + std::to_string(i) + ".json")) << "{}";
+    const std::string scene = save(picture_scene(true), "scene.json");
+    const Image plain = screenshot(scene, "plain.png");
+    const Image listed = screenshot(scene, "listed.png", "--open-dialog " + quote(files.string()));
+    const Image none = screenshot(scene, "none.png", "--open-dialog " + quote(empty.string()));
+    ASSERT_FALSE(plain.rgb.empty());
+    ASSERT_FALSE(listed.rgb.empty());
+    ASSERT_FALSE(none.rgb.empty());
+    // The dialog is modal: the view around it is dimmed.
+    EXPECT_TRUE(close_colour(plain.at(400, 660), rgb_of(palette::background)));
+    EXPECT_FALSE(close_colour(listed.at(400, 660), rgb_of(palette::background)));
+    // Its listing (the right part of the dialog, centred in the window) shows nine entries in one
+    // folder and none in the other: many bright text pixels differ.
+    int differing = 0;
+    for (int y = 180; y < 420; ++y)
+        for (int x = 540; x < 1000; ++x) differing += listed.at(x, y) != none.at(x, y);
+    EXPECT_GT(differing, 1500);
+}
+
+TEST(AppWindow, ABrokenOrUnwritableConfigNeverStopsTheDemo) {
+    REQUIRE_DISPLAY();
+    const std::string scene = save(picture_scene(true), "scene.json");
+    // Garbage settings and a folder where imgui.ini belongs: read what can be read, say what
+    // could not be written, run on.
+    const fs::path dir = config_home() / "raypick";
+    fs::remove_all(config_home());
+    fs::create_directories(dir / "imgui.ini");
+    std::ofstream(dir / "settings.txt") << "solid = yes please\n\x01\x02\x03\nrecent = /nowhere.json\n";
+    const AppRun broken = run_harness("--scene " + quote(scene) + " --idle-seconds 1");
+    EXPECT_EQ(broken.code, 0) << broken.output;
+    EXPECT_NE(broken.output.find("imgui.ini"), std::string::npos) << broken.output;
+    // A config directory that cannot be made: a file in the way.
+    const fs::path blocked = tmp_dir() / "blocked";
+    std::ofstream(blocked) << "a file";
+    const AppRun unwritable = run_harness("--scene " + quote(scene) + " --idle-seconds 1",
+                                          "XDG_CONFIG_HOME=" + quote(blocked.string()));
+    EXPECT_EQ(unwritable.code, 0) << unwritable.output;
+    EXPECT_NE(unwritable.output.find("could not remember"), std::string::npos) << unwritable.output;
+}
+
+TEST(AppWindow, ScreenshotsAndTimedRunsNeitherReadNorWriteTheConfig) {
+    REQUIRE_DISPLAY();
+    fs::remove_all(config_home());
+    const std::string scene = save(picture_scene(true), "scene.json");
+    const fs::path png = tmp_dir() / "shot.png";
+    EXPECT_EQ(run_app("--scene " + quote(scene) + " --screenshot " + quote(png.string())).code, 0);
+    EXPECT_EQ(run_app("--scene " + quote(scene) + " --frames 3").code, 0);
+    EXPECT_FALSE(fs::exists(config_home())) << "nothing written";
+    // An interactive run (the harness's idle run) writes its settings, creating the folders.
+    EXPECT_EQ(run_harness("--scene " + quote(scene) + " --idle-seconds 1").code, 0);
+    EXPECT_TRUE(fs::exists(config_home() / "raypick" / "settings.txt"));
+    EXPECT_TRUE(fs::exists(config_home() / "raypick" / "imgui.ini"));
+}
+
 // ---- the CPU ray-cast view ----------------------------------------------------------------------
 
 namespace {
@@ -435,6 +513,89 @@ TEST(AppWindow, RaycastCheckFailsWhenTheOpenGlPictureIsOffByAFewPixels) {
     const auto f = parse_raycast_check(r.output);
     ASSERT_TRUE(f) << r.output;
     EXPECT_GT(double(f->differing), 0.001 * double(f->compared)) << r.output;
+}
+
+TEST(AppWindow, ModelFilesOpenAsScenesDrawnAndRayCastAlike) {
+    // A model file given as the scene: one mesh, one identity instance, framed. The OpenGL object
+    // ids of its instances (city.gltf: many placements of a few meshes) and the CPU ray-cast
+    // picture agree on every compared pixel.
+    REQUIRE_DISPLAY();
+    for (const char* model : {"city.gltf", "torus.glb"}) {
+        SCOPED_TRACE(model);
+        const std::string file = std::string(RAYPICK_SOURCE_ASSETS_DIR) + "/models/" + model;
+        const fs::path shot = tmp_dir() / (std::string(model) + ".png");
+        const fs::path diff = tmp_dir() / (std::string(model) + ".difference.png");
+        fs::remove(shot);
+        fs::remove(diff);
+        const AppRun r = run_app("--scene " + quote(file) + " --solid --screenshot " + quote(shot.string()) + " --width " +
+                                 std::to_string(kW) + " --height " + std::to_string(kH));
+        ASSERT_EQ(r.code, 0) << r.output;
+        const Image img = load_png(shot.string());
+        ASSERT_EQ(img.width, kW);
+        // The framed model fills the middle of the 3D view with shaded surfaces, not background.
+        const ViewRect v = view_rect(kW, kH, true);
+        std::size_t surface = 0, probed = 0;
+        for (int y = int(v.y + v.height * 0.3); y < int(v.y + v.height * 0.7); y += 4)
+            for (int x = int(v.x + v.width * 0.3); x < int(v.x + v.width * 0.7); x += 4) {
+                ++probed;
+                surface += !close_colour(img.at(x, y), rgb_of(palette::background), 6);
+            }
+        EXPECT_GT(surface, probed / 4) << surface << " of " << probed;
+
+        const AppRun c = run_app("--scene " + quote(file) + " --raycast-check --screenshot " + quote(diff.string()) +
+                                 " --width " + std::to_string(kW) + " --height " + std::to_string(kH));
+        EXPECT_EQ(c.code, 0) << c.output;
+        const auto f = parse_raycast_check(c.output);
+        ASSERT_TRUE(f) << c.output;
+        EXPECT_EQ(f->differing, 0u) << c.output;
+        EXPECT_GT(f->compared, std::size_t(f->width) * std::size_t(f->height) / 2) << c.output;
+        // The compared pixels include the mesh, not only background: the normal picture is bright there.
+        const Image d = load_png(diff.string());
+        ASSERT_EQ(d.width, f->width);
+        std::size_t mesh_pixels = 0;
+        for (int y = 0; y < d.height; ++y)
+            for (int x = 0; x < d.width; ++x) {
+                const glm::ivec3 px = d.at(x, y);
+                mesh_pixels += px.x + px.y + px.z > 3 * 24;
+            }
+        EXPECT_GT(mesh_pixels, std::size_t(f->width) * std::size_t(f->height) / 20) << c.output;
+    }
+}
+
+TEST(AppWindow, TheRaysMeshTriangleIsOutlinedWithBothNormalsAndItsBackMarked) {
+    // A frozen ray onto the torus's top from outside (a front face), and one from inside its tube
+    // (a back face): the hit triangle's outline (white, pink from behind) and the interpolated
+    // normal's arrow in the view, "BACK FACE" in the Ray panel's colour only for the second.
+    REQUIRE_DISPLAY();
+    const std::string torus = std::string(RAYPICK_SOURCE_ASSETS_DIR) + "/models/torus.glb";
+    const ViewRect v = view_rect(kW, kH, true);
+    const auto count = [&](const Image& img, const Color& c, bool in_view) {
+        std::size_t n = 0;
+        for (int y = 0; y < img.height; ++y)
+            for (int x = 0; x < img.width; ++x)
+                n += v.contains(x, y) == in_view && close_colour(img.at(x, y), rgb_of(c), 3);
+        return n;
+    };
+    const Image front = screenshot(torus, "front.png", "--ray 1 2 3 0 -1.7 -3");
+    const Image back = screenshot(torus, "back.png", "--ray 1 0 0 0 1 0");
+    ASSERT_FALSE(front.rgb.empty());
+    ASSERT_FALSE(back.rgb.empty());
+    EXPECT_GT(count(front, palette::shading_normal, true), 5u) << "the interpolated normal's arrow";
+    EXPECT_GT(count(front, palette::triangle, true), 3u) << "the triangle's outline";
+    EXPECT_EQ(count(front, palette::back_face, true), 0u);
+    EXPECT_EQ(count(front, palette::back_face, false), 0u) << "no BACK FACE in the panel";
+    EXPECT_GT(count(back, palette::back_face, true), 3u) << "the triangle's outline seen from behind";
+    EXPECT_GT(count(back, palette::back_face, false), 10u) << "BACK FACE in the Ray panel";
+    EXPECT_GT(count(back, palette::shading_normal, false), 10u) << "the interpolated normal's line in the Ray panel";
+}
+
+TEST(AppWindow, ABrokenModelAsTheSceneStopsWithTheLoadersMessage) {
+    REQUIRE_DISPLAY();
+    const fs::path bad = tmp_dir() / "broken.obj";
+    std::ofstream(bad) << "v 0 0 0\nv 1 0 0\nf 1 2 7\n";
+    const AppRun r = run_app("--scene " + quote(bad.string()) + " --frames 1");
+    EXPECT_NE(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("broken.obj"), std::string::npos) << r.output;
 }
 
 TEST(AppWindow, RaycastViewShowsTheCpuPictureBesideTheOpenGlOne) {
@@ -575,6 +736,7 @@ pid_t spawn_app(const fs::path& dir, const std::vector<std::string>& args) {
     std::vector<char*> argv;
     for (std::string& a : all) argv.push_back(a.data());
     argv.push_back(nullptr);
+    use_test_config_home();
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addchdir_np(&actions, dir.c_str());
@@ -907,4 +1069,103 @@ TEST_F(AppWindowEndToEnd, RayFieldTakesItsTextWhenTheFieldLosesFocus) {
     const auto img = screenshot_and_quit(input, pid, dir);
     if (!img) return;
     EXPECT_GT(direction_x_text_pixels(*img), 50) << "the direction's x field does not read 123456 (see " << dir << ")";
+}
+
+// While the Open dialog is up, P takes a screenshot (of the dialog), Esc closes it, and Ctrl+Q
+// quits with it open.
+TEST_F(AppWindowEndToEnd, FileDialogKeepsTheSafeShortcutsAndEscClosesIt) {
+    const pid_t pid = launch_on_picture_scene(input, dir);
+    if (pid <= 0) return;  // the failure is recorded
+    input.move(600, 650);
+    input.press(XK_o, XK_Control_L);  // the dialog
+    input.press(XK_p);                // screenshot with the dialog up
+    input.press(XK_Escape);           // closed
+    input.press(XK_p);                // screenshot without it
+    input.press(XK_o, XK_Control_L);  // up again: Ctrl+Q still quits
+    input.press(XK_q, XK_Control_L);
+    ASSERT_EQ(wait_exit(pid, 10.0), 0) << "see " << dir;
+    const auto shots = pngs_in(dir);
+    ASSERT_EQ(shots.size(), 2u) << "see " << dir;
+    const Image with = load_png(shots[0].string()), without = load_png(shots[1].string());
+    ASSERT_EQ(with.width, kW);
+    ASSERT_EQ(without.width, kW);
+    EXPECT_FALSE(close_colour(with.at(400, 660), rgb_of(palette::background))) << "the dialog dims the view";
+    EXPECT_TRUE(close_colour(without.at(400, 660), rgb_of(palette::background))) << "Esc closed the dialog";
+}
+
+// Solid mode (W) and the file opened are remembered in the config directory and back on the
+// next start.
+TEST_F(AppWindowEndToEnd, OptionsAndRecentFilesAreRememberedBetweenRuns) {
+    fs::remove_all(config_home());  // as on a first start
+    const std::string other = save(picture_scene(true), "other.json");
+    pid_t pid = launch_on_picture_scene(input, dir, {"--open", other});
+    if (pid <= 0) return;  // the failure is recorded
+    input.move(600, 650);
+    input.press(XK_w);
+    input.press(XK_q, XK_Control_L);
+    ASSERT_EQ(wait_exit(pid, 10.0), 0) << "see " << dir;
+    std::ifstream in(config_home() / "raypick" / "settings.txt");
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_NE(text.str().find("solid = true"), std::string::npos) << text.str();
+    EXPECT_NE(text.str().find("recent = " + other), std::string::npos) << text.str();
+    EXPECT_TRUE(fs::exists(config_home() / "raypick" / "imgui.ini"));
+
+    pid = launch_on_picture_scene(input, dir);
+    if (pid <= 0) return;
+    const auto img = screenshot_and_quit(input, pid, dir);
+    if (!img) return;
+    // Solid again: the crate's front face in the colour of its normal (0, 0, 1).
+    const auto front = project_px(picture_camera(), Vec3d(1.05, 0.6, 1.0));
+    ASSERT_TRUE(front);
+    EXPECT_TRUE(close_colour(img->at(int(front->x), int(front->y)), glm::ivec3(128, 128, 255), 3)) << "see " << dir;
+}
+
+// Through the dialog: a bad file typed into the path field is refused in the dialog (red, the
+// scene kept); a good one clicked in the listing and opened replaces the scene and heads the
+// recent files.
+TEST_F(AppWindowEndToEnd, FileDialogShowsABadFilesErrorAndOpensAGoodOne) {
+    fs::remove_all(config_home());
+    std::ofstream(dir / "bad.json") << "{\"shapes\": [{\"type\": \"sphere\", \"center\": [0, 0, 0], \"radius\": -1}]}";
+    const std::string good = save(picture_scene(false), "good.json");  // no shapes
+    const pid_t pid = launch_on_picture_scene(input, dir);  // its scene.json is in `dir` too
+    if (pid <= 0) return;  // the failure is recorded
+    // The dialog (760 x 480, centred) lists bad.json, good.json, scene.json from its top row.
+    input.move(600, 650);
+    input.press(XK_o, XK_Control_L);
+    input.move(660, 523);  // the path field
+    input.mouse(true);
+    input.mouse(false);
+    for (KeySym k : {XK_b, XK_a, XK_d, XK_period, XK_j, XK_s, XK_o, XK_n}) input.press(k);
+    input.press(XK_Return);
+    input.press(XK_p);       // the dialog with the error
+    input.press(XK_Escape);  // closed
+    input.move(600, 650);
+    input.press(XK_p);  // the scene as it was
+    input.press(XK_o, XK_Control_L);
+    input.move(650, 202);  // good.json, the second row
+    input.mouse(true);
+    input.mouse(false);
+    input.move(285, 565);  // Open
+    input.mouse(true);
+    input.mouse(false);
+    input.move(600, 650);
+    input.press(XK_p);  // the scene opened
+    input.press(XK_q, XK_Control_L);
+    ASSERT_EQ(wait_exit(pid, 10.0), 0) << "see " << dir;
+    const auto shots = pngs_in(dir);
+    ASSERT_EQ(shots.size(), 3u) << "see " << dir;
+    const Image error = load_png(shots[0].string()), kept = load_png(shots[1].string()), opened = load_png(shots[2].string());
+    ASSERT_EQ(error.width, kW);
+    ASSERT_EQ(kept.width, kW);
+    ASSERT_EQ(opened.width, kW);
+    EXPECT_GT(count_pixels(error, 265, 1015, 528, 560, refusal_red), 30) << "no error in the dialog; see " << dir;
+    const Camera cam = picture_camera();
+    const Vec3d ball_outline(-1.5 - std::cos(0.8), std::sin(0.8), 0.0);
+    EXPECT_TRUE(wire_like(kept, ball_outline, cam)) << "the scene was not kept; see " << dir;
+    EXPECT_FALSE(wire_like(opened, ball_outline, cam)) << "good.json was not opened; see " << dir;
+    std::ifstream in(config_home() / "raypick" / "settings.txt");
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_NE(text.str().find("recent = " + good), std::string::npos) << text.str();
 }

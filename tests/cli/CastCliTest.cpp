@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
@@ -187,4 +188,92 @@ TEST(CastCli, BigScene) {
         RecordProperty(std::string(mode).empty() ? "seconds_float" : "seconds_double", std::to_string(secs));
         EXPECT_LT(secs, 60.0) << "far slower than expected (about 1-2 s on 2 cores)";
     }
+}
+
+// ---- meshes and instances -------------------------------------------------------------------------
+
+namespace {
+
+/// Writes `text` as NAME in a fresh folder of the test's temporary tree and returns its path.
+std::string temp_file(const std::string& folder, const std::string& name, const std::string& text) {
+    const fs::path dir = fs::path(RAYPICK_TEST_TMP) / folder;
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ofstream(dir / name, std::ios::binary) << text;
+    return (dir / name).string();
+}
+
+/// A slab, a quad "floor" on its top face and, with `lid`, the quad mirrored in z 3 units above;
+/// a ray down onto them and one beside them. The text ends inside the top-level object.
+std::string quad_scene(bool lid) {
+    return std::string(R"({
+  "shapes": [{"name": "slab", "type": "aabb", "min": [-1, -1, -2], "max": [1, 1, 0]}],
+  "meshes": [{"name": "square", "vertices": [[-1, -1, 0], [1, -1, 0], [1, 1, 0], [-1, 1, 0]],
+              "triangles": [[0, 1, 2], [0, 2, 3]]}],
+  "instances": [{"name": "floor", "mesh": "square"})") +
+           (lid ? R"(, {"name": "lid", "mesh": "square", "translation": [0, 0, 3], "scale": [1, 1, -1]})" : "") + R"(],
+  "rays": [{"name": "down", "origin": [0.5, 0.25, 5], "direction": [0, 0, -1]},
+           {"name": "beside", "origin": [5, 0, 5], "direction": [0, 0, -1]}])";
+}
+
+}  // namespace
+
+TEST(CastCli, OneLinePerRayAndInstance) {
+    const std::string file = temp_file("instances", "quad.json", quad_scene(true) + "}");
+    for (const char* precision : {"", "--double "}) {
+        const Outcome r = run(precision + file, false);
+        ASSERT_EQ(r.status, 0) << r.out;
+        const auto v = lines_of(r.out);
+        ASSERT_EQ(v.size(), 8u);  // 2 rays x (1 shape + 2 instances + 1 pick line)
+        EXPECT_EQ(v[0], json::parse(R"({"ray":0,"shape":0,"hit":true,"t_near":5,"t_far":7,"n_near":[0,0,1],"n_far":[0,0,-1],"inside":false})"));
+        EXPECT_EQ(v[1], json::parse(R"({"ray":0,"instance":0,"hit":true,"placement":0,"triangle":0,"t":5,
+                                        "barycentric":[0.25,0.125,0.625],"normal":[0,0,1],"front":true})"));
+        // The lid is mirrored in z: its front face looks down, so the ray from above meets its back.
+        EXPECT_EQ(v[2], json::parse(R"({"ray":0,"instance":1,"hit":true,"placement":0,"triangle":0,"t":2,
+                                        "barycentric":[0.25,0.125,0.625],"normal":[0,0,-1],"front":false})"));
+        EXPECT_EQ(v[3], json::parse(R"({"ray":0,"picked_instance":1,"t":2,"triangle":0})"));
+        EXPECT_EQ(v[4], json::parse(R"({"ray":1,"shape":0,"hit":false})"));
+        EXPECT_EQ(v[5], json::parse(R"({"ray":1,"instance":0,"hit":false})"));
+        EXPECT_EQ(v[6], json::parse(R"({"ray":1,"instance":1,"hit":false})"));
+        EXPECT_EQ(v[7], json::parse(R"({"ray":1,"picked":null})"));
+    }
+}
+
+TEST(CastCli, ShapeWinsATieWithAnInstanceInThePickLine) {
+    // Without the lid the ray down meets the slab's top and the floor both at t = 5.
+    const std::string file = temp_file("instance_tie", "tie.json", quad_scene(false) + "}");
+    const Outcome r = run(file, false);
+    ASSERT_EQ(r.status, 0) << r.out;
+    const auto v = lines_of(r.out);
+    ASSERT_EQ(v.size(), 6u);
+    EXPECT_EQ(v[2], json::parse(R"({"ray":0,"picked":0,"t":5})"));
+}
+
+TEST(CastCli, CheckFailsReadablyOnInstanceExpectations) {
+    const std::string file = temp_file("instance_check", "wrong.json", quad_scene(true) + R"(,
+  "expectations": [
+    {"ray": "down", "instance": "lid", "t": 2, "normal": [0, 0, 1], "front": true},
+    {"ray": "down", "picked": "slab"},
+    {"ray": "beside", "instance": "floor", "hit": false}]})");
+    for (const char* precision : {"", "--double "}) {
+        const Outcome r = run(std::string("--check ") + precision + file);
+        EXPECT_EQ(r.status, 1) << r.out;
+        EXPECT_CONTAINS(r.out, file + ": expectation 0: ray \"down\" (#0) x instance \"lid\" (#1): FAILED: normal "
+                                      "expected [0, 0, 1], got [0, 0, -1] (off by up to 2, tolerance 1e-04); front "
+                                      "expected true, got false");
+        EXPECT_CONTAINS(r.out, file + ": expectation 1: ray \"down\" (#0): pick: FAILED: picked expected \"slab\" (#0), "
+                                      "got instance \"lid\" (#1)");
+        EXPECT_FALSE(contains(r.out, "expectation 2:")) << "passing expectations are not listed";
+        EXPECT_CONTAINS(r.out, "1/3 expectations passed");
+    }
+}
+
+TEST(CastCli, MissingModelFileExitsWithTwoNamingSceneAndModel) {
+    const std::string file = temp_file("missing_model", "scene.json",
+                                       "{\"meshes\": [{\"name\": \"m\", \"file\": \"models/gone.glb\"}]}");
+    const std::string model = (fs::path(file).parent_path() / "models" / "gone.glb").string();
+    const Outcome r = run("--check " + file);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.out, "raypick-cast: " + file + ": line 1, column 35 (/meshes/0/file): cannot load the model: " + model +
+                         ": cannot open: No such file or directory\n");
 }

@@ -6,6 +6,8 @@
 #include <cmath>
 
 #include "raycast/CpuRaycast.h"
+#include <raypick/geometry/MeshGenerators.h>
+#include <raypick/geometry/MixedPick.h>
 
 namespace raypick::raycast {
 namespace {
@@ -126,6 +128,53 @@ TEST(CpuRaycast, ComparisonSkipsSilhouettesAndCatchesRealDifferences) {
     const Comparison c = compare_ids(img, wrong, 1);
     EXPECT_GT(c.differing, 10u);
     EXPECT_EQ(c.rgba[std::size_t((24 * kW + 32) * 4)], 255);  // magenta in the middle of the block
+}
+
+TEST(CpuRaycast, InstancesShowTheirIdsWhereTheyAreNearerThanTheShapes) {
+    // Two spheres as shapes, and a mesh sphere placed three times (one mirrored and stretched, one
+    // overlapping a shape sphere): every pixel is pick_mixed()'s answer, instances by their ids.
+    const std::vector<Shape<float>> shapes{Sphere<float>{{-2.5f, 0, 0}, 1}, Aabb<float>{{-4, -3, 3}, {4, 3, 4}}};
+    const Bvh<float> bvh(shapes);
+    auto mesh = std::make_shared<const MeshBvh<float>>(meshgen::sphere<float>(400, 1.f));
+    std::vector<Instance<float>> placed(3);
+    placed[0].transform.translation = {1.5f, 1.f, 0.f};
+    placed[1].transform.linear = Mat3<float>(Vec3<float>(-1.5f, 0, 0), Vec3<float>(0, 0.7f, 0), Vec3<float>(0, 0, 1));
+    placed[1].transform.translation = {1.5f, -1.5f, -1.f};
+    placed[2].transform.translation = {-2.f, 0.f, -0.5f};
+    const InstanceBvh<float> instances({mesh}, placed);
+    const std::vector<std::uint32_t> ids{7, 9, 7};
+    const Image img = [&] {
+        Image out;
+        render(bvh, MeshObjects{&instances, &ids}, kW, kH, ortho, out, 3);
+        return out;
+    }();
+    std::size_t seen_7 = 0, seen_9 = 0, seen_shape = 0;
+    for (int y = 0; y < kH; ++y)
+        for (int x = 0; x < kW; ++x) {
+            const std::size_t i = std::size_t(y * kW + x);
+            const auto want = pick_mixed(bvh, instances, ortho(x, y));
+            if (!want) {
+                ASSERT_EQ(img.shape[i], kBackground) << x << "," << y;
+                continue;
+            }
+            if (want->instance) {
+                ASSERT_EQ(img.shape[i], ids[want->instance->instance]) << x << "," << y;
+                EXPECT_EQ(img.t[i], want->instance->hit.t);
+                seen_7 += img.shape[i] == 7;
+                seen_9 += img.shape[i] == 9;
+            } else {
+                ASSERT_EQ(img.shape[i], want->shape->shape) << x << "," << y;
+                EXPECT_EQ(img.t[i], want->shape->surface.t);
+                ++seen_shape;
+            }
+        }
+    EXPECT_GT(seen_7, 100u);
+    EXPECT_GT(seen_9, 50u);
+    EXPECT_GT(seen_shape, 100u);
+    // Without instances the same call is the shapes' picture.
+    Image shapes_only;
+    render(bvh, MeshObjects{}, kW, kH, ortho, shapes_only, 2);
+    EXPECT_EQ(shapes_only.shape, render(bvh, kW, kH, ortho, 1).shape);
 }
 
 }  // namespace

@@ -7,16 +7,12 @@
 
 #include <raypick/scene/SceneFile.h>
 
+#include "SceneTestUtil.h"
+
 using namespace raypick;
+using raypick::test::error_of;
 
 namespace {
-
-SceneLoadError error_of(const std::string& text) {
-    auto r = parse_scene(text, "bad.json");
-    EXPECT_TRUE(std::holds_alternative<SceneLoadError>(r)) << "expected the file to be rejected:\n" << text;
-    if (auto* e = std::get_if<SceneLoadError>(&r)) return *e;
-    return {};
-}
 
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 

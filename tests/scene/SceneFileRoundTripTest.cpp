@@ -11,11 +11,15 @@
 
 #include <unistd.h>
 
+#include <raypick/scene/CaseCheck.h>
 #include <raypick/scene/SceneFile.h>
 #include "SceneTestUtil.h"
 
 using namespace raypick;
+using raypick::test::load_ok;
 using raypick::test::parse_ok;
+using raypick::test::temp_dir;
+using raypick::test::write_all;
 namespace fs = std::filesystem;
 
 namespace {
@@ -25,28 +29,6 @@ std::string read_all(const fs::path& p) {
     std::ostringstream os;
     os << in.rdbuf();
     return os.str();
-}
-
-void write_all(const fs::path& p, const std::string& text) {
-    std::ofstream out(p, std::ios::binary);
-    out << text;
-}
-
-/// A fresh, empty directory for one test.
-fs::path temp_dir(const std::string& name) {
-    const fs::path d = fs::path(RAYPICK_TEST_TMP) / name;
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-}
-
-Scene load_ok(const std::string& path) {
-    auto r = load_scene_file(path);
-    if (auto* e = std::get_if<SceneLoadError>(&r)) {
-        ADD_FAILURE() << e->what();
-        return {};
-    }
-    return std::get<Scene>(r);
 }
 
 /// Every field set, with numbers that are hard to print exactly.
@@ -133,6 +115,8 @@ TEST(SceneFileRoundTrip, InequalityIsDetected) {
 
 TEST(SceneFileRoundTrip, EveryAssetRoundTrips) {
     const fs::path dir = temp_dir("assets");
+    // Model file references are relative to the scene file: the saved copies see the same models.
+    fs::create_directory_symlink(fs::path(RAYPICK_ASSETS_DIR) / "models", dir / "models");
     int n = 0;
     for (const auto& entry : fs::directory_iterator(RAYPICK_ASSETS_DIR)) {
         if (entry.path().extension() != ".json") continue;
@@ -145,7 +129,7 @@ TEST(SceneFileRoundTrip, EveryAssetRoundTrips) {
         // every case file explains itself and checks something
         EXPECT_FALSE(s.description.empty());
         EXPECT_FALSE(s.expectations.empty());
-        EXPECT_FALSE(s.shapes.empty());
+        EXPECT_FALSE(s.shapes.empty() && s.instances.empty());
         EXPECT_FALSE(s.rays.empty());
     }
     EXPECT_GT(n, 20);
@@ -177,6 +161,26 @@ TEST(SceneFileRoundTrip, FormatDocExampleLoadsAndIsCorrect) {
     EXPECT_EQ(s.shapes.size(), 5u);
     EXPECT_EQ(s.rays.size(), 3u);
     EXPECT_EQ(s.expectations.size(), 6u);
+}
+
+TEST(SceneFileRoundTrip, FormatDocMeshExampleLoadsAndPasses) {
+    // The meshes and instances example in scene/FORMAT.md (the second JSON block), its model file
+    // read from assets/.
+    const std::string md = read_all(RAYPICK_FORMAT_MD);
+    const auto first = md.find("```json\n");
+    const auto begin = md.find("```json\n", first + 8);
+    ASSERT_NE(begin, std::string::npos);
+    const auto end = md.find("```", begin + 8);
+    auto loaded = parse_scene(md.substr(begin + 8, end - begin - 8), "FORMAT.md", RAYPICK_ASSETS_DIR);
+    ASSERT_TRUE(std::holds_alternative<Scene>(loaded)) << std::get<SceneLoadError>(loaded).what();
+    const Scene& s = std::get<Scene>(loaded);
+    EXPECT_EQ(s.meshes.size(), 2u);
+    EXPECT_EQ(s.instances.size(), 2u);
+    for (Precision p : {Precision::Float, Precision::Double}) {
+        const CaseReport r = check_case(s, p);
+        EXPECT_EQ(r.passed, 2u);
+        for (const auto& res : r.results) EXPECT_TRUE(res.passed) << res.summary();
+    }
 }
 
 // ---- atomic save --------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 # Runs the demo or the harness built with the disk type (without a display: skipped) with ARGS and
-# checks that it succeeded: exit status 0 and, when OUT is given, a picture written there.
+# checks that it succeeded: exit status 0 and, when OUT is given, a picture written there. Its
+# config directory is under CONFIG_HOME, never the user's.
 if(NOT DEFINED ENV{DISPLAY})
   message("no DISPLAY: skipped")
   return()
@@ -7,6 +8,7 @@ endif()
 if(DEFINED OUT)
   file(REMOVE ${OUT})
 endif()
+set(ENV{XDG_CONFIG_HOME} "${CONFIG_HOME}")
 execute_process(COMMAND ${EXE} ${ARGS} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}")
 if(NOT status EQUAL 0)
