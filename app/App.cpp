@@ -1,5 +1,7 @@
 #include "app/App.h"
 
+#include "app/MeshPicking.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -560,12 +562,16 @@ std::string App::layout_report() const {
         if (!w->Active || w->Hidden || (w->Flags & ImGuiWindowFlags_ChildWindow)) continue;
         out << "panel " << w->Pos.x << ' ' << w->Pos.y << ' ' << w->Size.x << ' ' << w->Size.y << ' ' << w->Name << '\n';
     }
-    // The renderer's projection: the camera's, at the 3D view's aspect, into the view's rectangle.
-    for (const SceneShape& sh : s.scene().shapes) {
-        const auto b = s.camera.project_box(bounds(sh.shape), v.width, v.height);
-        if (!b) out << "shape - " << sh.name << '\n';
-        else out << "shape " << b->x0 + v.x << ' ' << b->y0 + v.y << ' ' << b->x1 + v.x << ' ' << b->y1 + v.y << ' ' << sh.name << '\n';
-    }
+    // The renderer's projection: the camera's, at the 3D view's aspect, into the view's rectangle;
+    // shapes, then mesh instances.
+    auto shape_line = [&](const Aabb<double>& box, const std::string& name) {
+        const auto b = s.camera.project_box(box, v.width, v.height);
+        if (!b) out << "shape - " << name << '\n';
+        else out << "shape " << b->x0 + v.x << ' ' << b->y0 + v.y << ' ' << b->x1 + v.x << ' ' << b->y1 + v.y << ' ' << name << '\n';
+    };
+    for (const SceneShape& sh : s.scene().shapes) shape_line(bounds(sh.shape), sh.name);
+    for (std::size_t i = 0; i < s.scene().instances.size(); ++i)
+        if (const auto box = instance_bounds(s.scene(), i)) shape_line(*box, s.scene().instances[i].name);
     return out.str();
 }
 

@@ -63,7 +63,7 @@ public:
     RaycastCheck raycast_check(int shift = 0);
 
     /// What the last frame showed where, for tests (after render()): the window, the 3D view,
-    /// every ImGui window drawn and every shape's projected bounds, one a line:
+    /// every ImGui window drawn and every shape's and mesh instance's projected bounds, one a line:
     /// `window W H`, `view X Y W H`, `panel X Y W H NAME`, `shape X0 Y0 X1 Y1 NAME` (window
     /// coordinates; `shape - NAME` when a corner of its bounds is behind the near plane).
     std::string layout_report() const;

@@ -533,7 +533,7 @@ TEST(AppWindow, ModelFilesOpenAsScenesDrawnAndRayCastAlike) {
         const Image img = load_png(shot.string());
         ASSERT_EQ(img.width, kW);
         // The framed model fills the middle of the 3D view with shaded surfaces, not background.
-        const ViewRect v = view_rect(kW, kH, true);
+        const ViewRect v = view_rect(kW, kH, PanelLayout{});
         std::size_t surface = 0, probed = 0;
         for (int y = int(v.y + v.height * 0.3); y < int(v.y + v.height * 0.7); y += 4)
             for (int x = int(v.x + v.width * 0.3); x < int(v.x + v.width * 0.7); x += 4) {
@@ -568,7 +568,7 @@ TEST(AppWindow, TheRaysMeshTriangleIsOutlinedWithBothNormalsAndItsBackMarked) {
     // normal's arrow in the view, "BACK FACE" in the Ray panel's colour only for the second.
     REQUIRE_DISPLAY();
     const std::string torus = std::string(RAYPICK_SOURCE_ASSETS_DIR) + "/models/torus.glb";
-    const ViewRect v = view_rect(kW, kH, true);
+    const ViewRect v = view_rect(kW, kH, PanelLayout{});
     const auto count = [&](const Image& img, const Color& c, bool in_view) {
         std::size_t n = 0;
         for (int y = 0; y < img.height; ++y)
