@@ -73,9 +73,10 @@ inline double edge_function(double x0, double y0, double x1, double y1) {
 /// Ray against triangle: the hit with t in [t_min, t_max], or empty.
 ///   - Two-sided: either face is hit; `front` says which.
 ///   - Closed: a ray whose sheared projection (see the top of this file) passes exactly through an
-///     edge or vertex hits. That projection is exact when the triangle lies in a coordinate plane
-///     and the ray runs along that plane's axis; otherwise a lone triangle's edge is decided to
-///     within the rounding of its vertices' projection.
+///     edge or vertex hits. That projection is exact when the vertices less the origin and their
+///     shear need no rounding (an axis-aligned ray, or direction ratios that are powers of two, on
+///     short dyadic coordinates); otherwise a lone triangle's edge is decided to within the
+///     rounding of its vertices' projection.
 ///   - Watertight: a ray through a point of an edge or vertex shared by triangles of a closed mesh
 ///     (the same vertex values, in either winding) hits at least one of them, in float and double.
 ///   - A ray parallel to the triangle's plane misses when its projection computes to zero area,
@@ -84,12 +85,13 @@ inline double edge_function(double x0, double y0, double x1, double y1) {
 ///     bounds. A zero-area triangle (is_degenerate()) is never hit.
 ///   - t is the barycentric mix of the vertices' distances along the ray, in units of the ray's
 ///     direction: within a few ulps of the exact crossing for a well-shaped triangle, and always
-///     with ray.at(t) in bounds(tri) up to rounding (kept in the line's passage through it).
+///     with ray.at(t) in bounds(tri) up to rounding (kept in the line's passage through it). Double
+///     vertices beyond about 1e100 from the origin overflow the products: a miss.
 ///   - Re-casting from a hit point: ray.at(t) is rounded, so a ray leaving it may hit the same
-///     triangle again at a t within rounding of 0 (|t| |direction| below a few ulps of the point's
-///     largest coordinate). A ray started from the point moved off the plane along the normal, to
-///     the side it leaves towards, by 2^-16 (float) or 2^-45 (double) times the largest magnitude
-///     of the point's and vertices' coordinates, does not hit it again.
+///     triangle again, where it is within rounding of the plane (|t (direction . normal)| at most
+///     16 ulps of the largest coordinate). A ray started from the point moved off the plane along
+///     the normal, to the side it leaves towards, by 2^-16 (float) or 2^-45 (double) times the
+///     largest magnitude of the point's and vertices' coordinates, does not hit it again.
 ///   - Invalid input (NaN, infinities, a zero direction, t_min > t_max) misses.
 template <typename T>
 std::optional<TriangleHit<T>> intersect(const Ray<T>& ray, const Triangle<T>& tri, T t_min = T(0),
