@@ -124,7 +124,7 @@ std::optional<VariantResult> variant_of(const Ray<double>& ray, const Capsule<do
 
 std::optional<VariantResult> variant_of(const Ray<double>& ray, const Triangle<double>& s, const ShapeResult& core,
                                         const CompareOptions&) {
-    VariantResult v = from_surface("Möller–Trumbore", textbook::triangle_moller_trumbore(ray, s));
+    VariantResult v = from_surface("Möller-Trumbore", textbook::triangle_moller_trumbore(ray, s));
     compare_single(v, core.surface);
     return v;
 }
