@@ -7,20 +7,21 @@
 // see the same transformed end points, and the edge function of that edge in one is exactly the
 // negation of the other's (the same two products, subtracted in the other order). A ray through
 // the edge therefore gets edge functions of opposite sign (or both zero) in the two triangles and
-// cannot slip between them. Each edge function's sign is exact for the transformed points (float:
-// computed in double, where the products are exact; double: a plain difference of products, whose
-// rounding is monotonic and so can only turn a sign into zero, recomputed sign-exactly when it is
-// zero), so around a shared vertex the signs describe one consistent picture and a ray through the
+// cannot slip between them. Rounding of a difference of products is monotonic, so it can turn a
+// sign into zero but never flip it; an edge function of exactly zero is recomputed with a
+// sign-exact difference of products, so each edge function's sign is exact for the transformed
+// points, and around a shared vertex the signs describe one consistent picture: a ray through the
 // vertex is inside at least one of the triangles. Möller–Trumbore computes each triangle's
 // barycentrics from its own edge vectors and rounds differently across a shared edge, which is why
 // rays leak through meshes there (textbook/TextbookTriangle.h).
 //
-// The double form relies on no fused multiply-add contraction of the plain difference (raypick is
-// built for baseline x86-64, which has no FMA instruction; see docs/performance.md); the float
-// form is exact either way.
+// This relies on no fused multiply-add contraction of the edge functions' differences (raypick is
+// built for baseline x86-64, which has no FMA instruction; see docs/performance.md). A batched
+// form of this test gives the same hits only if it repeats steps 1 to 6 operation for operation.
 #pragma once
 
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include <raypick/geometry/Math.h>
@@ -55,12 +56,17 @@ inline double exact_sign_dop(double a, double b, double c, double d) {
     return std::fma(a, b, -cd) + err;
 }
 
-/// The edge function x0 * y1 - y0 * x1 of two sheared vertices, with its sign exact. For floats
-/// in double: the products are exact, so the one rounding keeps the sign (and no contraction can
-/// change the value). For doubles the plain difference, recomputed sign-exactly when it rounds to
-/// zero (monotonic rounding can only lose a sign, never flip it).
-inline double edge_function(float x0, float y0, float x1, float y1) {
-    return double(x0) * double(y1) - double(y0) * double(x1);
+/// The edge function x0 * y1 - y0 * x1 of two sheared vertices, with its sign exact: the plain
+/// difference, recomputed sign-exactly when it rounds to zero (only then can rounding have lost
+/// the sign). Floats are recomputed in double, where their products are exact; a non-zero result
+/// too small for a float is returned as the smallest float of its sign.
+inline float edge_function(float x0, float y0, float x1, float y1) {
+    const float e = x0 * y1 - y0 * x1;
+    if (e != 0.0f) return e;
+    const double exact = double(x0) * double(y1) - double(y0) * double(x1);
+    const float r = float(exact);
+    if (r != 0.0f || exact == 0.0) return r;
+    return exact < 0.0 ? -std::numeric_limits<float>::denorm_min() : std::numeric_limits<float>::denorm_min();
 }
 inline double edge_function(double x0, double y0, double x1, double y1) {
     const double e = x0 * y1 - y0 * x1;
@@ -85,8 +91,9 @@ inline double edge_function(double x0, double y0, double x1, double y1) {
 ///     bounds. A zero-area triangle (is_degenerate()) is never hit.
 ///   - t is the barycentric mix of the vertices' distances along the ray, in units of the ray's
 ///     direction: within a few ulps of the exact crossing for a well-shaped triangle, and always
-///     with ray.at(t) in bounds(tri) up to rounding (kept in the line's passage through it). Double
-///     vertices beyond about 1e100 from the origin overflow the products: a miss.
+///     with ray.at(t) in bounds(tri) up to rounding (kept within 4 eps of the line's passage
+///     through it). Vertices beyond about 1e12 (float) or 1e102 (double) from the origin overflow
+///     the products: a miss.
 ///   - Re-casting from a hit point: ray.at(t) is rounded, so a ray leaving it may hit the same
 ///     triangle again, where it is within rounding of the plane (|t (direction . normal)| at most
 ///     16 ulps of the largest coordinate). A ray started from the point moved off the plane along
@@ -96,7 +103,6 @@ inline double edge_function(double x0, double y0, double x1, double y1) {
 template <typename T>
 std::optional<TriangleHit<T>> intersect(const Ray<T>& ray, const Triangle<T>& tri, T t_min = T(0),
                                         T t_max = infinity<T>()) {
-    using W = detail::TriangleWide<T>;
     std::optional<TriangleHit<T>> out;
     if (!every(is_valid(ray), is_valid(tri), detail::valid_range(t_min, t_max))) return out;
     // 1. Permute so that the direction's largest component is z (a cyclic permutation: handedness
@@ -108,7 +114,7 @@ std::optional<TriangleHit<T>> intersect(const Ray<T>& ray, const Triangle<T>& tr
     const Vec3<T> d(ray.direction[kx], ray.direction[ky], ray.direction[kz]);
     // 2. Vertices relative to the origin, permuted, sheared so that the direction is (0, 0, d.z).
     //    Each vertex's result depends on that vertex and the ray only.
-    const T sx = -d.x / d.z, sy = -d.y / d.z;
+    const T sx = -d.x / d.z, sy = -d.y / d.z, sz = T(1) / d.z;
     const auto transform = [&](const Vec3<T>& p) {
         const Vec3<T> q = p - ray.origin;
         const T z = q[kz];
@@ -117,20 +123,20 @@ std::optional<TriangleHit<T>> intersect(const Ray<T>& ray, const Triangle<T>& tr
     const Vec3<T> p0 = transform(tri.a), p1 = transform(tri.b), p2 = transform(tri.c);
     // 3. Edge functions: twice the signed areas seen along the ray of (ray, b, c), (ray, c, a),
     //    (ray, a, b). Inside (edges included) when none has a sign opposite to another's.
-    const W e0 = detail::edge_function(p1.x, p1.y, p2.x, p2.y);
-    const W e1 = detail::edge_function(p2.x, p2.y, p0.x, p0.y);
-    const W e2 = detail::edge_function(p0.x, p0.y, p1.x, p1.y);
-    const bool has_neg = (e0 < W(0)) | (e1 < W(0)) | (e2 < W(0));
-    const bool has_pos = (e0 > W(0)) | (e1 > W(0)) | (e2 > W(0));
+    const T e0 = detail::edge_function(p1.x, p1.y, p2.x, p2.y);
+    const T e1 = detail::edge_function(p2.x, p2.y, p0.x, p0.y);
+    const T e2 = detail::edge_function(p0.x, p0.y, p1.x, p1.y);
+    const bool has_neg = (e0 < T(0)) | (e1 < T(0)) | (e2 < T(0));
+    const bool has_pos = (e0 > T(0)) | (e1 > T(0)) | (e2 > T(0));
     if (has_neg && has_pos) return out;
-    const W det = e0 + e1 + e2;  // same-signed terms: zero only when all three are
-    if (det == W(0)) return out;  // parallel to the plane, or zero area along the ray
-    // 4. The crossing's distance: the barycentric mix of the vertices' z, in units of d.z. When
-    //    the projection is ill-conditioned (a ray nearly in the plane) the weights' rounding can
-    //    move it along the ray past the triangle; the line's passage through the triangle's
-    //    bounds holds the true crossing, so t is kept in it and the hit point in the bounds.
-    T t = T((e0 * W(p0.z) + e1 * W(p1.z) + e2 * W(p2.z)) / (det * W(d.z)));
+    const T det = e0 + e1 + e2;  // same-signed terms: zero only when all three are
+    if (det == T(0)) return out;  // parallel to the plane, or zero area along the ray
+    // 4. The crossing's distance: the barycentric mix of the vertices' z, scaled by 1 / d.z.
+    T t = (e0 * p0.z + e1 * p1.z + e2 * p2.z) * sz * (T(1) / det);
     if (!is_finite(t)) return out;
+    // 5. When the projection is ill-conditioned (a ray nearly in the plane) the weights' rounding
+    //    can move t along the ray past the triangle; the line's passage through the triangle's
+    //    bounds holds the true crossing, so t is kept within 4 eps of it (a no-op otherwise).
     const Aabb<T> box = bounds(tri);
     T lo = -infinity<T>(), hi = infinity<T>();
     for (int k = 0; k < 3; ++k) {
@@ -140,18 +146,20 @@ std::optional<TriangleHit<T>> intersect(const Ray<T>& ray, const Triangle<T>& tr
         lo = glm::max(lo, glm::min(ta, tb));
         hi = glm::min(hi, glm::max(ta, tb));
     }
-    t = glm::clamp(t, glm::min(lo, hi), glm::max(lo, hi));  // lo > hi only by rounding
+    const T margin = T(4) * std::numeric_limits<T>::epsilon() * glm::max(std::abs(lo), std::abs(hi));
+    t = glm::clamp(t, glm::min(lo, hi) - margin, glm::max(lo, hi) + margin);  // lo > hi only by rounding
     if (!every(t >= t_min, t <= t_max)) return out;
-    // 5. A zero-area triangle is never hit, whatever its projection rounded to.
+    // 6. A zero-area triangle is never hit, whatever its projection rounded to.
+    using W = detail::TriangleWide<T>;
     const Vec3<W> area = detail::area_vector(tri);
     if (area == Vec3<W>(W(0))) return out;
-    // 6. Barycentrics, the winding's normal and the face: det > 0 when the projected triangle runs
+    // 7. Barycentrics, the winding's normal and the face: det > 0 when the projected triangle runs
     //    counter-clockwise seen from +z (its normal points to +z; the shear and the cyclic
     //    permutation keep orientation), so the ray meets the front face when it travels towards -z.
     TriangleHit<T>& h = out.emplace();
     h.t = t;
-    h.barycentric = Vec3<T>(T(e0 / det), T(e1 / det), T(e2 / det));
-    h.front = (det > W(0)) != (d.z > T(0));
+    h.barycentric = Vec3<T>(e0 / det, e1 / det, e2 / det);  // quotients: each in [0, 1]
+    h.front = (det > T(0)) != (d.z > T(0));
     const Vec3<W> facing_ray = h.front ? -Vec3<W>(ray.direction) : Vec3<W>(ray.direction);
     h.normal = Vec3<T>(normalize_or_dir(area, facing_ray));
     return out;
