@@ -91,7 +91,7 @@ inline double edge_function(double x0, double y0, double x1, double y1) {
 ///     bounds. A zero-area triangle (is_degenerate()) is never hit.
 ///   - t is the barycentric mix of the vertices' distances along the ray, in units of the ray's
 ///     direction: within a few ulps of the exact crossing for a well-shaped triangle, and always
-///     with ray.at(t) in bounds(tri) up to rounding (kept within 4 eps of the line's passage
+///     with ray.at(t) in bounds(tri) up to rounding (kept within 64 eps of the line's passage
 ///     through it). Vertices beyond about 1e12 (float) or 1e102 (double) from the origin overflow
 ///     the products: a miss.
 ///   - Re-casting from a hit point: ray.at(t) is rounded, so a ray leaving it may hit the same
@@ -136,7 +136,8 @@ std::optional<TriangleHit<T>> intersect(const Ray<T>& ray, const Triangle<T>& tr
     if (!is_finite(t)) return out;
     // 5. When the projection is ill-conditioned (a ray nearly in the plane) the weights' rounding
     //    can move t along the ray past the triangle; the line's passage through the triangle's
-    //    bounds holds the true crossing, so t is kept within 4 eps of it (a no-op otherwise).
+    //    bounds holds the true crossing, so t is kept within 64 eps of it (far beyond the few
+    //    ulps of a well-conditioned t, which it leaves alone).
     const Aabb<T> box = bounds(tri);
     T lo = -infinity<T>(), hi = infinity<T>();
     for (int k = 0; k < 3; ++k) {
@@ -146,7 +147,7 @@ std::optional<TriangleHit<T>> intersect(const Ray<T>& ray, const Triangle<T>& tr
         lo = glm::max(lo, glm::min(ta, tb));
         hi = glm::min(hi, glm::max(ta, tb));
     }
-    const T margin = T(4) * std::numeric_limits<T>::epsilon() * glm::max(std::abs(lo), std::abs(hi));
+    const T margin = T(64) * std::numeric_limits<T>::epsilon() * glm::max(std::abs(lo), std::abs(hi));
     t = glm::clamp(t, glm::min(lo, hi) - margin, glm::max(lo, hi) + margin);  // lo > hi only by rounding
     if (!every(t >= t_min, t <= t_max)) return out;
     // 6. A zero-area triangle is never hit, whatever its projection rounded to.
