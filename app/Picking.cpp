@@ -11,6 +11,7 @@
 #include <raypick/geometry/textbook/TextbookCapsule.h>
 #include <raypick/geometry/textbook/TextbookObb.h>
 #include <raypick/geometry/textbook/TextbookSphere.h>
+#include <raypick/geometry/textbook/TextbookTriangle.h>
 #include <raypick/scene/NumberText.h>
 
 namespace raypick::app {
@@ -121,11 +122,19 @@ std::optional<VariantResult> variant_of(const Ray<double>& ray, const Capsule<do
     return v;
 }
 
+std::optional<VariantResult> variant_of(const Ray<double>& ray, const Triangle<double>& s, const ShapeResult& core,
+                                        const CompareOptions&) {
+    VariantResult v = from_surface("Möller-Trumbore", textbook::triangle_moller_trumbore(ray, s));
+    compare_single(v, core.surface);
+    return v;
+}
+
 template <typename S> constexpr bool has_variant(const S*) { return false; }
 constexpr bool has_variant(const Sphere<double>*) { return true; }
 constexpr bool has_variant(const Aabb<double>*) { return true; }
 constexpr bool has_variant(const Obb<double>*) { return true; }
 constexpr bool has_variant(const Capsule<double>*) { return true; }
+constexpr bool has_variant(const Triangle<double>*) { return true; }
 
 std::optional<VariantResult> run_variant(const Ray<double>& ray, const Shape<double>& shape, const ShapeResult& core,
                                          const CompareOptions& opt) {
@@ -296,6 +305,15 @@ std::optional<std::size_t> ScenePicker::pick_synced(const Ray<double>& ray) {
     return std::size_t(p->shape);
 }
 
+std::optional<TriangleHit<double>> triangle_hit(const Shape<double>& shape, const Ray<double>& ray) {
+    if (const auto* tri = std::get_if<Triangle<double>>(&shape)) return intersect(ray, *tri);
+    return std::nullopt;
+}
+
+std::string format_triangle_hit(const TriangleHit<double>& h) {
+    return "barycentric " + full(h.barycentric) + (h.front ? ", front face" : ", back face");
+}
+
 std::string format_result(const Scene& scene, const PickResult& r, bool include_misses) {
     std::string out;
     out += "ray origin " + full(r.ray.origin) + " direction " + full(r.ray.direction) + "\n";
@@ -313,6 +331,7 @@ std::string format_result(const Scene& scene, const PickResult& r, bool include_
             out += "  p_near " + full(r.ray.at(s.hit->t_near)) + "  n_near " + full(s.hit->n_near) + "\n";
             out += "  p_far  " + full(r.ray.at(s.hit->t_far)) + "  n_far  " + full(s.hit->n_far) + "\n";
             out += std::string("  inside ") + (s.hit->origin_inside ? "true" : "false") + "\n";
+            if (const auto th = triangle_hit(scene.shapes[i].shape, r.ray)) out += "  " + format_triangle_hit(*th) + "\n";
         }
         if (s.variant && (s.hit || s.variant->hit || include_misses)) {
             const VariantResult& v = *s.variant;

@@ -106,6 +106,12 @@ private:
 /// Plain-text report of a result in full precision (see full()), for "copy as text".
 std::string format_result(const Scene& scene, const PickResult& result, bool include_misses);
 
+/// Where `ray` crosses `shape` when it is a triangle: its intersect() (barycentric weights of a, b,
+/// c and the face it arrives at), for the readouts. Empty for another type or a miss.
+std::optional<TriangleHit<double>> triangle_hit(const Shape<double>& shape, const Ray<double>& ray);
+/// "barycentric (wa, wb, wc), front face" / "..., back face".
+std::string format_triangle_hit(const TriangleHit<double>& h);
+
 /// A double as the shortest text that reads back as the same double (raypick::shortest: "0.1", not
 /// "0.10000000000000001") / "(x, y, z)" of those.
 std::string full(double v);

@@ -99,6 +99,10 @@ void add_degeneracies(const Capsule<double>& s, std::vector<std::string>& notes)
     if (s.radius == 0.0) notes.push_back("radius 0: the capsule is a segment");
 }
 
+void add_degeneracies(const Triangle<double>& s, std::vector<std::string>& notes) {
+    if (is_degenerate(s)) notes.push_back("zero area: no ray hits it");
+}
+
 // Corner k of a box: bit 0 selects x, bit 1 y, bit 2 z (0 = min / -h, 1 = max / +h).
 Vec3d corner_sign(int k) { return Vec3d((k & 1) ? 1.0 : -1.0, (k & 2) ? 1.0 : -1.0, (k & 4) ? 1.0 : -1.0); }
 const char* kCornerLabels[8] = {"corner ---", "corner +--", "corner -+-", "corner ++-",

@@ -29,7 +29,8 @@ std::vector<std::string> degeneracies(const Shape<double>& shape);
 Vec3d shape_center(const Shape<double>& shape);
 Shape<double> translated(const Shape<double>& shape, const Vec3d& delta);
 
-/// Drag handles: capsule end points (a, b), box corners (8), the sphere's radius point (+x).
+/// Drag handles: capsule end points (a, b), box corners (8), the sphere's radius point (+x), a
+/// triangle's vertices (a, b, c); any other type's Point fields.
 struct Handle {
     int id = 0;
     Vec3d position{0.0};

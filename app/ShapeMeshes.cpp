@@ -173,6 +173,12 @@ void wireframe_of(LineList& out, const Capsule<double>& s, const Color& col, int
     out.arc(s.b, v, axis, r, col, n / 2);
 }
 
+void wireframe_of(LineList& out, const Triangle<double>& s, const Color& col, int) {
+    out.line(s.a, s.b, col);
+    out.line(s.b, s.c, col);
+    out.line(s.c, s.a, col);
+}
+
 template <typename S> void solid_of(std::vector<SolidVertex>& out, const S& s, int) {
     const Aabb<double> b = bounds(s);
     const dvec3 axes[3] = {dvec3(1, 0, 0), dvec3(0, 1, 0), dvec3(0, 0, 1)};
@@ -209,6 +215,13 @@ void solid_of(std::vector<SolidVertex>& out, const Capsule<double>& s, int n) {
     }
     sphere_zone(out, s.b, r, axis, u, v, 0.0, glm::half_pi<double>(), n);
     sphere_zone(out, s.a, r, -axis, v, u, 0.0, glm::half_pi<double>(), n);
+}
+
+void solid_of(std::vector<SolidVertex>& out, const Triangle<double>& s, int) {
+    // Both faces, each with the normal out of it (the core's triangles are two-sided).
+    const dvec3 n = normalize_or(glm::cross(s.b - s.a, s.c - s.a), dvec3(0, 1, 0));
+    tri(out, s.a, s.b, s.c, n, n, n);
+    tri(out, s.a, s.c, s.b, -n, -n, -n);
 }
 
 }  // namespace
@@ -322,6 +335,13 @@ UnitLines unit_wireframe(UnitMesh kind, int n) {
     case UnitMesh::Segment:
         b.line(b.add(dvec3(0.0), 0.0f), b.add(dvec3(0.0), 1.0f));
         break;
+    case UnitMesh::Triangle: {
+        const std::uint32_t o = b.add(dvec3(0.0), 0.0f), ex = b.add(x, 0.0f), ey = b.add(y, 0.0f);
+        b.line(o, ex);
+        b.line(ex, ey);
+        b.line(ey, o);
+        break;
+    }
     case UnitMesh::Capsule:
         // In the capsule's frame: x = u, y = v, z = the axis from a to b; radius 1.
         for (const dvec3& off : {x, -x, y, -y}) b.line(b.add(off, 0.0f), b.add(off, 1.0f));
@@ -381,6 +401,14 @@ PlacedInstance instance_of(const Capsule<double>& s, const Color& col) {
     p.mesh = UnitMesh::Capsule;
     p.instance.transform = frame_matrix(u * r, v * r, axis * r, s.a);
     p.instance.offset = glm::vec4(glm::vec3(ab), 0.0f);
+    return p;
+}
+
+PlacedInstance instance_of(const Triangle<double>& s, const Color& col) {
+    PlacedInstance p;
+    p.instance.color = col;
+    p.mesh = UnitMesh::Triangle;  // the unit triangle's x and y edges become b - a and c - a
+    p.instance.transform = frame_matrix(s.b - s.a, s.c - s.a, dvec3(0.0), s.a);
     return p;
 }
 
@@ -579,6 +607,13 @@ UnitTriangles unit_solid(UnitMesh kind, int n) {
         // a's hemisphere around -z, from its pole to its equator.
         // (Its own copy of a's ring: the same unit positions, so the same placed points, no crack.)
         b.zone(-z, y, x, 0.0, glm::half_pi<double>(), quarter, n, 0.0f);
+        break;
+    }
+    case UnitMesh::Triangle: {
+        // Both faces: the front (counter-clockwise seen from +z, normal +z) and the back.
+        const dvec3 o(0.0);
+        b.tri(b.add(o, 0.0f, z), b.add(x, 0.0f, z), b.add(y, 0.0f, z));
+        b.tri(b.add(o, 0.0f, -z), b.add(y, 0.0f, -z), b.add(x, 0.0f, -z));
         break;
     }
     case UnitMesh::Cross:

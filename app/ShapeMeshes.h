@@ -73,11 +73,13 @@ inline constexpr int kCircleSegments = 32;
 /// Sphere: three great circles (the planes x, y, z through the centre) — so the silhouette seen
 /// along any axis is drawn exactly. Box: its 12 edges. Oriented box: its 12 rotated edges.
 /// Capsule: 4 lines along the cylinder, the rings at a and b, and two half circles per end
-/// (the hemispheres); a == b is drawn as the sphere it is, radius 0 as the segment.
+/// (the hemispheres); a == b is drawn as the sphere it is, radius 0 as the segment. Triangle: its
+/// three edges ab, bc, ca.
 void append_wireframe(LineList& out, const Shape<double>& shape, const Color& color,
                       int segments = kCircleSegments);
 
-/// Triangles with outward normals, for the solid (shaded by normal) mode.
+/// Triangles with outward normals, for the solid (shaded by normal) mode (a triangle shape: both
+/// faces).
 void append_solid(std::vector<SolidVertex>& out, const Shape<double>& shape, int segments = kCircleSegments);
 
 /// Ground grid on y = 0 (lines every `step` up to +-half_size) and the three axes.
@@ -96,9 +98,10 @@ void perpendicular_frame(const glm::dvec3& axis, glm::dvec3& u, glm::dvec3& v);
 /// The unit meshes. Rings: the sphere's three great circles (radius 1 around the origin). Cross:
 /// the mark of a point (radius 0; three segments from -1 to 1 along the axes). Box: the 12 edges of
 /// [-1, 1]^3. Segment: a capsule of radius 0. Capsule: the capsule wireframe in its frame (x = u,
-/// y = v, z = axis, radius 1), vertices at the far end flagged.
-enum class UnitMesh : int { Rings, Cross, Box, Segment, Capsule };
-inline constexpr int kUnitMeshCount = 5;
+/// y = v, z = axis, radius 1), vertices at the far end flagged. Triangle: the edges of (0,0,0),
+/// (1,0,0), (0,1,0), which an affine transform takes onto any triangle.
+enum class UnitMesh : int { Rings, Cross, Box, Segment, Capsule, Triangle };
+inline constexpr int kUnitMeshCount = 6;
 
 /// A unit-mesh vertex: its position, and `far` = 1 for vertices that belong to a capsule's end b
 /// (they are moved by the instance's offset b - a), else 0.
@@ -211,8 +214,8 @@ struct UnitTriangles {
 /// from a pole to the equator, as coarse along as append_solid's (its wireframe, drawn on top, is
 /// what shows the outline). Rings: the unit sphere. Box: the
 /// faces of [-1, 1]^3 in append_solid's order, four vertices a face with its normal. Capsule: the
-/// cylinder and the two hemispheres in the capsule's frame (UnitMesh). Cross and Segment have no
-/// area (a point, a segment): empty.
+/// cylinder and the two hemispheres in the capsule's frame (UnitMesh). Triangle: the unit triangle's
+/// two faces, normals +z and -z. Cross and Segment have no area (a point, a segment): empty.
 UnitTriangles unit_solid(UnitMesh kind, int segments = kCircleSegments);
 
 /// Whether the back faces of an instance's solid may be skipped without changing the picture: a
@@ -225,7 +228,8 @@ bool solid_cullable(UnitMesh mesh, const ShapeInstance& instance, const glm::mat
 /// matrix of the transform's columns made unit length (divided by their largest entry first, so
 /// neither tiny nor huge extents overflow) times the normal. The transforms are rotations times
 /// per-axis scales, so this is the rotated normal — also when an extent is 0 (a flat box's faces);
-/// zero only for faces that have no area.
+/// a triangle's (edges b - a and c - a, third column 0) turns +-z into +-unit(cross(b - a, c - a)).
+/// Zero only for faces that have no area.
 glm::vec3 instance_normal(const ShapeInstance& instance, const glm::vec3& unit_normal);
 
 }  // namespace raypick::app

@@ -4,7 +4,9 @@
 //
 // Default: one JSON object per line, for each ray i: a line per shape j
 //   {"ray":i,"shape":j,"hit":true,"t_near":..,"t_far":..,"n_near":[..],"n_far":[..],"inside":false}
-//   ({"ray":i,"shape":j,"hit":false} on a miss), then a line per instance k (its nearest triangle)
+//   ({"ray":i,"shape":j,"hit":false} on a miss; a triangle's hit adds "barycentric":[wa,wb,wc],
+//   the weights of its vertices a, b, c, and "front":true|false, the face the ray arrives at),
+//   then a line per instance k (its nearest triangle)
 //   {"ray":i,"instance":k,"hit":true,"placement":p,"triangle":n,"t":..,"barycentric":[..],
 //    "normal":[..],"front":true} ({"ray":i,"instance":k,"hit":false} on a miss), then the ray's
 //   pick over shapes and instances: {"ray":i,"picked":j,"t":..} (a shape),
@@ -124,7 +126,15 @@ template <typename T> void cast_all(const Scene& scene, Out& out) {
             out.vec(h->n_near);
             out.put(",\"n_far\":");
             out.vec(h->n_far);
-            out.put(h->origin_inside ? ",\"inside\":true}\n" : ",\"inside\":false}\n");
+            out.put(h->origin_inside ? ",\"inside\":true" : ",\"inside\":false");
+            // A triangle also says where it was crossed and from which side.
+            if (const auto* tri = std::get_if<Triangle<T>>(&cs.shapes[j]))
+                if (const auto th = intersect(ray, *tri, t_min, t_max)) {
+                    out.put(",\"barycentric\":");
+                    out.vec(th->barycentric);
+                    out.put(th->front ? ",\"front\":true" : ",\"front\":false");
+                }
+            out.put("}\n");
             // Same rule as pick_scene(): first surface point, nearest t, lowest index on ties.
             if (const auto s = first_surface(ray, *h, t_min, t_max))
                 if (!picked || s->t < pick_t) {
@@ -165,8 +175,9 @@ int help() {
     std::fputs("usage: raypick-cast [--check] [--double] FILE\n"
                "  Casts every ray in the scene file FILE against every shape and instance, one JSON\n"
                "  object per line: {\"ray\":i,\"shape\":j,\"hit\":..,\"t_near\":..,\"t_far\":..,\"n_near\":[..],\n"
-               "  \"n_far\":[..],\"inside\":..} per ray x shape, {\"ray\":i,\"instance\":k,\"hit\":..,\"placement\":p,\n"
-               "  \"triangle\":n,\"t\":..,\"barycentric\":[..],\"normal\":[..],\"front\":..} per ray x instance, and\n"
+               "  \"n_far\":[..],\"inside\":..} per ray x shape (a triangle's hit adds \"barycentric\":[wa,wb,wc]\n"
+               "  and \"front\":true|false), {\"ray\":i,\"instance\":k,\"hit\":..,\"placement\":p,\"triangle\":n,\n"
+               "  \"t\":..,\"barycentric\":[..],\"normal\":[..],\"front\":..} per ray x instance, and\n"
                "  {\"ray\":i,\"picked\":j|null,\"t\":..} or {\"ray\":i,\"picked_instance\":k,\"t\":..,\"triangle\":n} per ray.\n"
                "  --check   compare with the file's expectations instead; print failures, exit 1 on any\n"
                "  --double  use the double-precision core (default: float)\n"

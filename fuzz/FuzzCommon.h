@@ -166,8 +166,28 @@ template <typename T> Capsule<T> decode_capsule(Reader& in) {
     return c;
 }
 
+template <typename T> Triangle<T> decode_triangle(Reader& in) {
+    Triangle<T> t;
+    t.a = in.vec3<T>();
+    const std::uint8_t mode = in.u8() % 4;
+    if (mode == 0) {  // three arbitrary points
+        t.b = in.vec3<T>();
+        t.c = in.vec3<T>();
+        return t;
+    }
+    t.b = t.a + in.vec3<T>();
+    if (mode == 1) t.c = t.a + in.vec3<T>();                  // around a
+    else if (mode == 2) t.c = t.a + (t.b - t.a) * in.scalar<T>();  // collinear: zero area
+    else t.c = t.b;                                             // two coincident vertices
+    return t;
+}
+
+/// The shape type byte: 4 is a triangle; any other value v is type v % 4 (sphere, aabb, obb,
+/// capsule), the decoding the saved inputs were written with (none has a 4 there).
 template <typename T> Shape<T> decode_shape(Reader& in) {
-    switch (in.u8() % 4) {
+    const std::uint8_t type = in.u8();
+    if (type == 4) return decode_triangle<T>(in);
+    switch (type % 4) {
         case 0: return decode_sphere<T>(in);
         case 1: return decode_aabb<T>(in);
         case 2: return decode_obb<T>(in);

@@ -1,10 +1,12 @@
-// libFuzzer target: every cast function (sphere, aabb, obb, capsule) on decoded inputs, in the
+// libFuzzer target: every cast function (sphere, aabb, obb, capsule, triangle) on decoded inputs, in the
 // scalar RAYPICK_FUZZ_SCALAR (float or double; CMakeLists.txt builds one binary per precision).
 //
 // Input layout (fuzz/FuzzCommon.h): shape type byte, shape, ray, range mode, poison byte.
 // Invariants (check_cast): no NaN/inf in a hit, t_near <= t_far, unit normals, the passage overlaps
 // [t_min, t_max], origin_inside consistent, invalid input -> miss, variant dispatch == direct cast;
-// plus: a capsule with a == b is exactly the sphere, the range can only drop hits, and the batch
+// plus: a capsule with a == b is exactly the sphere, a triangle's intersect() agrees with its cast
+// (weights in [0, 1], unit normal on the side the face says; no hit on a zero-area triangle), the
+// range can only drop hits, and the batch
 // kernels give cast()'s hit and t values bit for bit: their SSE2 build (what the BVH's leaves
 // run) in a whole group and in a partial one, and cast_batch() with every instruction set this
 // CPU has (SSE2, AVX2, AVX-512: Batch.cpp) over one more shape than its widest group holds.
@@ -81,6 +83,27 @@ void check_batch(const Ray<T>& ray, const S& shape, T t_min, T t_max, const std:
                        t_min, t_max, h);
     }
 }
+/// intersect() against cast() of the same triangle: a hit exactly when cast() hits, at the same
+/// t, with weights in [0, 1], a unit normal and n_near on the side `front` says; never a hit on
+/// a zero-area triangle.
+void check_triangle(const Ray<T>& ray, const Triangle<T>& tri, T t_min, T t_max, const std::optional<RayHit<T>>& h) {
+    const auto th = intersect(ray, tri, t_min, t_max);
+    const auto broken = [&](const char* what) {
+        print_ray(ray, t_min, t_max);
+        print_shape(tri);
+        if (h) print_hit("cast", *h);
+        fail(what);
+    };
+    if (th.has_value() != h.has_value()) broken("intersect() and cast() disagree on a hit");
+    if (!th) return;
+    if (is_degenerate(tri)) broken("hit on a zero-area triangle");
+    if (!same_bits(th->t, h->t_near) || !same_bits(th->t, h->t_far)) broken("intersect()'s t differs from cast()'s");
+    for (int k = 0; k < 3; ++k)
+        if (!(th->barycentric[k] >= T(0) && th->barycentric[k] <= T(1))) broken("a barycentric weight outside [0, 1]");
+    if (!is_unit(th->normal)) broken("intersect()'s normal is not unit length");
+    if (!same_bits(h->n_near, th->front ? th->normal : -th->normal))
+        broken("cast()'s n_near is not the normal on the side intersect() says the ray arrives at");
+}
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -93,8 +116,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     std::visit(
         [&](const auto& s) {
+            using S = std::decay_t<decltype(s)>;
             const auto h = check_cast(ray, s, t_min, t_max);
-            check_batch(ray, s, t_min, t_max, h);
+            if constexpr (!std::is_same_v<S, Triangle<T>>) check_batch(ray, s, t_min, t_max, h);  // no batch kernel
             // Narrowing the range to [-inf, inf] can only add hits, never change a hit's values.
             const auto full = check_cast(ray, s, -infinity<T>(), infinity<T>());
             if (h && !same_hit(h, full)) {
@@ -104,7 +128,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 if (full) print_hit("result in [-inf, inf]", *full);
                 fail("the hit's values depend on the range [t_min, t_max]");
             }
-            using S = std::decay_t<decltype(s)>;
+            if constexpr (std::is_same_v<S, Triangle<T>>) check_triangle(ray, s, t_min, t_max, h);
             if constexpr (std::is_same_v<S, Capsule<T>>) {
                 if (s.a == s.b) {
                     const auto sph = cast(ray, Sphere<T>{s.a, s.radius}, t_min, t_max);

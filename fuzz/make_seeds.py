@@ -4,7 +4,7 @@
 The byte format is the one FuzzCommon.h's Reader decodes, read front to back:
   scalar: tag 0 + int8           -> small integer
           tag 1 + int8 n + byte d -> n / (d % 16 + 1)
-  fuzz_cast_*: shape type (0 sphere, 1 aabb, 2 obb, 3 capsule), shape, ray origin and direction,
+  fuzz_cast_*: shape type (0 sphere, 1 aabb, 2 obb, 3 capsule, 4 triangle), shape, ray origin and direction,
                range mode (0: [0, inf), 1: [t_min, t_max], 2: (-inf, inf), 3: [t_min, inf)),
                poison byte (0xF0 | k with an index byte: one input scalar becomes NaN / inf / -inf)
   fuzz_bvh:    precision byte (odd: double), shape count - 1, shapes (type byte + shape),
@@ -53,6 +53,13 @@ def capsule(a, b, r, mode=2):
     return [3] + vec(*a) + [mode] + b_bytes + (r if isinstance(r, list) else i(r))
 
 
+def triangle(a, b, c, mode=0):
+    """mode 0: vertices as given; 1: b and c relative to a; 2: b relative to a, c = a + c * (b - a)
+    (c a scalar: collinear); 3: b relative to a, c = b."""
+    rest = vec(*b) + (vec(*c) if mode in (0, 1) else (c if isinstance(c, list) else i(c)) if mode == 2 else [])
+    return [4] + vec(*a) + [mode] + rest
+
+
 def ray(o, d, mode=0, rng=()):
     out = vec(*o) + vec(*d) + [mode]
     for x in rng:
@@ -84,6 +91,12 @@ CAST = {
     "capsule_a_equals_b": capsule((0, 0, 5), None, 1, mode=0) + ray(*Z) + [0],
     "capsule_segment": capsule((0, -1, 5), (0, 1, 5), 0) + ray(*Z) + [0],
     "capsule_inside": capsule((0, 0, -1), (0, 0, 1), 1) + ray((0, 0, 0), (1, 1, 0), mode=2) + [0],
+    "triangle_hit": triangle((-1, -1, 5), (2, 0, 5), (0, 2, 5)) + ray(*Z) + [0],
+    "triangle_vertex": triangle((0, 0, 5), (2, 0, 0), (0, 2, 0), mode=1) + ray(*Z) + [0],
+    "triangle_edge": triangle((-1, 0, 5), (2, 0, 0), (0, 2, 1), mode=1) + ray(*Z) + [0],
+    "triangle_in_plane": triangle((-1, -1, 0), (2, 0, 0), (0, 2, 0), mode=1) + ray((-5, 0, 0), (1, 0, 0)) + [0],
+    "triangle_collinear": triangle((-1, -1, 5), (2, 2, 0), 3, mode=2) + ray(*Z) + [0],
+    "triangle_coincident": triangle((-1, -1, 5), (2, 2, 0), None, mode=3) + ray(*Z) + [0],
 }
 
 MIXED = (
@@ -97,6 +110,9 @@ BVH = {
     "mixed_double": [1, 3] + MIXED + [1, 4, 0, 1] + ray(*Z) + ray((0, 4, 0), (0, 0, 1), mode=2) + [2] + sphere((0, 0, 2), 1),
     "mixed_float": [0, 3] + MIXED + [0, 10, 1, 1] + ray(*Z) + ray((-3, 0, 0), (0, 0, 1), mode=1, rng=(0, 10)) + [0] + aabb_size((-1, -1, 3), (2, 2, 0)),
     "same_centre": [1, 4] + list(SAME_CENTRE) + [0, 0, 0, 0] + ray(*Z) + [3] + capsule((0, 0, 1), (0, 0, 9), 1),
+    "triangles": [0, 2] + triangle((-1, -1, 5), (1, -1, 5), (1, 1, 5)) + triangle((-1, -1, 5), (1, 1, 5), (-1, 1, 5))
+    + triangle((-3, 0, 5), (2, 0, 0), (0, 2, 0), mode=1) + [1, 4, 0, 1] + ray(*Z) + ray((-3, 0, 0), (0, 0, 1))
+    + [2] + triangle((-1, -1, 2), (2, 2, 0), None, mode=3),
 }
 
 

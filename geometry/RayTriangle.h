@@ -7,14 +7,21 @@
 // see the same transformed end points, and the edge function of that edge in one is exactly the
 // negation of the other's (the same two products, subtracted in the other order). A ray through
 // the edge therefore gets edge functions of opposite sign (or both zero) in the two triangles and
-// cannot slip between them; an edge function of exactly zero is recomputed with a sign-exact
-// difference of products, so a ray through a shared vertex is decided the same way in every
-// triangle around it. Möller–Trumbore computes each triangle's barycentrics from its own edge
-// vectors and rounds differently across a shared edge, which is why rays leak through meshes there
-// (textbook/TextbookTriangle.h).
+// cannot slip between them. Rounding of a difference of products is monotonic, so it can turn a
+// sign into zero but never flip it; an edge function of exactly zero is recomputed with a
+// sign-exact difference of products, so each edge function's sign is exact for the transformed
+// points, and around a shared vertex the signs describe one consistent picture: a ray through the
+// vertex is inside at least one of the triangles. Möller–Trumbore computes each triangle's
+// barycentrics from its own edge vectors and rounds differently across a shared edge, which is why
+// rays leak through meshes there (textbook/TextbookTriangle.h).
+//
+// This relies on no fused multiply-add contraction of the edge functions' differences (raypick is
+// built for baseline x86-64, which has no FMA instruction; see docs/performance.md). A batched
+// form of this test gives the same hits only if it repeats steps 1 to 6 operation for operation.
 #pragma once
 
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include <raypick/geometry/Math.h>
@@ -28,48 +35,70 @@ namespace raypick {
 /// Where a ray crosses a triangle.
 template <typename T> struct TriangleHit {
     T t = T(0);
-    /// Weights of a, b and c at the hit point: each in [0, 1], summing to 1 up to rounding. An
-    /// edge's point has its opposite vertex's weight exactly 0; a vertex has its own weight 1.
+    /// Weights of a, b and c at the hit point, in that order: each in [0, 1], summing to 1 up to
+    /// rounding. A point on an edge (as the test decides) has its opposite vertex's weight exactly
+    /// 0; a vertex has its own weight exactly 1.
     Vec3<T> barycentric{T(0)};
-    /// Unit geometric normal by winding: cross(b - a, c - a), out of the front face.
+    /// Unit geometric normal by winding: along cross(b - a, c - a), out of the front face.
     Vec3<T> normal{T(0)};
-    /// The ray arrives at the front face (the side where a, b, c run counter-clockwise).
+    /// The ray arrives at the front face (the side from which a, b, c run counter-clockwise).
     bool front = false;
 };
 
 namespace detail {
 
-/// a * b - c * d with its sign exact (zero exactly when a * b == c * d in real arithmetic): in
-/// double for floats, whose products are exact there; for doubles Kahan's difference of products
-/// (an exact product error by fma), within 2 ulps, so a non-zero result is never zero nor of the
-/// wrong sign.
-inline double exact_sign_dop(float a, float b, float c, float d) {
-    return double(a) * double(b) - double(c) * double(d);
-}
+/// a * b - c * d with its sign exact (zero exactly when a * b == c * d in real arithmetic, as long
+/// as no product overflows or has magnitude below 2^-969): Kahan's difference of products, the
+/// product's rounding error recovered exactly by fma, within 2 ulps of the exact difference.
 inline double exact_sign_dop(double a, double b, double c, double d) {
     const double cd = c * d;
     const double err = std::fma(-c, d, cd);  // cd - c * d, exactly
     return std::fma(a, b, -cd) + err;
 }
 
-/// The edge function x0 * y1 - y0 * x1 of two sheared vertices, recomputed sign-exactly when the
-/// plain product difference rounds to zero (only then can rounding change which side is taken).
-template <typename T> inline T edge_function(T x0, T y0, T x1, T y1) {
-    const T e = x0 * y1 - y0 * x1;
-    if (e != T(0)) return e;
-    return T(exact_sign_dop(x0, y1, y0, x1));
+/// The edge function x0 * y1 - y0 * x1 of two sheared vertices, with its sign exact: the plain
+/// difference, recomputed sign-exactly when it rounds to zero (only then can rounding have lost
+/// the sign). Floats are recomputed in double, where their products are exact; a non-zero result
+/// too small for a float is returned as the smallest float of its sign.
+inline float edge_function(float x0, float y0, float x1, float y1) {
+    const float e = x0 * y1 - y0 * x1;
+    if (e != 0.0f) return e;
+    const double exact = double(x0) * double(y1) - double(y0) * double(x1);
+    const float r = float(exact);
+    if (r != 0.0f || exact == 0.0) return r;
+    return exact < 0.0 ? -std::numeric_limits<float>::denorm_min() : std::numeric_limits<float>::denorm_min();
+}
+inline double edge_function(double x0, double y0, double x1, double y1) {
+    const double e = x0 * y1 - y0 * x1;
+    if (e != 0.0) return e;
+    return exact_sign_dop(x0, y1, y0, x1);
 }
 
 }  // namespace detail
 
 /// Ray against triangle: the hit with t in [t_min, t_max], or empty.
-///   - Closed and two-sided: a ray through an edge or a vertex hits; either face is hit.
+///   - Two-sided: either face is hit; `front` says which.
+///   - Closed: a ray whose sheared projection (see the top of this file) passes exactly through an
+///     edge or vertex hits. That projection is exact when the vertices less the origin and their
+///     shear need no rounding (an axis-aligned ray, or direction ratios that are powers of two, on
+///     short dyadic coordinates); otherwise a lone triangle's edge is decided to within the
+///     rounding of its vertices' projection.
 ///   - Watertight: a ray through a point of an edge or vertex shared by triangles of a closed mesh
 ///     (the same vertex values, in either winding) hits at least one of them, in float and double.
-///   - A ray parallel to the triangle's plane (including one lying in it) misses: seen along the
-///     ray the triangle has no area. A zero-area triangle (is_degenerate()) is never hit.
-///   - t is the sheared plane distance over the determinant: within a few ulps of the exact
-///     crossing for a well-shaped triangle, in units of the ray's direction.
+///   - A ray parallel to the triangle's plane misses when its projection computes to zero area,
+///     which is exact for a plane and ray direction along coordinate axes; a ray in or parallel to
+///     a tilted plane, up to rounding, may be taken as crossing it somewhere in the triangle's
+///     bounds. A zero-area triangle (is_degenerate()) is never hit.
+///   - t is the barycentric mix of the vertices' distances along the ray, in units of the ray's
+///     direction: within a few ulps of the exact crossing for a well-shaped triangle, and always
+///     with ray.at(t) in bounds(tri) up to rounding (kept within 64 eps of the line's passage
+///     through it). Vertices beyond about 1e12 (float) or 1e102 (double) from the origin overflow
+///     the products: a miss.
+///   - Re-casting from a hit point: ray.at(t) is rounded, so a ray leaving it may hit the same
+///     triangle again, where it is within rounding of the plane (|t (direction . normal)| at most
+///     16 ulps of the largest coordinate). A ray started from the point moved off the plane along
+///     the normal, to the side it leaves towards, by 2^-16 (float) or 2^-45 (double) times the
+///     largest magnitude of the point's and vertices' coordinates, does not hit it again.
 ///   - Invalid input (NaN, infinities, a zero direction, t_min > t_max) misses.
 template <typename T>
 std::optional<TriangleHit<T>> intersect(const Ray<T>& ray, const Triangle<T>& tri, T t_min = T(0),
@@ -84,6 +113,7 @@ std::optional<TriangleHit<T>> intersect(const Ray<T>& ray, const Triangle<T>& tr
     const int ky = kx == 2 ? 0 : kx + 1;
     const Vec3<T> d(ray.direction[kx], ray.direction[ky], ray.direction[kz]);
     // 2. Vertices relative to the origin, permuted, sheared so that the direction is (0, 0, d.z).
+    //    Each vertex's result depends on that vertex and the ray only.
     const T sx = -d.x / d.z, sy = -d.y / d.z, sz = T(1) / d.z;
     const auto transform = [&](const Vec3<T>& p) {
         const Vec3<T> q = p - ray.origin;
@@ -91,7 +121,7 @@ std::optional<TriangleHit<T>> intersect(const Ray<T>& ray, const Triangle<T>& tr
         return Vec3<T>(q[kx] + sx * z, q[ky] + sy * z, z);
     };
     const Vec3<T> p0 = transform(tri.a), p1 = transform(tri.b), p2 = transform(tri.c);
-    // 3. Edge functions: twice the signed areas seen from the ray of (ray, b, c), (ray, c, a),
+    // 3. Edge functions: twice the signed areas seen along the ray of (ray, b, c), (ray, c, a),
     //    (ray, a, b). Inside (edges included) when none has a sign opposite to another's.
     const T e0 = detail::edge_function(p1.x, p1.y, p2.x, p2.y);
     const T e1 = detail::edge_function(p2.x, p2.y, p0.x, p0.y);
@@ -99,27 +129,47 @@ std::optional<TriangleHit<T>> intersect(const Ray<T>& ray, const Triangle<T>& tr
     const bool has_neg = (e0 < T(0)) | (e1 < T(0)) | (e2 < T(0));
     const bool has_pos = (e0 > T(0)) | (e1 > T(0)) | (e2 > T(0));
     if (has_neg && has_pos) return out;
-    const T det = e0 + e1 + e2;
-    if (det == T(0)) return out;  // parallel to the plane, or zero area
+    const T det = e0 + e1 + e2;  // same-signed terms: zero only when all three are
+    if (det == T(0)) return out;  // parallel to the plane, or zero area along the ray
     // 4. The crossing's distance: the barycentric mix of the vertices' z, scaled by 1 / d.z.
-    const T inv_det = T(1) / det;
-    const T t = (e0 * p0.z + e1 * p1.z + e2 * p2.z) * sz * inv_det;
-    if (!every(t >= t_min, t <= t_max, is_finite(t))) return out;
-    // 5. Barycentrics, the winding's normal and the face: det > 0 when the triangle runs
-    //    counter-clockwise seen looking along +z, so the ray meets the front face when the
-    //    direction's sign along z is the opposite (the shear and permutation keep orientation).
+    T t = (e0 * p0.z + e1 * p1.z + e2 * p2.z) * sz * (T(1) / det);
+    if (!is_finite(t)) return out;
+    // 5. When the projection is ill-conditioned (a ray nearly in the plane) the weights' rounding
+    //    can move t along the ray past the triangle; the line's passage through the triangle's
+    //    bounds holds the true crossing, so t is kept within 64 eps of it (far beyond the few
+    //    ulps of a well-conditioned t, which it leaves alone).
+    const Aabb<T> box = bounds(tri);
+    T lo = -infinity<T>(), hi = infinity<T>();
+    for (int k = 0; k < 3; ++k) {
+        if (ray.direction[k] == T(0)) continue;
+        const T ta = (box.min[k] - ray.origin[k]) / ray.direction[k];
+        const T tb = (box.max[k] - ray.origin[k]) / ray.direction[k];
+        lo = glm::max(lo, glm::min(ta, tb));
+        hi = glm::min(hi, glm::max(ta, tb));
+    }
+    const T margin = T(64) * std::numeric_limits<T>::epsilon() * glm::max(std::abs(lo), std::abs(hi));
+    t = glm::clamp(t, glm::min(lo, hi) - margin, glm::max(lo, hi) + margin);  // lo > hi only by rounding
+    if (!every(t >= t_min, t <= t_max)) return out;
+    // 6. A zero-area triangle is never hit, whatever its projection rounded to.
+    using W = detail::TriangleWide<T>;
+    const Vec3<W> area = detail::area_vector(tri);
+    if (area == Vec3<W>(W(0))) return out;
+    // 7. Barycentrics, the winding's normal and the face: det > 0 when the projected triangle runs
+    //    counter-clockwise seen from +z (its normal points to +z; the shear and the cyclic
+    //    permutation keep orientation), so the ray meets the front face when it travels towards -z.
     TriangleHit<T>& h = out.emplace();
     h.t = t;
-    h.barycentric = Vec3<T>(e0 * inv_det, e1 * inv_det, e2 * inv_det);
+    h.barycentric = Vec3<T>(e0 / det, e1 / det, e2 / det);  // quotients: each in [0, 1]
     h.front = (det > T(0)) != (d.z > T(0));
-    const Vec3<T> facing_ray = h.front ? -ray.direction : ray.direction;
-    h.normal = normalize_or_dir(glm::cross(tri.b - tri.a, tri.c - tri.a), facing_ray);
+    const Vec3<W> facing_ray = h.front ? -Vec3<W>(ray.direction) : Vec3<W>(ray.direction);
+    h.normal = Vec3<T>(normalize_or_dir(area, facing_ray));
     return out;
 }
 
 /// Ray against triangle as every shape type answers it (RayHit.h): the crossing [t, t] of
-/// intersect(), with n_near the normal facing the ray and n_far its opposite, as a flat shape
-/// crossed once. Empty exactly when intersect() is.
+/// intersect(), with n_near the normal facing the ray (the winding normal for a front hit, its
+/// opposite for a back hit) and n_far its opposite, as a flat shape crossed once. Empty exactly
+/// when intersect() is.
 template <typename T>
 std::optional<RayHit<T>> cast(const Ray<T>& ray, const Triangle<T>& tri, T t_min = T(0), T t_max = infinity<T>()) {
     std::optional<RayHit<T>> out;

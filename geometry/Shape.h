@@ -15,6 +15,7 @@
 #include <raypick/geometry/RayHit.h>
 #include <raypick/geometry/RayObb.h>
 #include <raypick/geometry/RaySphere.h>
+#include <raypick/geometry/RayTriangle.h>
 #include <raypick/geometry/ShapeTraits.h>
 #include <raypick/geometry/Validate.h>
 
@@ -31,18 +32,19 @@
 namespace raypick {
 
 /// The shape types, in index order. Adding a type: its header here, its name in this list.
-using ShapeTypes = ShapeList<Sphere, Aabb, Obb, Capsule RAYPICK_EXTRA_SHAPE_TYPES>;
+using ShapeTypes = ShapeList<Sphere, Aabb, Obb, Capsule, Triangle RAYPICK_EXTRA_SHAPE_TYPES>;
 
 inline constexpr int kShapeTypeCount = ShapeTypes::size;
 
 /// A shape type's index in ShapeTypes. The built-in types have names here for convenience; any
 /// type's index is shape_type<S>.
-enum class ShapeType : std::uint8_t { Sphere = 0, Aabb = 1, Obb = 2, Capsule = 3 };
+enum class ShapeType : std::uint8_t { Sphere = 0, Aabb = 1, Obb = 2, Capsule = 3, Triangle = 4 };
 
 template <template <typename> class S> inline constexpr ShapeType shape_type =
     ShapeType(ShapeVisit<ShapeTypes>::index<S>);
 static_assert(shape_type<Sphere> == ShapeType::Sphere && shape_type<Aabb> == ShapeType::Aabb &&
-                  shape_type<Obb> == ShapeType::Obb && shape_type<Capsule> == ShapeType::Capsule,
+                  shape_type<Obb> == ShapeType::Obb && shape_type<Capsule> == ShapeType::Capsule &&
+                  shape_type<Triangle> == ShapeType::Triangle,
               "ShapeType's names follow ShapeTypes' order");
 
 /// fn(ShapeTag<S>{}) for the type S with index t.
@@ -52,12 +54,12 @@ template <typename Fn> [[gnu::always_inline]] inline decltype(auto) visit_shape_
 /// fn(ShapeTag<S>{}) for every shape type, in index order.
 template <typename Fn> void for_each_shape_type(Fn&& fn) { ShapeTypes::for_each(std::forward<Fn>(fn)); }
 
-/// Lower-case name used in files and messages: "sphere", "aabb", "obb", "capsule" (ShapeTraits::name).
+/// Lower-case name used in files and messages: "sphere", "aabb", "obb", "capsule", "triangle" (ShapeTraits::name).
 inline const char* shape_type_name(ShapeType t) {
     if (int(t) >= kShapeTypeCount) return "unknown";
     return visit_shape_type(t, [](auto tag) { return decltype(tag)::Traits::name; });
 }
-/// Name shown in the demo: "Sphere", "AABB", "OBB", "Capsule" (ShapeTraits::label).
+/// Name shown in the demo: "Sphere", "AABB", "OBB", "Capsule", "Triangle" (ShapeTraits::label).
 inline const char* shape_type_label(ShapeType t) {
     if (int(t) >= kShapeTypeCount) return "unknown";
     return visit_shape_type(t, [](auto tag) { return decltype(tag)::Traits::label; });

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <tuple>
+#include <type_traits>
 
 #include <raypick/geometry/Aabb.h>
 #include <raypick/geometry/Math.h>
@@ -15,7 +16,8 @@ namespace raypick {
 /// The triangle a, b, c: closed (its edges and vertices belong to it) and two-sided. Its front face
 /// is the one from which a, b, c run counter-clockwise; the geometric normal
 /// cross(b - a, c - a) points out of it (right-handed). Any three finite points are valid; three
-/// collinear ones make a zero-area triangle, which no ray hits (see is_degenerate()).
+/// coincident or collinear ones make a zero-area triangle, which no ray hits (is_degenerate() says
+/// which count as such).
 template <typename T> struct Triangle {
     Vec3<T> a{T(-0.5), T(-0.5), T(0)};
     Vec3<T> b{T(0.5), T(-0.5), T(0)};
@@ -35,12 +37,28 @@ template <typename T> std::optional<InputError> validate(const Triangle<T>& t) {
     return std::nullopt;
 }
 
-/// Whether the triangle has zero area as computed: cross(b - a, c - a) is the zero vector in T
-/// (collinear or coincident vertices). A zero-area triangle is valid and never hit: the ray test
-/// sees a zero determinant (its projected area along the ray) and misses, whatever this says for
-/// triangles so thin that rounding decides.
+namespace detail {
+/// The scalar a triangle's area and edge functions are computed in: double for float (products of
+/// floats are exact there, and nothing overflows or underflows), T itself otherwise.
+template <typename T> using TriangleWide = std::conditional_t<std::is_same_v<T, float>, double, T>;
+
+/// cross(b - a, c - a) in TriangleWide<T>: twice the area, along the front face's normal.
+template <typename T> Vec3<TriangleWide<T>> area_vector(const Triangle<T>& t) {
+    using W = TriangleWide<T>;
+    const Vec3<W> a(t.a);
+    return glm::cross(Vec3<W>(t.b) - a, Vec3<W>(t.c) - a);
+}
+}  // namespace detail
+
+/// Whether the triangle has zero area as computed: cross(b - a, c - a), in double for float
+/// triangles, is the zero vector. True for coincident vertices and for collinear ones whose cross
+/// product cancels exactly (e.g. c = a + 2 (b - a)); for double vertices also when the edges are
+/// so short (below about 1e-162) that the products underflow. No ray hits a triangle for which
+/// this is true (RayTriangle.h); a sliver that is collinear in real arithmetic but not as computed
+/// is not degenerate, and rays within rounding of its line may hit it.
 template <typename T> bool is_degenerate(const Triangle<T>& t) {
-    return glm::cross(t.b - t.a, t.c - t.a) == Vec3<T>(T(0));
+    using W = detail::TriangleWide<T>;
+    return detail::area_vector(t) == Vec3<W>(W(0));
 }
 
 /// The smallest box holding the three vertices (exact: no rounding).

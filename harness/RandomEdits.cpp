@@ -679,15 +679,18 @@ bool RandomEdits::start_drag_handle(AppState& s) {
     g.shape = i;
     g.handle = h.id;
     double tx = ph->x + uniform(-100.0, 100.0), ty = ph->y + uniform(-100.0, 100.0);
-    // Onto the point that makes it degenerate: zero size, a == b, radius 0 (for the types whose
-    // handles have one: a sphere's radius point, a capsule's ends, a box's corners).
+    // Onto the point that makes it degenerate: zero size, a == b, radius 0, zero area (for the
+    // types whose handles have one: a sphere's radius point, a capsule's ends, a box's corners, a
+    // triangle's vertices).
     const bool degenerate_snap = std::holds_alternative<Sphere<double>>(shape) ||
                                  std::holds_alternative<Capsule<double>>(shape) ||
-                                 std::holds_alternative<Aabb<double>>(shape) || std::holds_alternative<Obb<double>>(shape);
+                                 std::holds_alternative<Aabb<double>>(shape) || std::holds_alternative<Obb<double>>(shape) ||
+                                 std::holds_alternative<Triangle<double>>(shape);
     if (degenerate_snap && below(10) < 7) {
         Vec3d q = h.position;
         if (std::holds_alternative<Sphere<double>>(shape)) q = std::get<Sphere<double>>(shape).center;
         else if (std::holds_alternative<Capsule<double>>(shape)) q = hs[h.id == 0 ? 1 : 0].position;
+        else if (std::holds_alternative<Triangle<double>>(shape)) q = hs[std::size_t((h.id + 1 + below(2)) % 3)].position;
         else {  // a box's corner
             const int other = h.id ^ (below(3) == 0 ? 7 : 1 << below(3));
             q = hs[static_cast<std::size_t>(other)].position;

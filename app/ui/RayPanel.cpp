@@ -140,7 +140,9 @@ void RayPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
                 ImGui::SameLine(0.0f, 0.0f);
                 text_fitted(name.c_str());
                 ImGui::TableNextColumn();
-                ImGui::TextColored(sr.hit ? kGreen : kGrey, "%s", sr.hit ? "hit" : "miss");
+                const auto th = sr.hit ? triangle_hit(s.scene().shapes[i].shape, s.ray.ray) : std::nullopt;
+                ImGui::TextColored(sr.hit ? kGreen : kGrey, "%s",
+                                   th ? (th->front ? "hit front" : "hit back") : sr.hit ? "hit" : "miss");
                 ImGui::TableNextColumn();
                 if (sr.hit) text_fitted(full(sr.hit->t_near).c_str());
                 ImGui::TableNextColumn();
@@ -180,6 +182,8 @@ void RayPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
             text_full("n_near", sr.hit->n_near);
             text_full("n_far ", sr.hit->n_far);
             ImGui::Text("inside %s", sr.hit->origin_inside ? "true" : "false");
+            if (const auto th = triangle_hit(s.scene().shapes[i].shape, s.ray.ray))
+                ImGui::TextUnformatted(format_triangle_hit(*th).c_str());
             if (sr.surface)
                 ImGui::TextWrapped("first surface: %s at t = %s", sr.surface->is_exit ? "exit" : "entry", full(sr.surface->t).c_str());
         }

@@ -55,6 +55,8 @@ std::vector<Case> cases() {
     c.push_back({"capsule a == b (sphere)", k});
     k.radius = 0.0;
     c.push_back({"capsule a == b, radius 0 (point)", k});
+    c.push_back({"triangle", Triangle<double>{Vec3d(-1, 0, 2), Vec3d(2, 0.5, 1), Vec3d(0, 3, -1)}});
+    c.push_back({"triangle, two vertices equal", Triangle<double>{Vec3d(1, 1, 1), Vec3d(1, 1, 1), Vec3d(0, 3, -1)}});
     return c;
 }
 
@@ -68,6 +70,11 @@ std::vector<glm::vec3> instanced_lines(const Shape<double>& shape, int segments)
 }
 
 double tolerance(const glm::dvec3& p) { return 2e-6 * std::max(1.0, glm::length(p)); }
+
+/// Distance from p to the nearest vertex of the triangle.
+double nearest_vertex_distance(const Triangle<double>& t, const glm::dvec3& p) {
+    return std::min({glm::length(p - t.a), glm::length(p - t.b), glm::length(p - t.c)});
+}
 
 }  // namespace
 
@@ -113,6 +120,8 @@ TEST(Instancing, VerticesLieOnTheSurfaces) {
                         const glm::dvec3 d = p - glm::dvec3(s.center);
                         for (int k = 0; k < 3; ++k)
                             EXPECT_NEAR(std::abs(glm::dot(d, glm::dvec3(s.rotation[k]))), s.half_extents[k], 1e-5);
+                    } else if constexpr (std::is_same_v<S, Triangle<double>>) {
+                        EXPECT_LT(nearest_vertex_distance(s, p), 1e-5);
                     } else {
                         const glm::dvec3 a(s.a), ab = glm::dvec3(s.b) - a;
                         const double len2 = glm::dot(ab, ab);
@@ -139,6 +148,7 @@ TEST(Instancing, DegenerateShapesUseTheMeshOfWhatTheCoreSees) {
     k.radius = 1.0;
     EXPECT_EQ(wireframe_instance(k, palette::shape).mesh, UnitMesh::Rings);
     EXPECT_EQ(wireframe_instance(Aabb<double>{Vec3d(0.0), Vec3d(0.0)}, palette::shape).mesh, UnitMesh::Box);
+    EXPECT_EQ(wireframe_instance(Triangle<double>{}, palette::shape).mesh, UnitMesh::Triangle);
     // The instance carries the colour it is drawn in.
     EXPECT_EQ(wireframe_instance(Aabb<double>{}, palette::selected).instance.color, palette::selected);
 }
@@ -236,7 +246,8 @@ TEST(Instancing, CulledOnlyWhenSurelyOutsideAndCirclesRoundEnoughOnScreen) {
 namespace {
 
 /// The outward unit normal of `shape` at surface point p (a box: the face p lies on nearest the
-/// direction `hint`, since corners and edges belong to several faces).
+/// direction `hint`, since corners and edges belong to several faces; a triangle: the face on the
+/// side of `hint`).
 glm::dvec3 exact_normal(const Shape<double>& shape, const glm::dvec3& p, const glm::dvec3& hint) {
     return std::visit(
         [&](const auto& s) -> glm::dvec3 {
@@ -248,6 +259,9 @@ glm::dvec3 exact_normal(const Shape<double>& shape, const glm::dvec3& p, const g
                 const double len2 = glm::dot(ab, ab);
                 const double t = len2 > 0.0 ? std::clamp(glm::dot(p - a, ab) / len2, 0.0, 1.0) : 0.0;
                 return glm::normalize(p - (a + t * ab));
+            } else if constexpr (std::is_same_v<S, Triangle<double>>) {
+                const glm::dvec3 n = glm::normalize(glm::cross(s.b - s.a, s.c - s.a));
+                return glm::dot(n, hint) >= 0.0 ? n : -n;  // two-sided: the face the hint is on
             } else {
                 glm::dvec3 axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
                 if constexpr (std::is_same_v<S, Obb<double>>)
@@ -325,6 +339,8 @@ TEST(Instancing, SolidVerticesLieOnTheSurfaces) {
                             const double len2 = glm::dot(ab, ab);
                             const double t = len2 > 0.0 ? std::clamp(glm::dot(p - a, ab) / len2, 0.0, 1.0) : 0.0;
                             EXPECT_NEAR(glm::length(p - (a + t * ab)), s.radius, 1e-5);
+                        } else if constexpr (std::is_same_v<S, Triangle<double>>) {
+                            EXPECT_LT(nearest_vertex_distance(s, p), 1e-5);
                         } else {  // a corner of the box: on the faces of all three axes
                             glm::dvec3 c, h, axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
                             if constexpr (std::is_same_v<S, Obb<double>>) {

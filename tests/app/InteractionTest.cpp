@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "app/Interaction.h"
+#include "app/SceneEdit.h"
 #include <raypick/scene/ModelGenerators.h>
 
 using namespace raypick;
@@ -132,6 +133,32 @@ TEST(Interaction, CapsuleEndHandleDraggedOntoTheOtherEnd) {
     const auto& cap = std::get<Capsule<double>>(f.scene().shapes[1].shape);
     EXPECT_EQ(cap.a, cap.b);  // snapped exactly: a degenerate capsule, which is valid
     EXPECT_TRUE(is_valid(cap));
+    EXPECT_EQ(f.editor.undo_count(), 1u);
+}
+
+// A triangle's vertex handle dropped near another vertex snaps onto it exactly: the zero-area
+// triangle, which no ray hits, is reachable with the mouse.
+TEST(Interaction, TriangleVertexSnapsOntoAnotherForZeroArea) {
+    Fixture f;
+    Scene scene;
+    SceneShape t;
+    t.name = "tri";
+    t.shape = Triangle<double>{Vec3d(-2, -1, 0), Vec3d(0, -1, 0), Vec3d(-1, 1, 0)};
+    scene.shapes.push_back(t);
+    f.editor.reset(scene);
+    f.sel.selected = 0;
+    const ScreenPoint c = f.at(Vec3d(-1, 1, 0));
+    const ScreenPoint a = f.at(Vec3d(-2, -1, 0));
+    f.frame(c.x + 2, c.y - 1, false);  // within the handle radius of vertex c
+    EXPECT_EQ(f.sel.hovered_handle, 2);
+    f.frame(c.x + 2, c.y - 1, true, true);
+    f.frame(a.x + 3, a.y + 2, true);  // dropped a few pixels off vertex a
+    f.frame(a.x + 3, a.y + 2, false);
+    const auto& tri = std::get<Triangle<double>>(f.scene().shapes[0].shape);
+    EXPECT_EQ(tri.c, tri.a);
+    EXPECT_TRUE(is_degenerate(tri));
+    EXPECT_TRUE(is_valid(tri));
+    EXPECT_EQ(degeneracies(tri).size(), 1u);
     EXPECT_EQ(f.editor.undo_count(), 1u);
 }
 

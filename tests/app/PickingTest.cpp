@@ -100,6 +100,34 @@ TEST(Picking, TextbookVariantDifferencesAreMarked) {
     EXPECT_FALSE(cast_all(s, down_z(), CompareOptions{}).shapes[0].variant);
 }
 
+// The triangle's textbook variant is Möller–Trumbore; the readout gives the hit's barycentric
+// weights and the face the ray arrives at.
+TEST(Picking, TriangleComparesWithMollerTrumboreAndReportsWeightsAndFace) {
+    EXPECT_TRUE(has_textbook_variant(ShapeType::Triangle));
+    Scene s;
+    SceneShape t;
+    t.name = "tri";
+    t.shape = Triangle<double>{Vec3d(0, 0, -2), Vec3d(4, 0, -2), Vec3d(0, 4, -2)};  // front faces +z
+    s.shapes = {t};
+    CompareOptions c;
+    c.enabled[std::size_t(ShapeType::Triangle)] = true;
+    Ray<double> ray = down_z();
+    ray.origin = Vec3d(1, 1, 0);
+    const PickResult r = cast_all(s, ray, c);
+    ASSERT_TRUE(r.shapes[0].hit);
+    ASSERT_TRUE(r.shapes[0].variant);
+    EXPECT_TRUE(r.shapes[0].variant->hit);
+    EXPECT_FALSE(r.shapes[0].variant->differs) << r.shapes[0].variant->difference;
+    const auto h = triangle_hit(t.shape, ray);
+    ASSERT_TRUE(h);
+    EXPECT_EQ(format_triangle_hit(*h), "barycentric (0.5, 0.25, 0.25), front face");
+    EXPECT_NE(format_result(s, r, false).find("barycentric (0.5, 0.25, 0.25), front face"), std::string::npos);
+    ray.origin.z = -4;
+    ray.direction = Vec3d(0, 0, 1);
+    EXPECT_EQ(format_triangle_hit(*triangle_hit(t.shape, ray)), "barycentric (0.5, 0.25, 0.25), back face");
+    EXPECT_FALSE(triangle_hit(Sphere<double>{Vec3d(1, 1, -2), 1.0}, ray));
+}
+
 TEST(Picking, EveryShowcaseShapeComparesWithoutNaNsInTheReport) {
     const Scene s = showcase_scene();
     CompareOptions c;

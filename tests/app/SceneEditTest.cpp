@@ -78,6 +78,28 @@ TEST(SceneEdit, DegenerateValuesAreAcceptedAndFlagged) {
     const auto notes = degeneracies(c);
     EXPECT_EQ(notes.size(), 2u);  // a == b and radius 0
     EXPECT_TRUE(degeneracies(Capsule<double>{}).empty());
+
+    EXPECT_TRUE(degeneracies(Triangle<double>{}).empty());
+    for (const Triangle<double>& zero : {Triangle<double>{Vec3d(1, 2, 3), Vec3d(1, 2, 3), Vec3d(0, 0, 0)},
+                                         Triangle<double>{Vec3d(0, 0, 0), Vec3d(1, 1, 1), Vec3d(2, 2, 2)}}) {
+        const auto t = degeneracies(zero);
+        ASSERT_EQ(t.size(), 1u);
+        EXPECT_EQ(t[0], "zero area: no ray hits it");
+    }
+}
+
+TEST(SceneEdit, TriangleVertexHandlesMoveOneVertexEach) {
+    const Triangle<double> tri{Vec3d(0, 0, 0), Vec3d(1, 0, 0), Vec3d(0, 1, 0)};
+    const auto h = handles(tri);
+    ASSERT_EQ(h.size(), 3u);
+    EXPECT_EQ(h[0].position, tri.a);
+    EXPECT_EQ(h[1].position, tri.b);
+    EXPECT_EQ(h[2].position, tri.c);
+    const auto moved = std::get<Triangle<double>>(move_handle(tri, 2, Vec3d(5, 6, 7)));
+    EXPECT_EQ(moved.a, tri.a);
+    EXPECT_EQ(moved.b, tri.b);
+    EXPECT_EQ(moved.c, Vec3d(5, 6, 7));
+    EXPECT_EQ(shape_center(tri), Vec3d(1.0 / 3.0, 1.0 / 3.0, 0.0));
 }
 
 TEST(SceneEdit, BoxCornerHandleSqueezesToZeroSize) {

@@ -61,6 +61,24 @@ TEST(CastCli, OneJsonObjectPerLine) {
     EXPECT_EQ(v[11], json::parse(R"({"ray":2,"picked":null})"));
 }
 
+// A triangle's line adds the hit's barycentric weights of a, b, c and the face the ray arrives at.
+TEST(CastCli, TriangleLinesCarryBarycentricsAndFace) {
+    const std::string asset = std::string(RAYPICK_ASSETS_DIR) + "/edge_triangle_back_face.json";
+    for (const char* precision : {"", "--double "}) {
+        const Outcome r = run(precision + asset, false);
+        ASSERT_EQ(r.status, 0) << r.out;
+        const auto v = lines_of(r.out);
+        ASSERT_EQ(v.size(), 15u);  // 5 rays x (2 triangles + 1 pick line)
+        // from_above x ccw: the front at (1, 1, 0) = a/2 + b/4 + c/4
+        EXPECT_EQ(v[0], json::parse(R"({"ray":0,"shape":0,"hit":true,"t_near":5,"t_far":5,"n_near":[0,0,1],)"
+                                    R"("n_far":[0,0,-1],"inside":false,"barycentric":[0.5,0.25,0.25],"front":true})"));
+        EXPECT_EQ(v[1], json::parse(R"({"ray":0,"shape":1,"hit":false})"));
+        // from_below x ccw: the back
+        EXPECT_EQ(v[3], json::parse(R"({"ray":1,"shape":0,"hit":true,"t_near":5,"t_far":5,"n_near":[0,0,-1],)"
+                                    R"("n_far":[0,0,1],"inside":false,"barycentric":[0.5,0.25,0.25],"front":false})"));
+    }
+}
+
 TEST(CastCli, DoubleCorePrintsDoublePrecision) {
     // 0.1 in the float core prints as 0.1 (shortest float), in the double core as the double
     const fs::path dir = fs::path(RAYPICK_TEST_TMP) / "double";

@@ -34,7 +34,7 @@ template <typename T> struct Gen {
         const Vec3<T> c = p(-extent, extent);
         const int degenerate = pick(6);  // 0: zero size
         const T s = degenerate == 0 ? T(0) : uni(T(0.1), T(2));
-        switch (pick(4)) {
+        switch (pick(5)) {
             case 0: return Sphere<T>{c, s};
             case 1: {
                 Vec3<T> h(snap(uni(0, 2)), snap(uni(0, 2)), snap(uni(0, 2)));
@@ -50,9 +50,13 @@ template <typename T> struct Gen {
                 if (pick(3) == 0) b.rotation = Mat3<T>(T(1));
                 return b;
             }
-            default: {
+            case 3: {
                 const Vec3<T> b = degenerate == 0 ? c : c + p(-2, 2);
                 return Capsule<T>{c, b, uni(0, 1)};
+            }
+            default: {
+                const Vec3<T> b = c + p(-2, 2);
+                return Triangle<T>{c, b, degenerate == 0 ? b : c + p(-2, 2)};
             }
         }
     }
@@ -308,7 +312,7 @@ TYPED_TEST(BvhPick, NodeTestIsaIsTheWidestTheCpuHasUpToTheOneAskedFor) {
 // (tiny or huge magnitudes: those lanes take the scalar path) and some are invalid.
 TYPED_TEST(BvhPick, FullLeavesOfEachTypeMatchBruteForce) {
     using T = TypeParam;
-    for (int type = 0; type < 4; ++type)
+    for (int type = 0; type < kShapeTypeCount; ++type)
         for (int leaf : {1, 3, 4, 8, 16}) {
             const std::uint32_t seed = base_seed() + 300 + std::uint32_t(type * 100 + leaf);
             Gen<T> g(seed);
@@ -323,7 +327,8 @@ TYPED_TEST(BvhPick, FullLeavesOfEachTypeMatchBruteForce) {
                         if constexpr (std::is_same_v<S, Sphere<T>>) { x.center *= k; x.radius *= k; }
                         else if constexpr (std::is_same_v<S, Aabb<T>>) { x.min *= k; x.max *= k; }
                         else if constexpr (std::is_same_v<S, Obb<T>>) { x.center *= k; x.half_extents *= k; }
-                        else { x.a *= k; x.b *= k; x.radius *= k; }
+                        else if constexpr (std::is_same_v<S, Capsule<T>>) { x.a *= k; x.b *= k; x.radius *= k; }
+                        else { x.a *= k; x.b *= k; x.c *= k; }
                     }, s);
                     if (g.pick(3) == 0) s = Sphere<T>{{0, 0, 0}, T(-1)};
                     if (int(s.index()) != type) continue;
@@ -438,7 +443,8 @@ template <typename T> Shape<T> scaled(const Shape<T>& s, T k) {
         if constexpr (std::is_same_v<S, Sphere<T>>) return Sphere<T>{x.center * k, x.radius * k};
         else if constexpr (std::is_same_v<S, Aabb<T>>) return Aabb<T>{x.min * k, x.max * k};
         else if constexpr (std::is_same_v<S, Obb<T>>) return Obb<T>{x.center * k, x.rotation, x.half_extents * k};
-        else return Capsule<T>{x.a * k, x.b * k, x.radius * k};
+        else if constexpr (std::is_same_v<S, Capsule<T>>) return Capsule<T>{x.a * k, x.b * k, x.radius * k};
+        else return Triangle<T>{x.a * k, x.b * k, x.c * k};
     }, s);
 }
 
@@ -692,6 +698,7 @@ TYPED_TEST(BvhPick, ShapesNearTheLargestFiniteValueBuildAndPick) {
             if constexpr (std::is_same_v<std::decay_t<decltype(x)>, Sphere<T>>) x.center /= T(4);
             else if constexpr (std::is_same_v<std::decay_t<decltype(x)>, Aabb<T>>) x.min /= T(4), x.max /= T(4);
             else if constexpr (std::is_same_v<std::decay_t<decltype(x)>, Capsule<T>>) x.a /= T(4), x.b /= T(4);
+            else if constexpr (std::is_same_v<std::decay_t<decltype(x)>, Triangle<T>>) x.a /= T(4), x.b /= T(4), x.c /= T(4);
         }, s);
     Bvh<T> quarter(shapes, compact());
     EXPECT_TRUE(quarter.compact());

@@ -2,6 +2,7 @@
 // column, and the JSON path of the offending value) and what was expected.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <variant>
 
@@ -103,7 +104,7 @@ TEST(SceneFileErrors, UnknownShapeType) {
     EXPECT_EQ(e.line, 2);
     EXPECT_EQ(e.column, 12);
     EXPECT_CONTAINS(e.message, "unknown shape type \"cube\"");
-    EXPECT_CONTAINS(e.message, "\"sphere\", \"aabb\", \"obb\" or \"capsule\"");
+    EXPECT_CONTAINS(e.message, "\"sphere\", \"aabb\", \"obb\", \"capsule\" or \"triangle\"");
 }
 
 TEST(SceneFileErrors, UnknownFieldIsReported) {
@@ -139,6 +140,41 @@ TEST(SceneFileErrors, NaNAndInfinityStrings) {
     const auto t = error_of(R"({"rays": [{"origin": [0, 0, 0], "direction": [1, 0, 0], "t_max": "nan"}]})");
     EXPECT_EQ(t.pointer, "/rays/0/t_max");
     EXPECT_CONTAINS(t.message, "NaN is not allowed");
+}
+
+// A triangle's vertices are read by their role (points): a bad one is located at its field, with
+// the line it is on.
+TEST(SceneFileErrors, TriangleVertexErrorsAreLocated) {
+    const std::string text =
+        "{\"shapes\": [\n"
+        "  {\"type\": \"sphere\", \"center\": [0, 0, 0], \"radius\": 1},\n"
+        "  {\"type\": \"triangle\",\n"
+        "   \"a\": [0, \"nan\", 0], \"b\": [1, 0, 0], \"c\": [0, 1, 0]}\n"
+        "]}";
+    const auto e = error_of(text);
+    EXPECT_EQ(e.pointer, "/shapes/1/a/1");
+    EXPECT_EQ(e.line, 4);
+    EXPECT_CONTAINS(e.message, "NaN and infinity are not allowed");
+    const auto big = error_of("{\"shapes\": [{\"type\": \"triangle\", \"a\": [0, 0, 0],\n \"b\": [1e999, 0, 0], \"c\": [0, 1, 0]}]}");
+    EXPECT_EQ(big.line, 2);
+    EXPECT_CONTAINS(big.message, "1e999");
+    const auto missing = error_of("{\"shapes\": [\n  {\"type\": \"triangle\", \"a\": [0, 0, 0], \"b\": [1, 0, 0]}\n]}");
+    EXPECT_EQ(missing.pointer, "/shapes/0");
+    EXPECT_EQ(missing.line, 2);
+    EXPECT_CONTAINS(missing.message, "missing field \"c\"");
+    EXPECT_EQ(error_of(R"({"shapes": [{"type": "triangle", "a": [0, 0], "b": [1, 0, 0], "c": [0, 1, 0]}]})").pointer,
+              "/shapes/0/a");
+}
+
+// The core's validate() names the vertex of a triangle built in code; the scene check locates it.
+TEST(SceneFileErrors, NonFiniteTriangleVertexBuiltInCodeIsLocated) {
+    Scene s;
+    s.shapes.push_back({"ok", Sphere<double>{{0, 0, 0}, 1}, ""});
+    s.shapes.push_back({"bad", Triangle<double>{{0, 0, 0}, {1, 0, 0}, {0, std::nan(""), 0}}, ""});
+    const auto e = validate_scene(s);
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e->pointer, "/shapes/1/c");
+    EXPECT_CONTAINS(e->message, "vertex c must be finite");
 }
 
 TEST(SceneFileErrors, AabbMinAboveMax) {

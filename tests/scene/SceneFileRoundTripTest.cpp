@@ -45,6 +45,8 @@ Scene awkward_scene() {
     o.half_extents = {0.0, 1.0 / 7.0, 2.0};
     s.shapes.push_back({"turned \xe2\x86\xbb", o, ""});
     s.shapes.push_back({"pill", Capsule<double>{{0, 0, 0}, {0, 0, 0}, 0.0}, "a == b, radius 0"});
+    s.shapes.push_back({"sliver", Triangle<double>{{0.1, -0.0, 1e-300}, {1.0 / 3.0, 2e22, -5e-324}, {0.1, -0.0, 1e-300}},
+                        "zero area: a == c"});
     s.rays.push_back({"r0", Ray<double>{{0, 0, -5}, {0, 0, 1}}, 0.0, infinity<double>(), ""});
     s.rays.push_back({"", Ray<double>{{1.0 / 3.0, 0.1, 0.2}, {1e-150, -1e-150, 3.0}}, -infinity<double>(), 17.25, "d"});
     s.rays.push_back({"r2", Ray<double>{{0, 0, 0}, {0.6, 0.8, 0}}, 0.1, 0.1, ""});
@@ -88,6 +90,7 @@ TEST(SceneFileRoundTrip, TextRoundTripIsExact) {
     // signed zeros survive too (== would not notice)
     EXPECT_TRUE(std::signbit(std::get<Aabb<double>>(back.shapes[1].shape).min.z));
     EXPECT_TRUE(std::signbit(back.expectations[0].n_near->y));
+    EXPECT_TRUE(std::signbit(std::get<Triangle<double>>(back.shapes[4].shape).c.y));
 }
 
 TEST(SceneFileRoundTrip, SaveLoadEqual) {

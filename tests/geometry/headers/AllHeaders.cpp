@@ -13,6 +13,7 @@
 #include <raypick/geometry/textbook/TextbookCapsule.h>
 #include <raypick/geometry/textbook/TextbookObb.h>
 #include <raypick/geometry/textbook/TextbookSphere.h>
+#include <raypick/geometry/textbook/TextbookTriangle.h>
 
 namespace {
 using namespace raypick;
@@ -38,13 +39,16 @@ template <typename T> void instantiate() {
     const Aabb<T> box;
     const Obb<T> obb;
     const Capsule<T> capsule;
+    const Triangle<T> triangle;
+    (void)cast(ray, triangle), (void)pick(ray, triangle), (void)intersect(ray, triangle), (void)validate(triangle);
+    (void)is_degenerate(triangle), (void)textbook::triangle_moller_trumbore(ray, triangle);
     (void)cast(ray, sphere), (void)cast(ray, box), (void)cast(ray, obb), (void)cast(ray, capsule);
     (void)pick(ray, sphere), (void)pick(ray, box), (void)pick(ray, obb), (void)pick(ray, capsule);
     (void)validate(ray), (void)validate(sphere), (void)validate(box), (void)validate(obb), (void)validate(capsule);
     (void)textbook::sphere_algebraic(ray, sphere), (void)textbook::sphere_geometric(ray, sphere);
     (void)textbook::aabb_slab_epsilon(ray, box), (void)textbook::obb_axis_loop(ray, obb);
     (void)textbook::capsule_published(ray, capsule);
-    const std::vector<Shape<T>> shapes{sphere, box, obb, capsule};
+    const std::vector<Shape<T>> shapes{sphere, box, obb, capsule, triangle};
     (void)pick_nearest(shapes, ray);
     Bvh<T> bvh(shapes);
     (void)bvh.pick(ray);
