@@ -404,7 +404,14 @@ private:
         root_lo_ = Vec3<T>(infinity<T>());
         root_hi_ = Vec3<T>(-infinity<T>());
         scene_mag_ = T(0);
-        if (n == 0) return;
+        // Zero-area triangles are never hit (intersect()), so the hierarchy leaves them out: the
+        // packet test, which repeats intersect()'s arithmetic without its zero-area check, then
+        // never sees one.
+        std::vector<std::uint32_t> live;
+        live.reserve(n);
+        for (std::uint32_t i = 0; i < n; ++i)
+            if (!is_degenerate(triangle(mesh_, i))) live.push_back(i);
+        if (live.empty()) return;
         bvh_build::Settings settings;
         settings.max_leaf_size = mesh_bvh::kMaxLeaf;
         // The binned SAH from the root down (no Morton-ordered top levels, which build faster but
@@ -412,7 +419,8 @@ private:
         settings.morton_min = std::numeric_limits<std::uint32_t>::max();
         settings.max_depth = mesh_bvh::kMaxDepth;
         const bvh_build::Tree<T> tree = bvh_build::Builder<T>().build(
-            n, [&](std::uint32_t i) { return mesh_bvh::padded(raypick::bounds(triangle(mesh_, i))); }, settings);
+            std::uint32_t(live.size()),
+            [&](std::uint32_t i) { return mesh_bvh::padded(raypick::bounds(triangle(mesh_, live[i]))); }, settings);
         root_lo_ = tree.nodes[0].lo;
         root_hi_ = tree.nodes[0].hi;
         // Finite even when padding took a box near the largest finite value to infinity.
@@ -420,14 +428,14 @@ private:
                               std::numeric_limits<T>::max());
         // Packets in leaf order: at most one partly filled per leaf.
         nodes_.reserve(tree.nodes.size() / 4 + 1);
-        packets_.reserve(n / 2 + 1);
+        packets_.reserve(live.size() / 2 + 1);
         const auto make_leaf = [&](std::uint32_t first, std::uint32_t count) {
             const auto at = std::uint32_t(packets_.size());
             if (at >= mesh_bvh::kLeaf) throw std::length_error("raypick::MeshBvh: too many triangles");
             for (std::uint32_t k = 0; k < count; k += 4) {
                 Packet& p = packets_.emplace_back();
                 for (std::uint32_t l = 0; l < 4; ++l) {
-                    const std::uint32_t id = tree.order[first + std::min(k + l, count - 1)];
+                    const std::uint32_t id = live[tree.order[first + std::min(k + l, count - 1)]];
                     const Triangle<T> tri = triangle(mesh_, id);
                     const Vec3<T>* v[3] = {&tri.a, &tri.b, &tri.c};
                     for (int j = 0; j < 3; ++j)
