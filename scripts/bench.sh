@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${RAYPICK_BENCH_BUILD_DIR:-build-bench}"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DRAYPICK_BUILD_APP=OFF -DRAYPICK_BUILD_TESTS=OFF > /dev/null
-cmake --build "$BUILD_DIR" -j"$(nproc)" --target raypick_bench_kernels raypick_bench_pick raypick_bench_raycast
+cmake --build "$BUILD_DIR" -j"$(nproc)" --target raypick_bench_kernels raypick_bench_pick raypick_bench_raycast \
+  raypick_bench_mesh raypick_mesh_leaks
 echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 "$BUILD_DIR/bench/raypick_bench_kernels" --benchmark_min_time=0.5
 # The kernel targets (robust cast against its textbook variant, batch against the scalar cast) once
@@ -26,6 +27,11 @@ echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d
   --benchmark_min_time=0.5 --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true \
   --benchmark_display_aggregates_only=true
 "$BUILD_DIR/bench/raypick_bench_raycast"
+# Meshes: picks among 10^6 triangles and 10^3 instances, the build, bytes per triangle and a
+# 1280x720 image, against Embree when it is installed; then the leaks on rays exactly through
+# shared vertices and edges of closed float meshes (raypick, Moller-Trumbore, Embree).
+"$BUILD_DIR/bench/raypick_bench_mesh" --benchmark_min_time=0.5
+"$BUILD_DIR/bench/raypick_mesh_leaks"
 # With Embree installed: the capsule cases its curves get wrong, on the same rays for both.
 # (grep without -q reads all of make's output: -q would close the pipe early, make would fail
 # with "Broken pipe", and pipefail would skip this step.)
