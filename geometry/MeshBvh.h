@@ -168,6 +168,7 @@ template <typename T> struct RayConsts {
 template <typename T> struct ShearedRay {
     int kx, ky, kz;
     T ox, oy, oz, sx, sy, sz;
+    Ray<T> ray;  ///< the ray itself, for intersect() on the lanes the packet test keeps
 };
 
 template <typename T> inline ShearedRay<T> sheared(const Ray<T>& ray) {
@@ -176,7 +177,7 @@ template <typename T> inline ShearedRay<T> sheared(const Ray<T>& ray) {
     const int kx = kz == 2 ? 0 : kz + 1;
     const int ky = kx == 2 ? 0 : kx + 1;
     const Vec3<T> d(ray.direction[kx], ray.direction[ky], ray.direction[kz]);
-    return {kx, ky, kz, ray.origin[kx], ray.origin[ky], ray.origin[kz], -d.x / d.z, -d.y / d.z, T(1) / d.z};
+    return {kx, ky, kz, ray.origin[kx], ray.origin[ky], ray.origin[kz], -d.x / d.z, -d.y / d.z, T(1) / d.z, ray};
 }
 
 /// RayConsts for a ray in a tree whose boxes reach at most `scene_mag` from the origin: boxes

@@ -110,8 +110,11 @@ __attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::QNode& 
 }
 
 /// Tests the ray against lanes [0, lanes) of packet p (its triangles' vertices structure-of-arrays)
-/// exactly as intersect() does, and calls hit(lane, t) for each lane whose triangle is hit with t
-/// in [t_min, t_max].
+/// and calls hit(lane, t) for each lane whose triangle intersect() hits with t in [t_min, t_max],
+/// with intersect()'s t. The vector part repeats intersect()'s steps 1 to 3 bit for bit (the edge
+/// functions and the determinant), so a lane it drops is one intersect() misses; the few lanes the
+/// ray's line passes through are then decided by intersect() itself (its t, range and rounding
+/// rules), so the walk answers exactly as testing every triangle would.
 template <typename T, typename Hit>
 __attribute__((always_inline)) inline void test_packet(const mesh_bvh::Packet<T>& p, const mesh_bvh::ShearedRay<T>& r,
                                                        T t_min, T t_max, unsigned lanes, const Hit& hit) {
@@ -124,7 +127,7 @@ __attribute__((always_inline)) inline void test_packet(const mesh_bvh::Packet<T>
     for (int c = 0; c < 4; c += L) {
         if (unsigned(c) >= lanes) break;
         // The vertices relative to the origin, permuted and sheared (intersect() step 2).
-        W px[3], py[3], pz[3];
+        W px[3], py[3];
         for (int v = 0; v < 3; ++v) {
             W x, y, z;
             std::memcpy(&x, &p.v[v][r.kx][c], sizeof(W));
@@ -133,7 +136,6 @@ __attribute__((always_inline)) inline void test_packet(const mesh_bvh::Packet<T>
             const W qx = x - r.ox, qy = y - r.oy, qz = z - r.oz;
             px[v] = qx + r.sx * qz;
             py[v] = qy + r.sy * qz;
-            pz[v] = qz;
         }
         // Edge functions (step 3); a zero one is recomputed sign-exactly, lane by lane.
         W e0 = px[1] * py[2] - py[1] * px[2];
@@ -152,14 +154,11 @@ __attribute__((always_inline)) inline void test_packet(const mesh_bvh::Packet<T>
         const W det = e0 + e1 + e2;
         // Most packets are missed by the ray in every lane: no division for them.
         unsigned bits = lane_bits<T, L>(~(has_neg & has_pos) & (det != zero)) & ((1u << (lanes - unsigned(c))) - 1);
-        if (bits == 0) continue;
-        // The crossing's distance (step 4); lanes that missed compute garbage that is masked off.
-        const W t = (e0 * pz[0] + e1 * pz[1] + e2 * pz[2]) * r.sz * (T(1) / det);
-        bits &= lane_bits<T, L>((t >= t_min) & (t <= t_max) & (t * zero == zero));
         while (bits) {
             const int l = __builtin_ctz(bits);
             bits &= bits - 1;
-            hit(unsigned(c + l), t[l]);
+            const unsigned lane = unsigned(c + l);
+            if (const auto h = intersect(r.ray, mesh_bvh::triangle_of(p, lane), t_min, t_max)) hit(lane, h->t);
         }
     }
 }
