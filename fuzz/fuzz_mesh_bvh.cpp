@@ -9,11 +9,12 @@
 // translation).
 // Invariants: an invalid mesh is refused with std::invalid_argument naming "indices[";
 // MeshBvh::pick equals pick_nearest_triangle() (same triangle, same t bit for bit) with either
-// instruction set; MeshBvh::hits equals intersect() on every triangle, sorted; for a valid
+// instruction set, on exact and on quantised nodes; MeshBvh::hits equals intersect() on every triangle, sorted; for a valid
 // transform, InstanceBvh::pick over three instances equals pick_nearest_instance() exactly.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <vector>
@@ -69,8 +70,9 @@ template <typename T> void run(Reader& in) {
         }
         fail("a mesh with an index out of range was not refused naming the triangle");
     }
-    const auto shared = std::make_shared<const MeshBvh<T>>(m, BatchIsa::Auto);
-    const MeshBvh<T> sse2(m, BatchIsa::Sse2);
+    // The widest instruction set on exact nodes, and SSE2 on quantised ones (float trees).
+    const auto shared = std::make_shared<const MeshBvh<T>>(m, BatchIsa::Auto, std::numeric_limits<std::size_t>::max());
+    const MeshBvh<T> sse2(m, BatchIsa::Sse2, 0);
 
     struct Query {
         Ray<T> ray;

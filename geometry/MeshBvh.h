@@ -6,10 +6,10 @@
 // them), so every triangle sharing a vertex transforms the very same values in the watertight test
 // and the mesh stays watertight through the hierarchy. The binary tree is the project's binned SAH
 // builder (BvhBuild.h) over the triangles' boxes, SAH all the way from the root; it is collapsed
-// into 8-wide nodes by opening the child of largest surface area until a node is full. Float trees
-// then keep their nodes with child boxes quantised to 8 bits a plane (QNode: 128 bytes instead of
-// 256), as a pick of a large mesh spends its time waiting for nodes and packets from memory (about
-// 8 nodes and 2 packets a ray among 10^6 triangles).
+// into the 8-wide tree of least SAH cost (Collapse: nodes about seven-eighths full). Float trees
+// too large for the cache then keep their nodes with child boxes quantised to 8 bits a plane
+// (QNode: 128 bytes instead of 256), as a pick of a large mesh spends its time waiting for nodes
+// and packets from memory (about 8 nodes and 2 packets a ray among 10^6 triangles).
 #pragma once
 
 #include <immintrin.h>
@@ -25,6 +25,7 @@
 #include <vector>
 
 #include <raypick/geometry/BvhBuild.h>
+#include <raypick/geometry/CacheSize.h>
 #include <raypick/geometry/LargeAlloc.h>
 #include <raypick/geometry/RayHit.h>
 #include <raypick/geometry/RaySphere.h>
@@ -52,16 +53,24 @@ namespace mesh_bvh {
 
 constexpr int kWidth = 8;
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-constexpr std::uint32_t kLeaf = 0x80000000u;  ///< a child reference with this bit: first packet of a leaf
-constexpr int kMaxLeaf = 4;  ///< triangles per leaf: one packet (the builder never makes larger leaves)
+/// A leaf's child reference: kLeaf | (items - 1) << kCountShift | its first item (packet or
+/// instance slot); any other reference but kNone is a node's index.
+constexpr std::uint32_t kLeaf = 0x80000000u;
+constexpr int kCountShift = 27;
+constexpr std::uint32_t kFirstMask = (1u << kCountShift) - 1;  ///< items a tree may hold
+inline std::uint32_t leaf_ref(std::uint32_t first, std::uint32_t count) {
+    return kLeaf | (count - 1) << kCountShift | first;
+}
+inline std::uint32_t leaf_first(std::uint32_t ref) { return ref & kFirstMask; }
+inline std::uint32_t leaf_count(std::uint32_t ref) { return ((ref >> kCountShift) & 15u) + 1; }
+constexpr int kMaxLeaf = 8;  ///< triangles per leaf: two packets
 constexpr int kMaxDepth = 96;                 ///< the builder splits at the median beyond this
 constexpr std::size_t kStack = (kWidth - 1) * (kMaxDepth + 40) + 2 + kWidth;
 
 /// Eight child boxes structure-of-arrays and what they hold (float: 256 bytes, four cache lines).
 template <typename T> struct alignas(64) Node {
     T lo[3][kWidth], hi[3][kWidth];  ///< empty slots: lo = +inf, hi = -inf
-    std::uint32_t child[kWidth];     ///< kNone: empty; kLeaf | first packet: a leaf; else a node index
-    std::uint8_t count[kWidth];      ///< a leaf's triangles (at most kMaxLeaf, in one packet); 0 for a node
+    std::uint32_t child[kWidth];     ///< kNone: empty; a leaf (leaf_ref(): at most kMaxLeaf triangles); a node
     std::uint32_t occupied;          ///< bit k: slot k holds a child
 };
 
@@ -76,7 +85,6 @@ struct alignas(64) QNode {
     float origin[3], scale[3];
     std::uint8_t lo[3][kWidth], hi[3][kWidth];  ///< per axis, then per child; empty slots inverted
     std::uint32_t child[kWidth];
-    std::uint8_t count[kWidth];
     std::uint32_t occupied;
 };
 static_assert(sizeof(QNode) == 128, "a quantised node is two cache lines");
@@ -89,7 +97,6 @@ inline bool encode(const Node<float>& n, QNode& out) {
     out.occupied = n.occupied;
     for (int k = 0; k < kWidth; ++k) {
         out.child[k] = n.child[k];
-        out.count[k] = n.count[k];
     }
     for (int a = 0; a < 3; ++a) {
         float mn = infinity<float>(), mx = -infinity<float>();
@@ -163,22 +170,13 @@ template <typename T> struct RayConsts {
     bool neg[3];
 };
 
-/// Per-ray constants of the watertight triangle test, exactly as intersect() computes them: the
-/// axes permuted so that z is the direction's largest, the permuted origin and the shear.
-template <typename T> struct ShearedRay {
-    int kx, ky, kz;
-    T ox, oy, oz, sx, sy, sz;
-    Ray<T> ray;  ///< the ray itself, for intersect() on the lanes the packet test keeps
+/// Per-ray constants of the watertight triangle test, as intersect() computes them
+/// (detail::triangle_shear), and the ray itself.
+template <typename T> struct ShearedRay : detail::TriangleShear<T> {
+    Ray<T> ray;  ///< for the clamp of t to the triangle's bounds (intersect() step 5)
 };
 
-template <typename T> inline ShearedRay<T> sheared(const Ray<T>& ray) {
-    const Vec3<T> ad = glm::abs(ray.direction);
-    const int kz = ad.x > ad.y ? (ad.x > ad.z ? 0 : 2) : (ad.y > ad.z ? 1 : 2);
-    const int kx = kz == 2 ? 0 : kz + 1;
-    const int ky = kx == 2 ? 0 : kx + 1;
-    const Vec3<T> d(ray.direction[kx], ray.direction[ky], ray.direction[kz]);
-    return {kx, ky, kz, ray.origin[kx], ray.origin[ky], ray.origin[kz], -d.x / d.z, -d.y / d.z, T(1) / d.z, ray};
-}
+template <typename T> inline ShearedRay<T> sheared(const Ray<T>& ray) { return {detail::triangle_shear(ray), ray}; }
 
 /// RayConsts for a ray in a tree whose boxes reach at most `scene_mag` from the origin: boxes
 /// widened by delta, a few ulps of |origin| + scene_mag, the scale of the triangle test's own
@@ -206,42 +204,130 @@ template <typename T> inline Aabb<T> padded(const Aabb<T>& b) {
     return {b.min - pad, b.max + pad};
 }
 
-/// A collapsed tree: wide nodes (root at 0) built from the binary tree `bin`. make_leaf(first,
-/// count) stores the leaf of slots [first, first + count) and returns its child reference.
+/// A collapsed tree: wide nodes (root at 0) built from the binary tree `bin`, chosen to minimise
+/// the surface area heuristic's cost of the wide tree (the dynamic programme of Ylitie, Karras and
+/// Laine, "Efficient Incoherent Ray Traversal on GPUs Through Compressed Wide BVHs", HPG 2017):
+/// every binary subtree is costed as a leaf (when it holds at most max_leaf items: its area times
+/// its packets of four), as a wide node (its area, plus its best split into at most kWidth child
+/// slots), and as each number of slots up to kWidth; the cheapest is kept. So nodes fill up where
+/// that pays and leaves merge small subtrees, where opening the largest child until a node is full
+/// leaves nodes above two or three leaves half empty. make_leaf(first, count) stores the leaf of
+/// slots [first, first + count) and returns its child reference (leaf_ref()). Nodes are numbered parents first.
 template <typename T> struct Collapse {
+    Collapse(const LargeVector<bvh_build::BinNode<T>>& bin_, LargeVector<Node<T>>& nodes_, std::uint32_t max_leaf_)
+        : bin(bin_), nodes(nodes_), max_leaf(max_leaf_) {}
+
     const LargeVector<bvh_build::BinNode<T>>& bin;
     LargeVector<Node<T>>& nodes;
+    std::uint32_t max_leaf;  ///< items a leaf may hold
 
-    static T area(const bvh_build::BinNode<T>& b) {
-        const Vec3<T> e = b.hi - b.lo;
-        return e.x * e.y + e.y * e.z + e.z * e.x;
+    /// A node test costs as much as one packet (four triangles) of a leaf.
+    static constexpr double kNodeCost = 1.0;
+
+    /// Per binary node: its slots, and per number of child slots j + 1 (at most kWidth) the least
+    /// cost of covering it with that many and how: kOne (a single slot, a leaf or a node as
+    /// as_leaf says), kFewer (as with j slots), else the left child's share of the slots.
+    static constexpr std::int8_t kOne = 0, kFewer = -1;
+    struct Plan {
+        double cost[kWidth];
+        std::int8_t how[kWidth];
+        std::int8_t node_left;  ///< as a node: the left child's share of its kWidth slots
+        bool as_leaf;
+    };
+    std::vector<std::uint32_t> first_, count_;
+    std::vector<Plan> plan_;
+
+    static double area(const bvh_build::BinNode<T>& b) {
+        const Vec3<double> e = Vec3<double>(b.hi) - Vec3<double>(b.lo);
+        const double a = e.x * e.y + e.y * e.z + e.z * e.x;
+        return a == a ? std::max(a, 0.0) : infinity<double>();  // an infinite box: inf * 0
+    }
+
+    /// Costs every binary subtree, children before parents (depth-first order puts them after).
+    void plan() {
+        const std::size_t n = bin.size();
+        first_.assign(n, 0);
+        count_.assign(n, 0);
+        plan_.assign(n, Plan{});
+        for (std::size_t i = n; i-- > 0;) {
+            const bvh_build::BinNode<T>& b = bin[i];
+            Plan& p = plan_[i];
+            const double a = area(b);
+            if (b.count > 0) {
+                first_[i] = b.first;
+                count_[i] = b.count;
+                p.as_leaf = true;
+                for (int j = 0; j < kWidth; ++j) {
+                    p.cost[j] = a * double((b.count + 3) / 4);
+                    p.how[j] = kOne;
+                }
+                continue;
+            }
+            const std::size_t l = i + 1, r = b.first;
+            first_[i] = first_[l];
+            count_[i] = count_[l] + count_[r];
+            // As a node: the children share kWidth slots.
+            double split = infinity<double>();
+            p.node_left = 1;
+            for (int k = 1; k < kWidth; ++k) {
+                const double c = plan_[l].cost[k - 1] + plan_[r].cost[kWidth - k - 1];
+                if (c < split) split = c, p.node_left = std::int8_t(k);
+            }
+            const double as_node = a * kNodeCost + split;
+            const double as_leaf = count_[i] <= max_leaf ? a * double((count_[i] + 3) / 4) : infinity<double>();
+            p.as_leaf = as_leaf <= as_node;
+            p.cost[0] = p.as_leaf ? as_leaf : as_node;
+            p.how[0] = kOne;
+            for (int j = 1; j < kWidth; ++j) {
+                p.cost[j] = p.cost[j - 1];
+                p.how[j] = kFewer;
+                for (int k = 1; k <= j; ++k) {
+                    const double c = plan_[l].cost[k - 1] + plan_[r].cost[j - k];
+                    if (c < p.cost[j]) p.cost[j] = c, p.how[j] = std::int8_t(k);
+                }
+            }
+        }
+    }
+
+    /// The child slots covering binary node b with at most `slots` of them, appended to kids.
+    void gather(std::uint32_t b, int slots, std::uint32_t* kids, int& n) const {
+        for (;;) {
+            const std::int8_t how = plan_[b].how[slots - 1];
+            if (how == kFewer) {
+                --slots;
+                continue;
+            }
+            if (how == kOne) {
+                kids[n++] = b;
+                return;
+            }
+            gather(b + 1, how, kids, n);
+            gather(bin[b].first, slots - how, kids, n);
+            return;
+        }
+    }
+
+    /// Builds the whole tree: its root node is nodes[0]. A lone leaf (at most max_leaf items) is
+    /// the root's only child.
+    template <typename MakeLeaf> void build(const MakeLeaf& make_leaf) {
+        plan();
+        node(0, make_leaf);
     }
 
     /// Node index of the wide node made of binary node b's descendants.
     template <typename MakeLeaf> std::uint32_t node(std::uint32_t b, const MakeLeaf& make_leaf) {
         std::uint32_t kids[kWidth];
         int n = 0;
-        if (bin[b].count > 0) {
+        if (bin[b].count > 0 || plan_[b].as_leaf) {
             kids[n++] = b;  // a lone leaf: the root holds it
         } else {
-            kids[n++] = b + 1;
-            kids[n++] = bin[b].first;
-            // Open the inner child of largest surface area until the node is full.
-            while (n < kWidth) {
-                int best = -1;
-                for (int k = 0; k < n; ++k)
-                    if (bin[kids[k]].count == 0 && (best < 0 || area(bin[kids[k]]) > area(bin[kids[best]]))) best = k;
-                if (best < 0) break;
-                const std::uint32_t open = kids[best];
-                kids[best] = open + 1;
-                kids[n++] = bin[open].first;
-            }
+            gather(b + 1, plan_[b].node_left, kids, n);
+            gather(bin[b].first, kWidth - plan_[b].node_left, kids, n);
         }
         const auto index = std::uint32_t(nodes.size());
         nodes.emplace_back();
         for (int k = 0; k < kWidth; ++k) {
             nodes[index].child[k] = kNone;
-            nodes[index].count[k] = 0;
             for (int a = 0; a < 3; ++a) {
                 nodes[index].lo[a][k] = infinity<T>();
                 nodes[index].hi[a][k] = -infinity<T>();
@@ -250,16 +336,10 @@ template <typename T> struct Collapse {
         nodes[index].occupied = (1u << n) - 1;
         for (int k = 0; k < n; ++k) {
             const bvh_build::BinNode<T>& c = bin[kids[k]];
-            std::uint32_t ref, count = 0;
-            if (c.count > 0) {
-                ref = make_leaf(c.first, c.count);
-                count = c.count;
-            } else {
-                ref = node(kids[k], make_leaf);
-            }
+            const std::uint32_t ref = plan_[kids[k]].as_leaf ? make_leaf(first_[kids[k]], count_[kids[k]])
+                                                             : node(kids[k], make_leaf);
             Node<T>& out = nodes[index];  // after the recursion: nodes may have grown
             out.child[k] = ref;
-            out.count[k] = std::uint8_t(count);
             for (int a = 0; a < 3; ++a) {
                 out.lo[a][k] = c.lo[a];
                 out.hi[a][k] = c.hi[a];
@@ -282,6 +362,25 @@ constexpr int kVectorBytes = 32;
 #include <raypick/geometry/MeshWalk.inl>
 }  // namespace mesh_walk_avx2
 RAYPICK_TARGET_END
+
+RAYPICK_TARGET_BEGIN("avx2,avx512f,avx512dq,avx512bw,avx512vl")
+namespace mesh_walk_avx512 {
+constexpr int kVectorBytes = 32;
+#include <raypick/geometry/MeshWalk.inl>
+}  // namespace mesh_walk_avx512
+RAYPICK_TARGET_END
+
+namespace mesh_bvh {
+/// Calls fn with the walk compiled for `isa` (an effective_isa()): a Walks, whose static members
+/// are that copy's entry points. Every copy picks the same, bit for bit.
+template <typename Fn> inline void with_walk(BatchIsa isa, const Fn& fn) {
+    switch (isa) {
+        case BatchIsa::Avx512: return fn(mesh_walk_avx512::Walks{});
+        case BatchIsa::Avx2: return fn(mesh_walk_avx2::Walks{});
+        default: return fn(mesh_walk_sse2::Walks{});
+    }
+}
+}  // namespace mesh_bvh
 
 /// Triangle `id`'s hit h as a MeshHit: the interpolated vertex normals when the mesh has normals
 /// (normalised; the geometric normal where they cancel out). Requires id < triangle_count().
@@ -315,12 +414,18 @@ public:
 
     /// Builds over `mesh` (kept inside). Throws std::invalid_argument with validate()'s message
     /// (naming the bad vertex or triangle) when the mesh is invalid. An empty mesh is never hit.
-    /// `isa`: the instruction set of the walk (Auto: AVX2 where the CPU has it); every choice
-    /// picks the same.
-    explicit MeshBvh(TriangleMesh<T> mesh, BatchIsa isa = BatchIsa::Auto) : mesh_(std::move(mesh)) {
+    /// `isa`: the instruction set of the walk (Auto: the widest the CPU has). A float tree
+    /// whose exact nodes and packets take more than `compact_above_bytes` walks quantised nodes
+    /// (QNode: half the node bytes, where some box is not finite the exact ones); unset, half
+    /// the CPU's last-level cache: while the exact tree stays in cache, decoding costs more than
+    /// it saves, beyond that the halved node fetches win (the rule Bvh follows). Every choice of
+    /// both picks the same.
+    explicit MeshBvh(TriangleMesh<T> mesh, BatchIsa isa = BatchIsa::Auto,
+                     std::optional<std::size_t> compact_above_bytes = std::nullopt)
+        : mesh_(std::move(mesh)) {
         if (const auto err = validate(mesh_)) throw std::invalid_argument("raypick::MeshBvh: " + err->message);
-        avx2_ = effective_isa(isa) != BatchIsa::Sse2;
-        build();
+        isa_ = effective_isa(isa);
+        build(compact_above_bytes.value_or(detail::last_level_cache_bytes() / 2));
     }
 
     const TriangleMesh<T>& mesh() const { return mesh_; }
@@ -332,13 +437,17 @@ public:
         return nodes_.size() * sizeof(Node) + qnodes_.size() * sizeof(mesh_bvh::QNode) + packets_.size() * sizeof(Packet);
     }
     std::size_t node_count() const { return std::max(nodes_.size(), qnodes_.size()); }
+    /// Whether the walks read quantised nodes (see the constructor).
+    bool compact() const { return !qnodes_.empty(); }
 
     /// Nearest triangle hit with t in [t_min, t_max]; ties in t go to the smaller triangle index.
     /// Empty for a miss, an invalid ray (non-finite, zero direction) or t_min > t_max.
     std::optional<MeshHit<T>> pick(const Ray<T>& ray, T t_min = T(0), T t_max = infinity<T>()) const {
         mesh_bvh::Best<T> best{t_max};
-        if (!nearest(ray, t_min, best)) return std::nullopt;
-        return hit(ray, best, t_min, t_max);
+        if (packets_.empty() || !is_valid(ray) || !detail::valid_range(t_min, t_max)) return std::nullopt;
+        const auto sr = mesh_bvh::sheared(ray);
+        if (!walk_nearest(sr, t_min, best)) return std::nullopt;
+        return hit(sr, best);
     }
 
     /// Every triangle the ray hits with t in [t_min, t_max], sorted by t, then triangle index.
@@ -350,15 +459,14 @@ public:
         const auto sr = mesh_bvh::sheared(ray);
         const auto visit = [&](const Packet& p, unsigned lane, T t) { found.push_back({t, p.id[lane], &p, lane}); };
         with_nodes([&](const auto* nodes) {
-            if (avx2_) mesh_walk_avx2::every(nodes, packets_.data(), rc, sr, t_min, t_max, visit);
-            else mesh_walk_sse2::every(nodes, packets_.data(), rc, sr, t_min, t_max, visit);
+            mesh_bvh::with_walk(isa_, [&](auto w) { w.every_hit(nodes, packets_.data(), rc, sr, t_min, t_max, visit); });
         });
         std::sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
             return a.t < b.t || (a.t == b.t && a.id < b.id);
         });
         std::vector<MeshHit<T>> out;
         out.reserve(found.size());
-        for (const auto& f : found) out.push_back(hit(ray, f, t_min, t_max));
+        for (const auto& f : found) out.push_back(hit(ray, f));
         return out;
     }
 
@@ -367,28 +475,35 @@ public:
     /// index below best.id. Returns whether it replaced it. An invalid ray or range changes nothing.
     bool nearest(const Ray<T>& ray, T t_min, mesh_bvh::Best<T>& best) const {
         if (packets_.empty() || !is_valid(ray) || !detail::valid_range(t_min, best.t)) return false;
-        const auto rc = mesh_bvh::ray_consts(ray, scene_mag_);
-        const auto sr = mesh_bvh::sheared(ray);
+        return walk_nearest(mesh_bvh::sheared(ray), t_min, best);
+    }
+
+    /// The full hit (as intersect() gives it, plus the interpolated normal) of the triangle that
+    /// nearest() or hits() found for this ray: intersect()'s steps 1 to 3 and 7 for that
+    /// triangle, with the t the walk found (intersect()'s, bit for bit). Its vertices are read
+    /// from the packet the walk tested, not from the mesh. Requires best.packet set by this
+    /// hierarchy for this ray.
+    MeshHit<T> hit(const Ray<T>& ray, const mesh_bvh::Best<T>& best) const { return hit(mesh_bvh::sheared(ray), best); }
+
+private:
+    MeshHit<T> hit(const mesh_bvh::ShearedRay<T>& sr, const mesh_bvh::Best<T>& best) const {
+        const Triangle<T> tri = mesh_bvh::triangle_of(*best.packet, best.lane);
+        const detail::TriangleEdges<T> w = detail::triangle_edges<T>(sr, tri);
+        const T det = w.e[0] + w.e[1] + w.e[2];
+        return mesh_hit(mesh_, best.id, detail::triangle_hit<T>(sr.ray, detail::area_vector(tri), sr, w, det, best.t));
+    }
+
+    /// nearest() for a valid ray and range.
+    bool walk_nearest(const mesh_bvh::ShearedRay<T>& sr, T t_min, mesh_bvh::Best<T>& best) const {
+        const auto rc = mesh_bvh::ray_consts(sr.ray, scene_mag_);
         const mesh_bvh::Packet<T>* before = best.packet;
         const unsigned before_lane = best.lane;
         with_nodes([&](const auto* nodes) {
-            if (avx2_) mesh_walk_avx2::nearest(nodes, packets_.data(), rc, sr, t_min, best);
-            else mesh_walk_sse2::nearest(nodes, packets_.data(), rc, sr, t_min, best);
+            mesh_bvh::with_walk(isa_, [&](auto w) { w.nearest_hit(nodes, packets_.data(), rc, sr, t_min, best); });
         });
         return best.packet != before || best.lane != before_lane;
     }
 
-    /// The full hit (as intersect() gives it, plus the interpolated normal) of the triangle that
-    /// nearest() or hits() found for this ray and range; its vertices are read from the packet
-    /// the walk just tested, not from the mesh. Requires best.packet set by this hierarchy.
-    MeshHit<T> hit(const Ray<T>& ray, const mesh_bvh::Best<T>& best, T t_min, T t_max) const {
-        const auto h = intersect(ray, mesh_bvh::triangle_of(*best.packet, best.lane), t_min, t_max);
-        // Unreachable miss: the packet test made the same decision, bit for bit.
-        if (!h) return MeshHit<T>{best.id, best.t, Vec3<T>(T(0)), Vec3<T>(T(0)), false, std::nullopt};
-        return mesh_hit(mesh_, best.id, *h);
-    }
-
-private:
     /// Calls fn with the nodes the walks read: the quantised ones where the tree has them.
     template <typename Fn> void with_nodes(const Fn& fn) const {
         if constexpr (std::is_same_v<T, float>) {
@@ -397,7 +512,7 @@ private:
         fn(nodes_.data());
     }
 
-    void build() {
+    void build(std::size_t compact_above_bytes) {
         const auto n = std::uint32_t(mesh_.indices.size());
         nodes_.clear();
         qnodes_.clear();
@@ -414,7 +529,7 @@ private:
             if (!is_degenerate(triangle(mesh_, i))) live.push_back(i);
         if (live.empty()) return;
         bvh_build::Settings settings;
-        settings.max_leaf_size = mesh_bvh::kMaxLeaf;
+        settings.max_leaf_size = 4;  // one packet; the collapse merges subtrees into leaves of up to two
         // The binned SAH from the root down (no Morton-ordered top levels, which build faster but
         // split at spatial medians): a mesh is built once and picked many times.
         settings.morton_min = std::numeric_limits<std::uint32_t>::max();
@@ -432,7 +547,7 @@ private:
         packets_.reserve(live.size() / 2 + 1);
         const auto make_leaf = [&](std::uint32_t first, std::uint32_t count) {
             const auto at = std::uint32_t(packets_.size());
-            if (at >= mesh_bvh::kLeaf) throw std::length_error("raypick::MeshBvh: too many triangles");
+            if (at > mesh_bvh::kFirstMask) throw std::length_error("raypick::MeshBvh: too many triangles");
             for (std::uint32_t k = 0; k < count; k += 4) {
                 Packet& p = packets_.emplace_back();
                 for (std::uint32_t l = 0; l < 4; ++l) {
@@ -444,12 +559,14 @@ private:
                     p.id[l] = id;
                 }
             }
-            return mesh_bvh::kLeaf | at;
+            return mesh_bvh::leaf_ref(at, count);
         };
-        mesh_bvh::Collapse<T>{tree.nodes, nodes_}.node(0, make_leaf);
-        // Float trees walk quantised nodes (half the bytes: a pick of a large mesh waits on
-        // memory), unless some box is not finite; then the exact ones. The exact ones are dropped.
+        mesh_bvh::Collapse<T>(tree.nodes, nodes_, mesh_bvh::kMaxLeaf).build(make_leaf);
+        // Large float trees walk quantised nodes (half the node bytes: a pick of a large mesh
+        // waits on memory), unless some box is not finite; then the exact ones, which are
+        // otherwise dropped.
         if constexpr (std::is_same_v<T, float>) {
+            if (hierarchy_bytes() <= compact_above_bytes) return;
             qnodes_.resize(nodes_.size());
             for (std::size_t k = 0; k < nodes_.size(); ++k) {
                 if (!mesh_bvh::encode(nodes_[k], qnodes_[k])) {
@@ -468,7 +585,7 @@ private:
     LargeVector<Packet> packets_;
     Vec3<T> root_lo_{infinity<T>()}, root_hi_{-infinity<T>()};
     T scene_mag_ = T(0);
-    bool avx2_ = false;
+    BatchIsa isa_ = BatchIsa::Sse2;  ///< the walk's, an effective_isa()
 };
 
 /// Nearest triangle hit by brute force over every triangle in index order: the reference MeshBvh

@@ -111,8 +111,8 @@ public:
         for (std::size_t m = 0; m < meshes_.size(); ++m)
             if (!meshes_[m]) throw std::invalid_argument("raypick::InstanceBvh: meshes[" + std::to_string(m) + "] is null");
         for (std::size_t i = 0; i < instances_.size(); ++i) check(std::uint32_t(i), instances_[i]);
-        if (instances_.size() >= mesh_bvh::kLeaf) throw std::length_error("raypick::InstanceBvh: too many instances");
-        avx2_ = effective_isa(isa) != BatchIsa::Sse2;
+        if (instances_.size() > mesh_bvh::kFirstMask) throw std::length_error("raypick::InstanceBvh: too many instances");
+        isa_ = effective_isa(isa);
         rebuild();
     }
 
@@ -140,8 +140,8 @@ public:
                 if (n.child[c] == mesh_bvh::kNone) continue;
                 Aabb<T> b{Vec3<T>(infinity<T>()), Vec3<T>(-infinity<T>())};
                 if (n.child[c] & mesh_bvh::kLeaf) {
-                    const std::uint32_t first = n.child[c] & ~mesh_bvh::kLeaf;
-                    for (std::uint32_t s = first; s < first + n.count[c]; ++s) grow(b, boxes_[s]);
+                    const std::uint32_t first = mesh_bvh::leaf_first(n.child[c]);
+                    for (std::uint32_t s = first; s < first + mesh_bvh::leaf_count(n.child[c]); ++s) grow(b, boxes_[s]);
                 } else {
                     const Node& m = nodes_[n.child[c]];
                     for (int d = 0; d < mesh_bvh::kWidth; ++d)
@@ -181,8 +181,8 @@ public:
             boxes_[s] = boxes[tree.order[s]];
             slot_of_[tree.order[s]] = s;
         }
-        mesh_bvh::Collapse<T>{tree.nodes, nodes_}.node(
-            0, [](std::uint32_t first, std::uint32_t) { return mesh_bvh::kLeaf | first; });
+        mesh_bvh::Collapse<T>(tree.nodes, nodes_, 1).build(
+            [](std::uint32_t first, std::uint32_t count) { return mesh_bvh::leaf_ref(first, count); });
         update_magnitude();
     }
 
@@ -209,7 +209,7 @@ public:
             limit = best.t;
         };
         walk(ray, t_min, t_max, leaf);
-        if (best_at) out = InstanceHit<T>{best_at->instance, to_world(*best_at, best_at->mesh->hit(best_ray, best, t_min, t_max))};
+        if (best_at) out = InstanceHit<T>{best_at->instance, to_world(*best_at, best_at->mesh->hit(best_ray, best))};
         return out;
     }
 
@@ -308,8 +308,7 @@ private:
         const auto rc = mesh_bvh::ray_consts(ray, std::min(mag, std::numeric_limits<T>::max()));
         T limit = t_max;
         const char* leaves = reinterpret_cast<const char*>(placed_.data());
-        if (avx2_) mesh_walk_avx2::walk(nodes_.data(), leaves, sizeof(Placed), rc, t_min, limit, leaf);
-        else mesh_walk_sse2::walk(nodes_.data(), leaves, sizeof(Placed), rc, t_min, limit, leaf);
+        mesh_bvh::with_walk(isa_, [&](auto w) { w.walk_tree(nodes_.data(), leaves, sizeof(Placed), rc, t_min, limit, leaf); });
     }
 
     std::vector<std::shared_ptr<const MeshBvh<T>>> meshes_;
@@ -319,7 +318,7 @@ private:
     std::vector<Aabb<T>> boxes_;       ///< world boxes by slot
     std::vector<std::uint32_t> slot_of_;  ///< instance -> slot
     T scene_mag_ = T(0), cond_ = T(0);
-    bool avx2_ = false;
+    BatchIsa isa_ = BatchIsa::Sse2;  ///< the walk's, an effective_isa()
 };
 
 /// Nearest instance hit by testing every instance in index order: the reference InstanceBvh is

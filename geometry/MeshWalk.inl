@@ -1,6 +1,8 @@
 // raypick geometry: MeshBvh's node test, triangle-packet test and single-ray walk, written once with
-// GCC vector extensions and included twice by MeshBvh.h — in namespace mesh_walk_sse2 (16-byte
-// vectors, any x86-64) and mesh_walk_avx2 (32-byte vectors, compiled for AVX2 without contraction).
+// GCC vector extensions and included three times by MeshBvh.h — in namespace mesh_walk_sse2
+// (16-byte vectors, any x86-64), mesh_walk_avx2 (32-byte vectors, compiled for AVX2 without
+// contraction) and mesh_walk_avx512 (the same widths with AVX-512's mask registers, 32 vector
+// registers and three-operand logic, without contraction).
 // The includer defines kVectorBytes. Every lane does the same IEEE operations in the same order
 // as the scalar intersect() (RayTriangle.h), so both copies pick the same triangles with the same
 // t, bit for bit. Do not reassociate anything here.
@@ -48,14 +50,43 @@ template <typename T, int L> __attribute__((always_inline)) inline typename Vec<
     }
 }
 
+/// A ray's node-test constants, prepared once per walk: RayConsts as vectors, and per axis which
+/// plane the ray meets first and last, as byte offsets into an exact Node and into a QNode.
+template <typename T> struct RayVecs {
+    typename Vec<T>::V o_near[3], o_far[3], inv[3];
+    std::size_t near_plane[3], far_plane[3];  ///< in a Node<T>
+    std::size_t near_code[3], far_code[3];    ///< in a QNode
+};
+
+template <typename T> inline RayVecs<T> ray_vecs(const mesh_bvh::RayConsts<T>& rc) {
+    using N = mesh_bvh::Node<T>;
+    using Q = mesh_bvh::QNode;
+    const typename Vec<T>::V zero{};
+    RayVecs<T> rv;
+    for (int a = 0; a < 3; ++a) {
+        rv.o_near[a] = zero + rc.o_near[a];
+        rv.o_far[a] = zero + rc.o_far[a];
+        rv.inv[a] = zero + rc.inv[a];
+        const std::size_t lo = offsetof(N, lo) + std::size_t(a) * mesh_bvh::kWidth * sizeof(T);
+        const std::size_t hi = offsetof(N, hi) + std::size_t(a) * mesh_bvh::kWidth * sizeof(T);
+        rv.near_plane[a] = rc.neg[a] ? hi : lo;
+        rv.far_plane[a] = rc.neg[a] ? lo : hi;
+        const std::size_t qlo = offsetof(Q, lo) + std::size_t(a) * mesh_bvh::kWidth;
+        const std::size_t qhi = offsetof(Q, hi) + std::size_t(a) * mesh_bvh::kWidth;
+        rv.near_code[a] = rc.neg[a] ? qhi : qlo;
+        rv.far_code[a] = rc.neg[a] ? qlo : qhi;
+    }
+    return rv;
+}
+
 /// Entry distances (into `entry`) and hit mask of a node's occupied children within [t0, t1]:
-/// planes(c, a, lo, hi) gives vector c's lo and hi planes of axis a. The slab test with the planes
-/// widened by the ray's delta (folded into o_near, o_far) and both ends by 4 ulps (Ize 2013), so
-/// rounding never drops a child that holds a hit. A NaN slab distance (origin exactly on a plane
-/// of an axis the ray is parallel to) never wins the max/min.
+/// planes(c, a, near, far) gives vector c's planes of axis a the ray meets first and last. The slab
+/// test with the planes widened by the ray's delta (folded into o_near, o_far) and both ends by 4
+/// ulps (Ize 2013), so rounding never drops a child that holds a hit. A NaN slab distance (origin
+/// exactly on a plane of an axis the ray is parallel to) never wins the max/min.
 template <typename T, typename Planes>
 __attribute__((always_inline)) inline unsigned test_planes(const Planes& planes, std::uint32_t occupied,
-                                                           const mesh_bvh::RayConsts<T>& rc, T t0, T t1, T* entry) {
+                                                           const RayVecs<T>& rv, T t0, T t1, T* entry) {
     using V = typename Vec<T>::V;
     using M = typename Vec<T>::M;
     constexpr int L = Vec<T>::kLanes;
@@ -65,12 +96,12 @@ __attribute__((always_inline)) inline unsigned test_planes(const Planes& planes,
     unsigned mask = 0;
     for (int c = 0; c < mesh_bvh::kWidth / L; ++c) {
         V tn = zero + t0, tf = zero + t1;
+#pragma GCC unroll 3
         for (int a = 0; a < 3; ++a) {
-            V lo, hi;
-            planes(c, a, lo, hi);
-            const V near_plane = rc.neg[a] ? hi : lo, far_plane = rc.neg[a] ? lo : hi;
-            const V ta = (near_plane - rc.o_near[a]) * rc.inv[a];
-            const V tb = (far_plane - rc.o_far[a]) * rc.inv[a];
+            V near_plane, far_plane;
+            planes(c, a, near_plane, far_plane);
+            const V ta = (near_plane - rv.o_near[a]) * rv.inv[a];
+            const V tb = (far_plane - rv.o_far[a]) * rv.inv[a];
             tn = ta > tn ? ta : tn;
             tf = tb < tf ? tb : tf;
         }
@@ -84,37 +115,46 @@ __attribute__((always_inline)) inline unsigned test_planes(const Planes& planes,
 
 /// test_planes() on an exact node.
 template <typename T>
-__attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::Node<T>& n, const mesh_bvh::RayConsts<T>& rc,
-                                                         T t0, T t1, T* entry) {
+__attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::Node<T>& n, const RayVecs<T>& rv, T t0, T t1,
+                                                         T* entry) {
     using V = typename Vec<T>::V;
-    constexpr int L = Vec<T>::kLanes;
-    const auto planes = [&](int c, int a, V& lo, V& hi) __attribute__((always_inline)) {
-        std::memcpy(&lo, &n.lo[a][c * L], sizeof(V));
-        std::memcpy(&hi, &n.hi[a][c * L], sizeof(V));
+    const char* base = reinterpret_cast<const char*>(&n);
+    const auto planes = [&](int c, int a, V& near_plane, V& far_plane) __attribute__((always_inline)) {
+        std::memcpy(&near_plane, base + rv.near_plane[a] + std::size_t(c) * sizeof(V), sizeof(V));
+        std::memcpy(&far_plane, base + rv.far_plane[a] + std::size_t(c) * sizeof(V), sizeof(V));
     };
-    return test_planes(planes, n.occupied, rc, t0, t1, entry);
+    return test_planes(planes, n.occupied, rv, t0, t1, entry);
 }
 
 /// test_planes() on a quantised node: the planes decoded as origin + code * scale per axis (an
 /// exact product and one rounding, as mesh_bvh::plane() computes them; every decoded box contains
 /// the exact one).
-__attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::QNode& n, const mesh_bvh::RayConsts<float>& rc,
-                                                         float t0, float t1, float* entry) {
+__attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::QNode& n, const RayVecs<float>& rv, float t0,
+                                                         float t1, float* entry) {
     using V = typename Vec<float>::V;
     constexpr int L = Vec<float>::kLanes;
-    const auto planes = [&](int c, int a, V& lo, V& hi) __attribute__((always_inline)) {
-        lo = n.origin[a] + codes<float, L>(&n.lo[a][c * L]) * n.scale[a];
-        hi = n.origin[a] + codes<float, L>(&n.hi[a][c * L]) * n.scale[a];
+    const auto* base = reinterpret_cast<const std::uint8_t*>(&n);
+    const auto planes = [&](int c, int a, V& near_plane, V& far_plane) __attribute__((always_inline)) {
+        near_plane = n.origin[a] + codes<float, L>(base + rv.near_code[a] + c * L) * n.scale[a];
+        far_plane = n.origin[a] + codes<float, L>(base + rv.far_code[a] + c * L) * n.scale[a];
     };
-    return test_planes(planes, n.occupied, rc, t0, t1, entry);
+    return test_planes(planes, n.occupied, rv, t0, t1, entry);
+}
+
+/// test_node() for a ray given by its RayConsts alone (a walk prepares RayVecs once instead).
+template <typename N, typename T>
+__attribute__((always_inline)) inline unsigned test_node(const N& n, const mesh_bvh::RayConsts<T>& rc, T t0, T t1,
+                                                         T* entry) {
+    return test_node(n, ray_vecs(rc), t0, t1, entry);
 }
 
 /// Tests the ray against lanes [0, lanes) of packet p (its triangles' vertices structure-of-arrays)
 /// and calls hit(lane, t) for each lane whose triangle intersect() hits with t in [t_min, t_max],
-/// with intersect()'s t. The vector part repeats intersect()'s steps 1 to 3 bit for bit (the edge
-/// functions and the determinant), so a lane it drops is one intersect() misses; the few lanes the
-/// ray's line passes through are then decided by intersect() itself (its t, range and rounding
-/// rules), so the walk answers exactly as testing every triangle would.
+/// with intersect()'s t. Every lane does intersect()'s steps 2 to 5 operation for operation (the
+/// sheared vertices, the edge functions with their sign-exact recheck, the determinant, t and its
+/// clamp to the line's passage through the triangle's bounds), so the lanes kept and their t are
+/// intersect()'s, bit for bit. intersect()'s remaining checks hold by construction: the walk's ray
+/// and range are valid, the mesh's triangles finite, and zero-area triangles are not in the tree.
 template <typename T, typename Hit>
 __attribute__((always_inline)) inline void test_packet(const mesh_bvh::Packet<T>& p, const mesh_bvh::ShearedRay<T>& r,
                                                        T t_min, T t_max, unsigned lanes, const Hit& hit) {
@@ -127,7 +167,7 @@ __attribute__((always_inline)) inline void test_packet(const mesh_bvh::Packet<T>
     for (int c = 0; c < 4; c += L) {
         if (unsigned(c) >= lanes) break;
         // The vertices relative to the origin, permuted and sheared (intersect() step 2).
-        W px[3], py[3];
+        W px[3], py[3], pz[3];
         for (int v = 0; v < 3; ++v) {
             W x, y, z;
             std::memcpy(&x, &p.v[v][r.kx][c], sizeof(W));
@@ -136,6 +176,7 @@ __attribute__((always_inline)) inline void test_packet(const mesh_bvh::Packet<T>
             const W qx = x - r.ox, qy = y - r.oy, qz = z - r.oz;
             px[v] = qx + r.sx * qz;
             py[v] = qy + r.sy * qz;
+            pz[v] = qz;
         }
         // Edge functions (step 3); a zero one is recomputed sign-exactly, lane by lane.
         W e0 = px[1] * py[2] - py[1] * px[2];
@@ -152,67 +193,132 @@ __attribute__((always_inline)) inline void test_packet(const mesh_bvh::Packet<T>
         const WM has_neg = (e0 < zero) | (e1 < zero) | (e2 < zero);
         const WM has_pos = (e0 > zero) | (e1 > zero) | (e2 > zero);
         const W det = e0 + e1 + e2;
-        // Most packets are missed by the ray in every lane: no division for them.
-        unsigned bits = lane_bits<T, L>(~(has_neg & has_pos) & (det != zero)) & ((1u << (lanes - unsigned(c))) - 1);
+        // Most packets are missed by the ray in every lane: nothing more for them.
+        const WM inside = ~(has_neg & has_pos) & (det != zero);
+        if (__builtin_expect(lane_bits<T, L>(inside) == 0, 1)) continue;
+        // Step 4: t, the barycentric mix of the vertices' z, scaled by 1 / d.z.
+        W t = (e0 * pz[0] + e1 * pz[1] + e2 * pz[2]) * r.sz * (T(1) / det);
+        const W big = zero + std::numeric_limits<T>::max();
+        WM keep = inside & (t == t) & (t <= big) & (t >= -big);
+        // Step 5: t kept within 64 eps of the line's passage through the triangle's bounds (glm's
+        // min, max and clamp as intersect() calls them, ternaries in the same operand order).
+        W lo = zero - infinity<T>(), hi = zero + infinity<T>();
+        for (int a = 0; a < 3; ++a) {
+            if (r.ray.direction[a] == T(0)) continue;
+            W va, vb, vc;
+            std::memcpy(&va, &p.v[0][a][c], sizeof(W));
+            std::memcpy(&vb, &p.v[1][a][c], sizeof(W));
+            std::memcpy(&vc, &p.v[2][a][c], sizeof(W));
+            const W min_bc = vc < vb ? vc : vb, max_bc = vb < vc ? vc : vb;
+            const W box_min = min_bc < va ? min_bc : va, box_max = va < max_bc ? max_bc : va;
+            const W ta = (box_min - r.ray.origin[a]) / r.ray.direction[a];
+            const W tb = (box_max - r.ray.origin[a]) / r.ray.direction[a];
+            const W near = tb < ta ? tb : ta, far = ta < tb ? tb : ta;
+            lo = lo < near ? near : lo;
+            hi = far < hi ? far : hi;
+        }
+        const WM magnitude = ~WM(-zero);  // every bit but the sign: std::abs
+        const W abs_lo = W(WM(lo) & magnitude), abs_hi = W(WM(hi) & magnitude);
+        const W margin = T(64) * std::numeric_limits<T>::epsilon() * (abs_lo < abs_hi ? abs_hi : abs_lo);
+        const W from = (hi < lo ? hi : lo) - margin, to = (lo < hi ? hi : lo) + margin;
+        t = t < from ? from : t;
+        t = to < t ? to : t;
+        keep &= (t >= zero + t_min) & (t <= zero + t_max);
+        unsigned bits = lane_bits<T, L>(keep) & ((1u << (lanes - unsigned(c))) - 1);
         while (bits) {
             const int l = __builtin_ctz(bits);
             bits &= bits - 1;
-            const unsigned lane = unsigned(c + l);
-            if (const auto h = intersect(r.ray, mesh_bvh::triangle_of(p, lane), t_min, t_max)) hit(lane, h->t);
+            hit(unsigned(c + l), t[l]);
         }
     }
 }
 
-/// A stack entry: a child reference (with its triangle count for a leaf) and its entry distance.
+/// A stack entry: a child reference and its entry distance.
 template <typename T> struct Entry {
-    std::uint32_t ref, count;
+    std::uint32_t ref;
     T t;
 };
 
-/// The walk: nodes nearest child first, leaves handed to leaf(ref, count, limit), which may lower
-/// `limit` (the far end of the range still searched; children entered beyond it are skipped).
-/// Leaf items (triangle packets, instances) start at `leaves`, `leaf_bytes` apart; a leaf
-/// reference's offset counts items.
+/// Node n's children in `mask`, as stack entries (from their entry distances) written to kids
+/// farthest first. Returns how many. A node mostly has no hit child or one, less often two: each
+/// of these takes one branch, where a loop over the mask's bits mispredicts its exit.
+template <typename T, typename N>
+__attribute__((always_inline)) inline int sorted_children(const N& n, unsigned mask, const T* entry, Entry<T>* kids) {
+    const auto make = [&](int k) __attribute__((always_inline)) { return Entry<T>{n.child[k], entry[k]}; };
+    if (mask == 0) return 0;
+    const unsigned rest = mask & (mask - 1);
+    if (rest == 0) {
+        kids[0] = make(__builtin_ctz(mask));
+        return 1;
+    }
+    if ((rest & (rest - 1)) == 0) {
+        const Entry<T> a = make(__builtin_ctz(mask)), b = make(__builtin_ctz(rest));
+        const bool b_farther = a.t < b.t;
+        kids[0] = b_farther ? b : a;
+        kids[1] = b_farther ? a : b;
+        return 2;
+    }
+    int count = 0;
+    while (mask) {
+        const int k = __builtin_ctz(mask);
+        mask &= mask - 1;
+        const Entry<T> c = make(k);
+        int j = count++;
+        while (j > 0 && kids[j - 1].t < c.t) {
+            kids[j] = kids[j - 1];
+            --j;
+        }
+        kids[j] = c;
+    }
+    return count;
+}
+
+/// The walk: nodes nearest child first, leaves handed to leaf(first, count, limit), which may
+/// lower `limit` (the far end of the range still searched; children entered beyond it are
+/// skipped). Leaf items (triangle packets, instances) start at `leaves`, `leaf_bytes` apart.
 template <typename T, typename N, typename Leaf>
 inline void walk(const N* nodes, const char* leaves, std::size_t leaf_bytes, const mesh_bvh::RayConsts<T>& rc, T t_min,
                  T& limit, const Leaf& leaf) {
     // Starts loading a pushed child (a node's cache lines, or its leaf's first item's), so the
-    // misses overlap the work on nearer children.
-    const auto prefetch = [&](const Entry<T>& c) __attribute__((always_inline)) {
-        const bool is_leaf = c.ref & mesh_bvh::kLeaf;
-        const char* p = is_leaf ? leaves + std::size_t(c.ref & ~mesh_bvh::kLeaf) * leaf_bytes
-                                : reinterpret_cast<const char*>(&nodes[c.ref]);
+    // misses overlap the work on the nearer child.
+    const auto prefetch = [&](std::uint32_t ref) __attribute__((always_inline)) {
+        const bool is_leaf = ref & mesh_bvh::kLeaf;
+        const char* p = is_leaf ? leaves + std::size_t(mesh_bvh::leaf_first(ref)) * leaf_bytes
+                                : reinterpret_cast<const char*>(&nodes[ref]);
         const std::size_t bytes = is_leaf ? leaf_bytes : sizeof(N);
         for (std::size_t l = 0; l < bytes; l += 64) __builtin_prefetch(p + l);
     };
+    const RayVecs<T> rv = ray_vecs(rc);
     Entry<T> stack[mesh_bvh::kStack];
     int top = 0;
-    stack[top++] = {0, 0, t_min};
+    stack[top++] = {0, t_min};
     const T eps = T(4) * std::numeric_limits<T>::epsilon();
     alignas(64) T entry[mesh_bvh::kWidth];
     while (top > 0) {
         const Entry<T> e = stack[--top];
         if (e.t - std::abs(e.t) * eps > limit + std::abs(limit) * eps) continue;
         if (e.ref & mesh_bvh::kLeaf) {
-            leaf(e.ref & ~mesh_bvh::kLeaf, e.count, limit);
+            leaf(mesh_bvh::leaf_first(e.ref), mesh_bvh::leaf_count(e.ref), limit);
             continue;
         }
-        const N& n = nodes[e.ref];
-        unsigned mask = test_node(n, rc, t_min, limit, entry);
-        if (mask == 0) continue;
-        // Push the hit children farthest first, so the nearest is popped next.
-        const int base = top;
-        while (mask) {
-            const int k = __builtin_ctz(mask);
-            mask &= mask - 1;
-            const Entry<T> c{n.child[k], n.count[k], entry[k]};
-            int j = top++;
-            while (j > base && stack[j - 1].t < c.t) {
-                stack[j] = stack[j - 1];
-                --j;
+        // Descend: the nearest hit child directly, the others pushed farthest first.
+        std::uint32_t ref = e.ref;
+        for (;;) {
+            const N& n = nodes[ref];
+            Entry<T>* kids = &stack[top];
+            const int count = sorted_children(n, test_node(n, rv, t_min, limit, entry), entry, kids);
+            if (count == 0) break;
+            // Only quantised trees are large (MeshBvh's rule): an exact tree is in cache, where a
+            // prefetch costs instructions and gains nothing.
+            if constexpr (std::is_same_v<N, mesh_bvh::QNode>)
+                for (int k = 0; k < count - 1; ++k) prefetch(kids[k].ref);
+            top += count - 1;
+            const Entry<T> next = kids[count - 1];
+            if (next.ref & mesh_bvh::kLeaf) {
+                leaf(mesh_bvh::leaf_first(next.ref), mesh_bvh::leaf_count(next.ref), limit);
+                break;
             }
-            stack[j] = c;
-            prefetch(c);
+            ref = next.ref;
         }
     }
 }
@@ -251,3 +357,22 @@ inline void every(const N* nodes, const mesh_bvh::Packet<T>* packets,
     T limit = t_max;
     walk(nodes, reinterpret_cast<const char*>(packets), sizeof(mesh_bvh::Packet<T>), rc, t_min, limit, leaf);
 }
+
+/// This copy's entry points as static members, for mesh_bvh::with_walk().
+struct Walks {
+    template <typename T, typename N, typename Leaf>
+    static void walk_tree(const N* nodes, const char* leaves, std::size_t leaf_bytes, const mesh_bvh::RayConsts<T>& rc,
+                          T t_min, T& limit, const Leaf& leaf) {
+        walk(nodes, leaves, leaf_bytes, rc, t_min, limit, leaf);
+    }
+    template <typename T, typename N>
+    static void nearest_hit(const N* nodes, const mesh_bvh::Packet<T>* packets, const mesh_bvh::RayConsts<T>& rc,
+                            const mesh_bvh::ShearedRay<T>& sr, T t_min, mesh_bvh::Best<T>& best) {
+        nearest(nodes, packets, rc, sr, t_min, best);
+    }
+    template <typename T, typename N, typename Visit>
+    static void every_hit(const N* nodes, const mesh_bvh::Packet<T>* packets, const mesh_bvh::RayConsts<T>& rc,
+                          const mesh_bvh::ShearedRay<T>& sr, T t_min, T t_max, const Visit& visit) {
+        every(nodes, packets, rc, sr, t_min, t_max, visit);
+    }
+};

@@ -74,6 +74,67 @@ inline double edge_function(double x0, double y0, double x1, double y1) {
     return exact_sign_dop(x0, y1, y0, x1);
 }
 
+/// The ray's part of the watertight test (steps 1 and 2 below): the axes permuted so that z is the
+/// direction's largest component, the permuted origin, and the shear that takes the direction to
+/// (0, 0, d.z). Requires a valid ray.
+template <typename T> struct TriangleShear {
+    int kx, ky, kz;
+    T ox, oy, oz, sx, sy, sz;
+    T dz;  ///< the direction's component along kz
+};
+
+template <typename T> inline TriangleShear<T> triangle_shear(const Ray<T>& ray) {
+    // 1. Permute so that the direction's largest component is z (a cyclic permutation: handedness
+    //    is kept).
+    const Vec3<T> ad = glm::abs(ray.direction);
+    const int kz = ad.x > ad.y ? (ad.x > ad.z ? 0 : 2) : (ad.y > ad.z ? 1 : 2);
+    const int kx = kz == 2 ? 0 : kz + 1;
+    const int ky = kx == 2 ? 0 : kx + 1;
+    const Vec3<T> d(ray.direction[kx], ray.direction[ky], ray.direction[kz]);
+    // 2. The shear that makes the direction (0, 0, d.z).
+    return {kx, ky, kz, ray.origin[kx], ray.origin[ky], ray.origin[kz], -d.x / d.z, -d.y / d.z, T(1) / d.z, d.z};
+}
+
+/// Steps 2 and 3 for one triangle: its vertices' distances along the ray's axis (z of the sheared
+/// vertices) and its three edge functions, each with its sign exact.
+template <typename T> struct TriangleEdges {
+    T z[3];
+    T e[3];
+};
+
+template <typename T> inline TriangleEdges<T> triangle_edges(const TriangleShear<T>& s, const Triangle<T>& tri) {
+    // 2. Vertices relative to the origin, permuted, sheared so that the direction is (0, 0, d.z).
+    //    Each vertex's result depends on that vertex and the ray only.
+    const auto transform = [&](const Vec3<T>& p) {
+        const T x = p[s.kx] - s.ox, y = p[s.ky] - s.oy, z = p[s.kz] - s.oz;
+        return Vec3<T>(x + s.sx * z, y + s.sy * z, z);
+    };
+    const Vec3<T> p0 = transform(tri.a), p1 = transform(tri.b), p2 = transform(tri.c);
+    // 3. Edge functions: twice the signed areas seen along the ray of (ray, b, c), (ray, c, a),
+    //    (ray, a, b).
+    return {{p0.z, p1.z, p2.z},
+            {edge_function(p1.x, p1.y, p2.x, p2.y), edge_function(p2.x, p2.y, p0.x, p0.y),
+             edge_function(p0.x, p0.y, p1.x, p1.y)}};
+}
+
+/// Step 7: the hit at t of a ray whose edge functions w with the triangle are all of one sign
+/// (det their non-zero sum): barycentrics, the winding's normal and the face. det > 0 when the
+/// projected triangle runs counter-clockwise seen from +z (its normal points to +z; the shear and
+/// the cyclic permutation keep orientation), so the ray meets the front face when it travels
+/// towards -z. `area`: the triangle's area_vector(), not zero.
+template <typename T>
+inline TriangleHit<T> triangle_hit(const Ray<T>& ray, const Vec3<TriangleWide<T>>& area, const TriangleShear<T>& s,
+                                   const TriangleEdges<T>& w, T det, T t) {
+    using W = TriangleWide<T>;
+    TriangleHit<T> h;
+    h.t = t;
+    h.barycentric = Vec3<T>(w.e[0] / det, w.e[1] / det, w.e[2] / det);  // quotients: each in [0, 1]
+    h.front = (det > T(0)) != (s.dz > T(0));
+    const Vec3<W> facing_ray = h.front ? -Vec3<W>(ray.direction) : Vec3<W>(ray.direction);
+    h.normal = Vec3<T>(normalize_or_dir(area, facing_ray));
+    return h;
+}
+
 }  // namespace detail
 
 /// Ray against triangle: the hit with t in [t_min, t_max], or empty.
@@ -105,34 +166,18 @@ std::optional<TriangleHit<T>> intersect(const Ray<T>& ray, const Triangle<T>& tr
                                         T t_max = infinity<T>()) {
     std::optional<TriangleHit<T>> out;
     if (!every(is_valid(ray), is_valid(tri), detail::valid_range(t_min, t_max))) return out;
-    // 1. Permute so that the direction's largest component is z (a cyclic permutation: handedness
-    //    is kept).
-    const Vec3<T> ad = glm::abs(ray.direction);
-    const int kz = ad.x > ad.y ? (ad.x > ad.z ? 0 : 2) : (ad.y > ad.z ? 1 : 2);
-    const int kx = kz == 2 ? 0 : kz + 1;
-    const int ky = kx == 2 ? 0 : kx + 1;
-    const Vec3<T> d(ray.direction[kx], ray.direction[ky], ray.direction[kz]);
-    // 2. Vertices relative to the origin, permuted, sheared so that the direction is (0, 0, d.z).
-    //    Each vertex's result depends on that vertex and the ray only.
-    const T sx = -d.x / d.z, sy = -d.y / d.z, sz = T(1) / d.z;
-    const auto transform = [&](const Vec3<T>& p) {
-        const Vec3<T> q = p - ray.origin;
-        const T z = q[kz];
-        return Vec3<T>(q[kx] + sx * z, q[ky] + sy * z, z);
-    };
-    const Vec3<T> p0 = transform(tri.a), p1 = transform(tri.b), p2 = transform(tri.c);
-    // 3. Edge functions: twice the signed areas seen along the ray of (ray, b, c), (ray, c, a),
-    //    (ray, a, b). Inside (edges included) when none has a sign opposite to another's.
-    const T e0 = detail::edge_function(p1.x, p1.y, p2.x, p2.y);
-    const T e1 = detail::edge_function(p2.x, p2.y, p0.x, p0.y);
-    const T e2 = detail::edge_function(p0.x, p0.y, p1.x, p1.y);
+    // 1, 2. The ray's permutation and shear; 3. the triangle's edge functions. Inside (edges
+    //    included) when none has a sign opposite to another's.
+    const detail::TriangleShear<T> s = detail::triangle_shear(ray);
+    const detail::TriangleEdges<T> w = detail::triangle_edges(s, tri);
+    const T e0 = w.e[0], e1 = w.e[1], e2 = w.e[2];
     const bool has_neg = (e0 < T(0)) | (e1 < T(0)) | (e2 < T(0));
     const bool has_pos = (e0 > T(0)) | (e1 > T(0)) | (e2 > T(0));
     if (has_neg && has_pos) return out;
     const T det = e0 + e1 + e2;  // same-signed terms: zero only when all three are
     if (det == T(0)) return out;  // parallel to the plane, or zero area along the ray
     // 4. The crossing's distance: the barycentric mix of the vertices' z, scaled by 1 / d.z.
-    T t = (e0 * p0.z + e1 * p1.z + e2 * p2.z) * sz * (T(1) / det);
+    T t = (e0 * w.z[0] + e1 * w.z[1] + e2 * w.z[2]) * s.sz * (T(1) / det);
     if (!is_finite(t)) return out;
     // 5. When the projection is ill-conditioned (a ray nearly in the plane) the weights' rounding
     //    can move t along the ray past the triangle; the line's passage through the triangle's
@@ -154,15 +199,8 @@ std::optional<TriangleHit<T>> intersect(const Ray<T>& ray, const Triangle<T>& tr
     using W = detail::TriangleWide<T>;
     const Vec3<W> area = detail::area_vector(tri);
     if (area == Vec3<W>(W(0))) return out;
-    // 7. Barycentrics, the winding's normal and the face: det > 0 when the projected triangle runs
-    //    counter-clockwise seen from +z (its normal points to +z; the shear and the cyclic
-    //    permutation keep orientation), so the ray meets the front face when it travels towards -z.
-    TriangleHit<T>& h = out.emplace();
-    h.t = t;
-    h.barycentric = Vec3<T>(e0 / det, e1 / det, e2 / det);  // quotients: each in [0, 1]
-    h.front = (det > T(0)) != (d.z > T(0));
-    const Vec3<W> facing_ray = h.front ? -Vec3<W>(ray.direction) : Vec3<W>(ray.direction);
-    h.normal = Vec3<T>(normalize_or_dir(area, facing_ray));
+    // 7. Barycentrics, the winding's normal and the face.
+    out = detail::triangle_hit(ray, area, s, w, det, t);
     return out;
 }
 

@@ -4,7 +4,9 @@
 // at vertices and at points of shared edges; every hit against brute force; watertightness.
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <random>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -19,6 +21,9 @@ namespace raypick {
 namespace {
 
 template <typename T> class MeshBvhTest : public ::testing::Test {};
+
+/// MeshBvh's compact_above_bytes: every tree walks exact nodes, or every float tree quantised ones.
+constexpr std::size_t kExact = std::numeric_limits<std::size_t>::max(), kCompact = 0;
 TYPED_TEST_SUITE(MeshBvhTest, test::Scalars);
 
 /// A mesh of `triangles` triangles over a pool of `vertices` random points in [-1, 1]^3 (snapped
@@ -77,8 +82,12 @@ TYPED_TEST(MeshBvhTest, PickEqualsBruteForceOnRandomMeshes) {
         test::Random r(seed);
         const int vertices = 4 + int(r.rng() % 300), triangles = 1 + int(r.rng() % 1500);
         const TriangleMesh<T> m = random_mesh<T>(r, vertices, triangles);
-        for (const BatchIsa isa : {BatchIsa::Sse2, BatchIsa::Auto}) {
-            const MeshBvh<T> bvh(m, isa);
+        // Each instruction set (the CPU's widest, AVX2 and SSE2 where it has them), walking exact
+        // nodes and (float) quantised ones.
+        for (const BatchIsa isa : {BatchIsa::Sse2, BatchIsa::Avx2, BatchIsa::Auto})
+        for (const std::size_t compact_above : {kExact, kCompact}) {
+            const MeshBvh<T> bvh(m, isa, compact_above);
+            if (std::is_same_v<T, float>) EXPECT_EQ(bvh.compact(), compact_above == kCompact);
             test::Random rr(seed + 1000);
             for (int i = 0; i < 400; ++i) {
                 const Ray<T> ray = random_ray(rr, m);
@@ -122,16 +131,19 @@ TYPED_TEST(MeshBvhTest, EveryHitEqualsBruteForce) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     test::Random r(seed);
     const TriangleMesh<T> m = random_mesh<T>(r, 200, 2000);
-    const MeshBvh<T> bvh(m);
-    for (int i = 0; i < 300; ++i) {
-        const Ray<T> ray = random_ray(r, m);
-        const T t_max = i % 3 == 0 ? T(1.5) : infinity<T>();
-        const auto want = brute_hits(m, ray, T(0), t_max);
-        const auto got = bvh.hits(ray, T(0), t_max);
-        ASSERT_EQ(got.size(), want.size()) << "ray " << i;
-        for (std::size_t k = 0; k < got.size(); ++k) {
-            EXPECT_EQ(got[k].triangle, want[k].second) << "ray " << i << " hit " << k;
-            EXPECT_TRUE(test::same_bits(got[k].t, want[k].first)) << "ray " << i << " hit " << k;
+    for (const std::size_t compact_above : {kExact, kCompact}) {
+        const MeshBvh<T> bvh(m, BatchIsa::Auto, compact_above);
+        test::Random rr(seed);
+        for (int i = 0; i < 300; ++i) {
+            const Ray<T> ray = random_ray(rr, m);
+            const T t_max = i % 3 == 0 ? T(1.5) : infinity<T>();
+            const auto want = brute_hits(m, ray, T(0), t_max);
+            const auto got = bvh.hits(ray, T(0), t_max);
+            ASSERT_EQ(got.size(), want.size()) << "ray " << i;
+            for (std::size_t k = 0; k < got.size(); ++k) {
+                EXPECT_EQ(got[k].triangle, want[k].second) << "ray " << i << " hit " << k;
+                EXPECT_TRUE(test::same_bits(got[k].t, want[k].first)) << "ray " << i << " hit " << k;
+            }
         }
     }
 }

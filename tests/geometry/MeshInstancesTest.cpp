@@ -70,7 +70,7 @@ TYPED_TEST(MeshInstancesTest, PickEqualsEveryInstanceInOrder) {
     SCOPED_TRACE("seed " + std::to_string(seed) + " (RAYPICK_SEED reruns it)");
     test::Random r(seed);
     const Meshes<T> meshes = some_meshes<T>(seed);
-    for (const BatchIsa isa : {BatchIsa::Sse2, BatchIsa::Auto}) {
+    for (const BatchIsa isa : {BatchIsa::Sse2, BatchIsa::Avx2, BatchIsa::Auto}) {
         const InstanceBvh<T> bvh(meshes, random_instances<T>(r, 60, 3), isa);
         for (int i = 0; i < 800; ++i) {
             const Ray<T> ray = random_ray<T>(r);
