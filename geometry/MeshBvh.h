@@ -179,13 +179,16 @@ template <typename T> struct ShearedRay : detail::TriangleShear<T> {
 template <typename T> inline ShearedRay<T> sheared(const Ray<T>& ray) { return {detail::triangle_shear(ray), ray}; }
 
 /// RayConsts for a ray in a tree whose boxes reach at most `scene_mag` from the origin: boxes
-/// widened by delta, a few ulps of |origin| + scene_mag, the scale of the triangle test's own
-/// rounding in space, so culling never drops a triangle the test accepts.
+/// widened by delta = 128 eps (|origin| + scene_mag), so culling never drops a triangle the test
+/// accepts. The widest the test's t strays from the triangle's box is its clamp (intersect() step
+/// 5): 64 eps of max(|lo|, |hi|), the line's passage through the box, in units of t; the point
+/// there lies within 64 eps |t| |d|_inf <= 64 eps (|origin|_inf + scene_mag) of the box along each
+/// axis. The other half covers the rounding of the sheared projection and of the slab test itself.
 template <typename T> inline RayConsts<T> ray_consts(const Ray<T>& ray, T scene_mag) {
     // Clamped: near the largest finite values the sum can overflow, and an infinite delta would
     // make the slab distances NaN.
     const T mag = std::min(detail::max_abs(ray.origin) + scene_mag, std::numeric_limits<T>::max());
-    const T delta = T(16) * std::numeric_limits<T>::epsilon() * mag + std::numeric_limits<T>::min();
+    const T delta = T(128) * std::numeric_limits<T>::epsilon() * mag + std::numeric_limits<T>::min();
     RayConsts<T> rc;
     for (int a = 0; a < 3; ++a) {
         rc.neg[a] = std::signbit(ray.direction[a]);
