@@ -36,9 +36,11 @@ template <typename T> inline Vec3<T> normalize_or(const Vec3<T>& v, const Vec3<T
     // Fast path: the squared length is a normal, finite number.
     if (len2 > std::numeric_limits<T>::min() && len2 < std::numeric_limits<T>::max())
         return v * (T(1) / std::sqrt(len2));
-    // Slow path: scale first so that tiny or huge vectors do not underflow/overflow.
+    // Slow path: scale first so that tiny or huge vectors do not underflow/overflow. A NaN
+    // component is checked on its own: glm::max() passes over it.
+    if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z)) return fallback;
     const T m = glm::max(glm::abs(v.x), glm::max(glm::abs(v.y), glm::abs(v.z)));
-    if (!(m > T(0)) || !std::isfinite(m)) return fallback;
+    if (!(m > T(0))) return fallback;
     const Vec3<T> s = v / m;
     return s / std::sqrt(glm::dot(s, s));
 }

@@ -261,6 +261,20 @@ template <typename T> T largest_coordinate(std::initializer_list<Vec3<T>> points
 // rounding, in any direction (grazing ones included). From the point itself a hit of the same
 // triangle, if any, lies within rounding of the plane; from the point moved off the plane by the
 // documented offset, on the side the ray leaves towards, there is none.
+/// A double triangle so large that its area vector overflows (an infinite product less another:
+/// NaN in one component) is still hit with a unit normal: as for any area that cannot be
+/// normalised, the normal is then along the ray, out of the front face as `front` says.
+TEST(RayTriangleHuge, AnAreaVectorThatOverflowsGivesAUnitNormalFacingTheRay) {
+    const Triangle<double> tri{{0x1.a850000000203p+960, -0x1.eddcp+260, 0x1.0f6p+27}, {-0.9375, 0, -128}, {0, 0, 123}};
+    const Ray<double> ray{{0x1.edecp+220, 0, 0}, {11, 0, 0}};
+    const auto h = intersect(ray, tri, -infinity<double>(), infinity<double>());
+    ASSERT_TRUE(h.has_value());
+    EXPECT_TRUE(std::isfinite(h->normal.x) && std::isfinite(h->normal.y) && std::isfinite(h->normal.z));
+    EXPECT_NEAR(glm::length(h->normal), 1.0, 1e-15);
+    EXPECT_EQ(glm::dot(h->normal, ray.direction) < 0.0, h->front);
+    EXPECT_NEAR(std::abs(glm::dot(h->normal, ray.direction)), glm::length(ray.direction), 1e-12);
+}
+
 TYPED_TEST(RayTriangle, RecastingFromAHitPointBehavesAsDocumented) {
     using T = TypeParam;
     const std::uint32_t seed = test::seed_from_env(7003);
