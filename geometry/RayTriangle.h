@@ -16,8 +16,10 @@
 // rays leak through meshes there (textbook/TextbookTriangle.h).
 //
 // This relies on no fused multiply-add contraction of the edge functions' differences (raypick is
-// built for baseline x86-64, which has no FMA instruction; see docs/performance.md). A batched
-// form of this test gives the same hits only if it repeats steps 1 to 6 operation for operation.
+// built for baseline x86-64, which has no FMA instruction, in ISO C++ mode; see
+// docs/performance.md). The functions below also say so themselves (RAYPICK_NO_CONTRACTION), for
+// clang and for where they are inlined into code built with FMA. A batched form of this test gives
+// the same hits only if it repeats steps 1 to 6 operation for operation.
 #pragma once
 
 #include <cmath>
@@ -27,6 +29,7 @@
 #include <raypick/geometry/Math.h>
 #include <raypick/geometry/Ray.h>
 #include <raypick/geometry/RayHit.h>
+#include <raypick/geometry/TargetIsa.h>
 #include <raypick/geometry/Triangle.h>
 #include <raypick/geometry/Validate.h>
 
@@ -61,6 +64,7 @@ inline double exact_sign_dop(double a, double b, double c, double d) {
 /// the sign). Floats are recomputed in double, where their products are exact; a non-zero result
 /// too small for a float is returned as the smallest float of its sign.
 inline float edge_function(float x0, float y0, float x1, float y1) {
+    RAYPICK_NO_CONTRACTION
     const float e = x0 * y1 - y0 * x1;
     if (e != 0.0f) return e;
     const double exact = double(x0) * double(y1) - double(y0) * double(x1);
@@ -69,6 +73,7 @@ inline float edge_function(float x0, float y0, float x1, float y1) {
     return exact < 0.0 ? -std::numeric_limits<float>::denorm_min() : std::numeric_limits<float>::denorm_min();
 }
 inline double edge_function(double x0, double y0, double x1, double y1) {
+    RAYPICK_NO_CONTRACTION
     const double e = x0 * y1 - y0 * x1;
     if (e != 0.0) return e;
     return exact_sign_dop(x0, y1, y0, x1);
@@ -84,6 +89,7 @@ template <typename T> struct TriangleShear {
 };
 
 template <typename T> inline TriangleShear<T> triangle_shear(const Ray<T>& ray) {
+    RAYPICK_NO_CONTRACTION
     // 1. Permute so that the direction's largest component is z (a cyclic permutation: handedness
     //    is kept).
     const Vec3<T> ad = glm::abs(ray.direction);
@@ -103,6 +109,7 @@ template <typename T> struct TriangleEdges {
 };
 
 template <typename T> inline TriangleEdges<T> triangle_edges(const TriangleShear<T>& s, const Triangle<T>& tri) {
+    RAYPICK_NO_CONTRACTION
     // 2. Vertices relative to the origin, permuted, sheared so that the direction is (0, 0, d.z).
     //    Each vertex's result depends on that vertex and the ray only.
     const auto transform = [&](const Vec3<T>& p) {
@@ -125,6 +132,7 @@ template <typename T> inline TriangleEdges<T> triangle_edges(const TriangleShear
 template <typename T>
 inline TriangleHit<T> triangle_hit(const Ray<T>& ray, const Vec3<TriangleWide<T>>& area, const TriangleShear<T>& s,
                                    const TriangleEdges<T>& w, T det, T t) {
+    RAYPICK_NO_CONTRACTION
     using W = TriangleWide<T>;
     TriangleHit<T> h;
     h.t = t;
@@ -164,6 +172,7 @@ inline TriangleHit<T> triangle_hit(const Ray<T>& ray, const Vec3<TriangleWide<T>
 template <typename T>
 std::optional<TriangleHit<T>> intersect(const Ray<T>& ray, const Triangle<T>& tri, T t_min = T(0),
                                         T t_max = infinity<T>()) {
+    RAYPICK_NO_CONTRACTION
     std::optional<TriangleHit<T>> out;
     if (!every(is_valid(ray), is_valid(tri), detail::valid_range(t_min, t_max))) return out;
     // 1, 2. The ray's permutation and shear; 3. the triangle's edge functions. Inside (edges

@@ -26,6 +26,16 @@
 #define RAYPICK_TARGET_END _Pragma("GCC pop_options")
 #endif
 
+/// At the start of a function body: no floating-point contraction in it, even where it is inlined
+/// into a block compiled for an instruction set with fused multiply-add. clang contracts a * b - c
+/// by default and keeps that licence on the operations when a function defined outside a
+/// RAYPICK_TARGET_BEGIN block is inlined into one; g++ builds raypick's C++17 without contraction.
+#if defined(__clang__)
+#define RAYPICK_NO_CONTRACTION _Pragma("clang fp contract(off)")
+#else
+#define RAYPICK_NO_CONTRACTION
+#endif
+
 namespace raypick {
 
 /// Whether this CPU (and its OS) runs AVX2 code.

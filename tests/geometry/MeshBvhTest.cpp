@@ -127,6 +127,17 @@ std::vector<std::pair<T, std::uint32_t>> brute_hits(const TriangleMesh<T>& m, co
     return out;
 }
 
+/// Hierarchy arrays of cache-line aligned nodes are aligned, small ones included (a compiler may
+/// store a whole node with aligned vector moves).
+TEST(LargeAllocator, OverAlignedTypesGetTheirAlignment) {
+    for (const std::size_t n : {std::size_t(1), std::size_t(3), std::size_t(100), std::size_t(20000)}) {
+        LargeVector<mesh_bvh::Node<float>> nodes(n);
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(nodes.data()) % alignof(mesh_bvh::Node<float>), 0u) << n << " nodes";
+        LargeVector<mesh_bvh::Packet<double>> packets(n);
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(packets.data()) % alignof(mesh_bvh::Packet<double>), 0u) << n;
+    }
+}
+
 /// The collapse into 8-wide nodes keeps nodes nearly full: about 20 triangles a node (seven of
 /// eight slots, leaves of three to four triangles) on closed, open and thin-triangle meshes, where
 /// opening the largest child until a node is full left nodes half empty (11 to 13 a node).
