@@ -66,11 +66,25 @@ void InstanceBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::opt
     const char* leaves = reinterpret_cast<const char*>(placed_.data());
     if (avx2_) mesh_walk_avx2::walk_bundle(nodes_.data(), leaves, sizeof(Placed), rc.data(), live, t_min, limit, leaf);
     else mesh_walk_sse2::walk_bundle(nodes_.data(), leaves, sizeof(Placed), rc.data(), live, t_min, limit, leaf);
+    // The hits built in place (mesh space, then world space), copied out once all are built, as
+    // in MeshBvh::pick_bundle.
+    mesh_bvh::Slots<MeshHit<T>, kMaxBundle> hits, world;
+    std::uint64_t found = 0;
     for (std::uint64_t m = live; m; m &= m - 1) {
-        const int i = __builtin_ctzll(m);
-        if (best_at[i])
-            out[i].emplace(InstanceHit<T>{best_at[i]->instance,
-                                          to_world(*best_at[i], best_at[i]->mesh->hit(best_ray[i], best[i], t_min, t_max[i]))});
+        const std::size_t i = std::size_t(__builtin_ctzll(m));
+        if (!best_at[i]) continue;
+        found |= std::uint64_t(1) << i;
+        ::new (hits.at(i)) MeshHit<T>(best_at[i]->mesh->hit(best_ray[i], best[i], t_min, t_max[i]));
+    }
+    for (std::uint64_t m = found; m; m &= m - 1) {
+        const std::size_t i = std::size_t(__builtin_ctzll(m));
+        ::new (world.at(i)) MeshHit<T>(to_world(*best_at[i], hits[i]));
+    }
+    for (std::uint64_t m = found; m; m &= m - 1) {
+        const std::size_t i = std::size_t(__builtin_ctzll(m));
+        out[i].emplace();
+        out[i]->instance = best_at[i]->instance;
+        out[i]->hit = world[i];
     }
 }
 

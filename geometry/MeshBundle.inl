@@ -53,11 +53,16 @@ void MeshBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optiona
     for (std::size_t i = 0; i < count; ++i) ::new (best.at(i)) mesh_bvh::Best<T>{t_max[i]};
     const std::uint64_t all = count == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << count) - 1;
     const std::uint64_t found = nearest_bundle(rays, all, t_min, best.data());
-    // Constructed in place (no temporary copied into out[i]: see BvhBundle.inl).
-    static_assert(std::is_trivially_destructible_v<Vec3<T>>, "MeshHit's members need no destruction");
+    // The hits built in place first, copied out once all are built: a copy of a struct just
+    // returned reloads its narrow stores with wider loads (a store-forwarding stall per ray).
+    mesh_bvh::Slots<MeshHit<T>, kMaxBundle> hits;
+    for (std::uint64_t m = found; m; m &= m - 1) {
+        const std::size_t i = std::size_t(__builtin_ctzll(m));
+        ::new (hits.at(i)) MeshHit<T>(hit(rays[i], best[i], t_min, t_max[i]));
+    }
     for (std::size_t i = 0; i < count; ++i) {
-        out[i].reset();
-        if (found >> i & 1u) out[i].emplace(hit(rays[i], best[i], t_min, t_max[i]));
+        if (found >> i & 1u) out[i] = hits[i];
+        else out[i].reset();
     }
 }
 
@@ -71,19 +76,17 @@ std::uint64_t MeshBvh<T>::nearest_bundle(const Ray<T>* rays, std::uint64_t live,
     live = mesh_bvh::valid_rays(rays, live, t_min, limit);
     if (live == 0) return 0;
     mesh_bvh::Slots<mesh_bvh::RayConsts<T>, kMaxBundle> rc;
-    mesh_bvh::Slots<mesh_bvh::ShearedRay<T>, kMaxBundle> sr;
     const mesh_bvh::Packet<T>* before[kMaxBundle];
     unsigned before_lane[kMaxBundle];
     for (std::uint64_t m = live; m; m &= m - 1) {
         const int i = __builtin_ctzll(m);
         ::new (rc.at(std::size_t(i))) mesh_bvh::RayConsts<T>(mesh_bvh::ray_consts(rays[i], scene_mag_));
-        ::new (sr.at(std::size_t(i))) mesh_bvh::ShearedRay<T>(mesh_bvh::sheared(rays[i]));
         before[i] = best[i].packet;
         before_lane[i] = best[i].lane;
     }
     with_nodes([&](const auto* nodes) {
-        if (avx2_) mesh_walk_avx2::nearest_bundle(nodes, packets_.data(), rc.data(), sr.data(), live, t_min, best);
-        else mesh_walk_sse2::nearest_bundle(nodes, packets_.data(), rc.data(), sr.data(), live, t_min, best);
+        if (avx2_) mesh_walk_avx2::nearest_bundle(nodes, packets_.data(), rays, rc.data(), live, t_min, best);
+        else mesh_walk_sse2::nearest_bundle(nodes, packets_.data(), rays, rc.data(), live, t_min, best);
     });
     std::uint64_t replaced = 0;
     for (std::uint64_t m = live; m; m &= m - 1) {

@@ -150,15 +150,26 @@ inline void walk_bundle(const N* nodes, const char* leaves, std::size_t leaf_byt
 
 /// Nearest triangle of the mesh tree for each ray i of `live`, in [t_min, best[i].t]: best[i]
 /// replaced where a packet lane beats it (smaller t; equal t, smaller index), exactly as nearest()
-/// would for that ray alone.
+/// would for that ray alone. A ray's triangle-test constants (sheared()) are computed when it
+/// first reaches a leaf: most rays of a picture's bundles reach none.
 template <typename T, typename N>
-inline void nearest_bundle(const N* nodes, const mesh_bvh::Packet<T>* packets, const mesh_bvh::RayConsts<T>* rc,
-                           const mesh_bvh::ShearedRay<T>* sr, std::uint64_t live, T t_min, mesh_bvh::Best<T>* best) {
-    const auto leaf = [&](std::uint32_t first, std::uint32_t count, std::uint64_t rays, T* limit) {
+inline void nearest_bundle(const N* nodes, const mesh_bvh::Packet<T>* packets, const Ray<T>* rays,
+                           const mesh_bvh::RayConsts<T>* rc, std::uint64_t live, T t_min, mesh_bvh::Best<T>* best) {
+    using Sheared = mesh_bvh::ShearedRay<T>;
+    static_assert(std::is_trivially_destructible_v<Sheared>, "never destroyed");
+    alignas(Sheared) unsigned char sheared_bytes[kBundleRays * sizeof(Sheared)];
+    std::uint64_t sheared_rays = 0;  // the rays whose constants are in sheared_bytes
+    const auto leaf = [&](std::uint32_t first, std::uint32_t count, std::uint64_t in, T* limit) {
+        for (std::uint64_t fresh = in & ~sheared_rays; fresh; fresh &= fresh - 1) {
+            const int i = __builtin_ctzll(fresh);
+            ::new (sheared_bytes + std::size_t(i) * sizeof(Sheared)) Sheared(mesh_bvh::sheared(rays[i]));
+        }
+        sheared_rays |= in;
+        const Sheared* sr = std::launder(reinterpret_cast<const Sheared*>(sheared_bytes));
         for (std::uint32_t k = 0; k < count; k += 4) {
             const mesh_bvh::Packet<T>& p = packets[first + k / 4];
             const unsigned lanes = std::min(4u, count - k);
-            for (std::uint64_t m = rays; m; m &= m - 1) {
+            for (std::uint64_t m = in; m; m &= m - 1) {
                 const int i = __builtin_ctzll(m);
                 mesh_bvh::Best<T>& b = best[i];
                 test_packet(p, sr[i], t_min, limit[i], lanes, [&](unsigned lane, T t) {
