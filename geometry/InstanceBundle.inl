@@ -64,8 +64,9 @@ void InstanceBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::opt
     alignas(64) T limit[kMaxBundle];
     for (std::size_t i = 0; i < kMaxBundle; ++i) limit[i] = live >> i & 1u ? t_max[i] : -std::numeric_limits<T>::max();
     const char* leaves = reinterpret_cast<const char*>(placed_.data());
-    if (avx2_) mesh_walk_avx2::walk_bundle(nodes_.data(), leaves, sizeof(Placed), rc.data(), live, t_min, limit, leaf);
-    else mesh_walk_sse2::walk_bundle(nodes_.data(), leaves, sizeof(Placed), rc.data(), live, t_min, limit, leaf);
+    mesh_bvh::with_bundle_walk(isa_, [&](auto w) {
+        w.walk_tree(nodes_.data(), leaves, sizeof(Placed), rc.data(), live, t_min, limit, leaf);
+    });
     // The hits built in place (mesh space, then world space), copied out once all are built, as
     // in MeshBvh::pick_bundle.
     mesh_bvh::Slots<MeshHit<T>, kMaxBundle> hits, world;
@@ -74,7 +75,7 @@ void InstanceBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::opt
         const std::size_t i = std::size_t(__builtin_ctzll(m));
         if (!best_at[i]) continue;
         found |= std::uint64_t(1) << i;
-        ::new (hits.at(i)) MeshHit<T>(best_at[i]->mesh->hit(best_ray[i], best[i], t_min, t_max[i]));
+        ::new (hits.at(i)) MeshHit<T>(best_at[i]->mesh->hit(best_ray[i], best[i]));
     }
     for (std::uint64_t m = found; m; m &= m - 1) {
         const std::size_t i = std::size_t(__builtin_ctzll(m));

@@ -33,6 +33,16 @@ template <typename X, std::size_t N> struct Slots {
     X* data() { return std::launder(reinterpret_cast<X*>(bytes)); }
 };
 
+/// Calls fn with the bundle walk compiled for `isa` (an effective_isa()), as with_walk() does
+/// with the single-ray walk: a BundleWalks, whose static members are that copy's entry points.
+template <typename Fn> inline void with_bundle_walk(BatchIsa isa, const Fn& fn) {
+    switch (isa) {
+        case BatchIsa::Avx512: return fn(mesh_walk_avx512::BundleWalks{});
+        case BatchIsa::Avx2: return fn(mesh_walk_avx2::BundleWalks{});
+        default: return fn(mesh_walk_sse2::BundleWalks{});
+    }
+}
+
 }  // namespace mesh_bvh
 
 template <typename T>
@@ -58,7 +68,7 @@ void MeshBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optiona
     mesh_bvh::Slots<MeshHit<T>, kMaxBundle> hits;
     for (std::uint64_t m = found; m; m &= m - 1) {
         const std::size_t i = std::size_t(__builtin_ctzll(m));
-        ::new (hits.at(i)) MeshHit<T>(hit(rays[i], best[i], t_min, t_max[i]));
+        ::new (hits.at(i)) MeshHit<T>(hit(rays[i], best[i]));
     }
     for (std::size_t i = 0; i < count; ++i) {
         if (found >> i & 1u) out[i] = hits[i];
@@ -85,8 +95,7 @@ std::uint64_t MeshBvh<T>::nearest_bundle(const Ray<T>* rays, std::uint64_t live,
         before_lane[i] = best[i].lane;
     }
     with_nodes([&](const auto* nodes) {
-        if (avx2_) mesh_walk_avx2::nearest_bundle(nodes, packets_.data(), rays, rc.data(), live, t_min, best);
-        else mesh_walk_sse2::nearest_bundle(nodes, packets_.data(), rays, rc.data(), live, t_min, best);
+        mesh_bvh::with_bundle_walk(isa_, [&](auto w) { w.nearest_hits(nodes, packets_.data(), rays, rc.data(), live, t_min, best); });
     });
     std::uint64_t replaced = 0;
     for (std::uint64_t m = live; m; m &= m - 1) {

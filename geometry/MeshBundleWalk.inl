@@ -32,10 +32,10 @@ __attribute__((always_inline)) inline const mesh_bvh::Node<T>& bundle_node(const
     return n;
 }
 
-/// A bundle stack entry: a child reference (with its triangle count for a leaf), the least entry
-/// distance over its rays, and the rays whose own node test hit it (bit i: ray i).
+/// A bundle stack entry: a child reference, the least entry distance over its rays, and the rays
+/// whose own node test hit it (bit i: ray i).
 template <typename T> struct BundleEntry {
-    std::uint32_t ref, count;
+    std::uint32_t ref;
     T t;
     std::uint64_t rays;
 };
@@ -81,7 +81,7 @@ inline void walk_bundle(const N* nodes, const char* leaves, std::size_t leaf_byt
     const M magnitude = ~M(-zero);
     const auto prefetch = [&](const BundleEntry<T>& c) __attribute__((always_inline)) {
         const bool is_leaf = c.ref & mesh_bvh::kLeaf;
-        const char* p = is_leaf ? leaves + std::size_t(c.ref & ~mesh_bvh::kLeaf) * leaf_bytes
+        const char* p = is_leaf ? leaves + std::size_t(mesh_bvh::leaf_first(c.ref)) * leaf_bytes
                                 : reinterpret_cast<const char*>(&nodes[c.ref]);
         const std::size_t bytes = is_leaf ? leaf_bytes : sizeof(N);
         for (std::size_t l = 0; l < bytes; l += 64) __builtin_prefetch(p + l);
@@ -89,7 +89,7 @@ inline void walk_bundle(const N* nodes, const char* leaves, std::size_t leaf_byt
     const T eps = T(4) * std::numeric_limits<T>::epsilon();
     BundleEntry<T> stack[mesh_bvh::kStack];
     int top = 0;
-    stack[top++] = {0, 0, t_min, live};
+    stack[top++] = {0, t_min, live};
     alignas(64) T entry[mesh_bvh::kWidth];
     alignas(64) Node decoded;
     alignas(64) std::uint8_t hit_children[kBundleRays];  // per ray: its node test's child mask
@@ -110,7 +110,7 @@ inline void walk_bundle(const N* nodes, const char* leaves, std::size_t leaf_byt
         }
         if (rays == 0) continue;
         if (e.ref & mesh_bvh::kLeaf) {
-            leaf(e.ref & ~mesh_bvh::kLeaf, e.count, rays, limit);
+            leaf(mesh_bvh::leaf_first(e.ref), mesh_bvh::leaf_count(e.ref), rays, limit);
             continue;
         }
         const N& stored = nodes[e.ref];
@@ -136,7 +136,7 @@ inline void walk_bundle(const N* nodes, const char* leaves, std::size_t leaf_byt
         const int base = top;
         for (; children; children &= children - 1) {
             const int k = __builtin_ctz(children);
-            const BundleEntry<T> c{stored.child[k], stored.count[k], child_t[k / L][k % L], byte_bits(hit_children, k)};
+            const BundleEntry<T> c{stored.child[k], child_t[k / L][k % L], byte_bits(hit_children, k)};
             int j = top++;
             while (j > base && stack[j - 1].t < c.t) {
                 stack[j] = stack[j - 1];
@@ -185,3 +185,17 @@ inline void nearest_bundle(const N* nodes, const mesh_bvh::Packet<T>* packets, c
     walk_bundle(nodes, reinterpret_cast<const char*>(packets), sizeof(mesh_bvh::Packet<T>), rc, live, t_min, limit,
                 leaf);
 }
+
+/// This copy's bundle entry points as static members, for mesh_bvh::with_bundle_walk().
+struct BundleWalks {
+    template <typename T, typename N, typename Leaf>
+    static void walk_tree(const N* nodes, const char* leaves, std::size_t leaf_bytes, const mesh_bvh::RayConsts<T>* rc,
+                          std::uint64_t live, T t_min, T* limit, const Leaf& leaf) {
+        walk_bundle(nodes, leaves, leaf_bytes, rc, live, t_min, limit, leaf);
+    }
+    template <typename T, typename N>
+    static void nearest_hits(const N* nodes, const mesh_bvh::Packet<T>* packets, const Ray<T>* rays,
+                             const mesh_bvh::RayConsts<T>* rc, std::uint64_t live, T t_min, mesh_bvh::Best<T>* best) {
+        nearest_bundle(nodes, packets, rays, rc, live, t_min, best);
+    }
+};
