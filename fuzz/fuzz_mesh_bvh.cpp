@@ -10,13 +10,17 @@
 // Invariants: an invalid mesh is refused with std::invalid_argument naming "indices[";
 // MeshBvh::pick equals pick_nearest_triangle() (same triangle, same t bit for bit) with either
 // instruction set, on exact and on quantised nodes; MeshBvh::hits equals intersect() on every triangle, sorted; for a valid
-// transform, InstanceBvh::pick over three instances equals pick_nearest_instance() exactly.
+// transform, InstanceBvh::pick over three instances equals pick_nearest_instance() exactly; and
+// pick_bundle (MeshBvh's, with either instruction set, and InstanceBvh's) gives each ray exactly
+// its pick(): the rays as one bundle with the first ray's t_min and each ray's t_max, and each ray
+// alone as a bundle of one with its own range.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include <raypick/geometry/MeshInstances.h>
@@ -41,6 +45,37 @@ template <typename T> void report(const TriangleMesh<T>& m, const Ray<T>& ray, T
 
 template <typename T> bool same(const std::optional<MeshHit<T>>& a, const std::optional<MeshHit<T>>& b) {
     return a.has_value() == b.has_value() && (!a || (a->triangle == b->triangle && same_bits(a->t, b->t)));
+}
+
+/// Fails unless bvh.pick_bundle gives each query exactly bvh.pick: all of them as one bundle
+/// (t_min of the first, t_max of each), then each alone with its own range.
+template <typename Bvh, typename Query> void check_bundles(const Bvh& bvh, const std::vector<Query>& queries, const char* what) {
+    using T = decltype(queries[0].t_min);
+    using Hit = decltype(bvh.pick(queries[0].ray));
+    const auto same_hit = [](const Hit& a, const Hit& b) {
+        if constexpr (std::is_same_v<Hit, std::optional<MeshHit<T>>>) return same(a, b);
+        else return a.has_value() == b.has_value() &&
+                    (!a || (a->instance == b->instance && a->hit.triangle == b->hit.triangle && same_bits(a->hit.t, b->hit.t)));
+    };
+    std::vector<Ray<T>> rays;
+    std::vector<T> t_max;
+    for (const Query& q : queries) {
+        rays.push_back(q.ray);
+        t_max.push_back(q.t_max);
+    }
+    const T t_min = queries[0].t_min;
+    std::vector<Hit> got(rays.size());
+    bvh.pick_bundle(rays.data(), rays.size(), got.data(), t_min, t_max.data());
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+        Hit alone;
+        bvh.pick_bundle(&rays[i], 1, &alone, queries[i].t_min, queries[i].t_max);
+        if (same_hit(got[i], bvh.pick(rays[i], t_min, t_max[i])) &&
+            same_hit(alone, bvh.pick(rays[i], queries[i].t_min, queries[i].t_max)))
+            continue;
+        print_ray(rays[i], queries[i].t_min, queries[i].t_max);
+        std::fprintf(stderr, " ray %zu of %zu, bundle t_min %a\n", i, rays.size(), double(t_min));
+        fail(what);
+    }
 }
 
 template <typename T> void run(Reader& in) {
@@ -115,6 +150,9 @@ template <typename T> void run(Reader& in) {
         }
     }
 
+    check_bundles(*shared, queries, "MeshBvh::pick_bundle differs from pick");
+    check_bundles(sse2, queries, "MeshBvh::pick_bundle (SSE2, quantised nodes) differs from pick");
+
     // Three instances: the identity, the decoded map, and the decoded map moved by one unit in x.
     // The map's entries are grid values (multiples of 1/4 up to 32): a non-zero determinant is then
     // at least 1/64, so the mapped rays stay within a few hundred times the world ray's magnitude.
@@ -150,6 +188,7 @@ template <typename T> void run(Reader& in) {
         show("pick_nearest_instance", want);
         fail("InstanceBvh::pick differs from pick_nearest_instance");
     }
+    check_bundles(instances, queries, "InstanceBvh::pick_bundle differs from pick");
 }
 
 }  // namespace

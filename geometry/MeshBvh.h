@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <type_traits>
@@ -357,12 +358,14 @@ template <typename T> struct Collapse {
 namespace mesh_walk_sse2 {
 constexpr int kVectorBytes = 16;
 #include <raypick/geometry/MeshWalk.inl>
+#include <raypick/geometry/MeshBundleWalk.inl>
 }  // namespace mesh_walk_sse2
 
 RAYPICK_TARGET_BEGIN("avx2")
 namespace mesh_walk_avx2 {
 constexpr int kVectorBytes = 32;
 #include <raypick/geometry/MeshWalk.inl>
+#include <raypick/geometry/MeshBundleWalk.inl>
 }  // namespace mesh_walk_avx2
 RAYPICK_TARGET_END
 
@@ -370,6 +373,7 @@ RAYPICK_TARGET_BEGIN("avx2,avx512f,avx512dq,avx512bw,avx512vl")
 namespace mesh_walk_avx512 {
 constexpr int kVectorBytes = 32;
 #include <raypick/geometry/MeshWalk.inl>
+#include <raypick/geometry/MeshBundleWalk.inl>
 }  // namespace mesh_walk_avx512
 RAYPICK_TARGET_END
 
@@ -480,6 +484,20 @@ public:
         if (packets_.empty() || !is_valid(ray) || !detail::valid_range(t_min, best.t)) return false;
         return walk_nearest(mesh_bvh::sheared(ray), t_min, best);
     }
+
+    /// Picks for a bundle of rays at once (coherent rays such as an 8 x 8 tile of pixels from one
+    /// eye): out[i] is exactly pick(rays[i], t_min, t_max), for any rays. The rays walk the tree
+    /// together (MeshBundle.inl); bundles larger than kMaxBundle are split.
+    void pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<MeshHit<T>>* out, T t_min = T(0),
+                     T t_max = infinity<T>()) const;
+    /// The same with a range per ray: out[i] is exactly pick(rays[i], t_min, t_max[i]).
+    void pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<MeshHit<T>>* out, T t_min,
+                     const T* t_max) const;
+    /// Rays per bundle walk.
+    static constexpr std::size_t kMaxBundle = 64;
+    /// nearest() for the rays of `live` (bit i: rays[i]) at once, each with its own best[i]:
+    /// returns the rays whose best was replaced. Exactly nearest(rays[i], t_min, best[i]) per ray.
+    std::uint64_t nearest_bundle(const Ray<T>* rays, std::uint64_t live, T t_min, mesh_bvh::Best<T>* best) const;
 
     /// The full hit (as intersect() gives it, plus the interpolated normal) of the triangle that
     /// nearest() or hits() found for this ray: intersect()'s steps 1 to 3 and 7 for that
@@ -607,3 +625,5 @@ std::optional<MeshHit<T>> pick_nearest_triangle(const TriangleMesh<T>& mesh, con
 }
 
 }  // namespace raypick
+
+#include <raypick/geometry/MeshBundle.inl>

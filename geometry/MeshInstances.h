@@ -213,6 +213,18 @@ public:
         return out;
     }
 
+    /// Picks for a bundle of rays at once (coherent rays such as an 8 x 8 tile of pixels from one
+    /// eye): out[i] is exactly pick(rays[i], t_min, t_max), for any rays. The rays walk the
+    /// instance tree together and each instance's mesh tree together, mapped into mesh space
+    /// (InstanceBundle.inl); bundles larger than kMaxBundle are split.
+    void pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<InstanceHit<T>>* out, T t_min = T(0),
+                     T t_max = infinity<T>()) const;
+    /// The same with a range per ray: out[i] is exactly pick(rays[i], t_min, t_max[i]).
+    void pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<InstanceHit<T>>* out, T t_min,
+                     const T* t_max) const;
+    /// Rays per bundle walk.
+    static constexpr std::size_t kMaxBundle = MeshBvh<T>::kMaxBundle;
+
     /// Every instance triangle the ray hits with t in [t_min, t_max], sorted by t, then instance,
     /// then triangle. Empty for an invalid ray or range.
     std::vector<InstanceHit<T>> hits(const Ray<T>& ray, T t_min = T(0), T t_max = infinity<T>()) const {
@@ -341,3 +353,5 @@ std::optional<InstanceHit<T>> pick_nearest_instance(const InstanceBvh<T>& bvh, c
 }
 
 }  // namespace raypick
+
+#include <raypick/geometry/InstanceBundle.inl>

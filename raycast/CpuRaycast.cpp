@@ -36,10 +36,13 @@ void render(const Bvh<float>& bvh, const MeshObjects& meshes, int width, int hei
     // walk the hierarchy together (Bvh::pick_bundle: each ray's result is exactly its own pick).
     constexpr int kTile = 8;
     static_assert(kTile * kTile <= int(Bvh<float>::kMaxBundle), "a tile is one bundle");
+    static_assert(kTile * kTile <= int(InstanceBvh<float>::kMaxBundle), "a tile is one instance bundle");
     std::atomic<int> next_row{0};
     auto work = [&] {
         Ray<float> rays[kTile * kTile];
         std::optional<NearestHit<float>> hits[kTile * kTile];
+        std::optional<InstanceHit<float>> mesh_hits[kTile * kTile];
+        float mesh_t_max[kTile * kTile];
         for (int y0 = next_row.fetch_add(kTile); y0 < height; y0 = next_row.fetch_add(kTile)) {
             const int y1 = std::min(height, y0 + kTile);
             for (int x0 = 0; x0 < width; x0 += kTile) {
@@ -51,6 +54,13 @@ void render(const Bvh<float>& bvh, const MeshObjects& meshes, int width, int hei
                 for (int y = y0; y < y1; ++y)
                     for (int x = x0; x < x1; ++x) ::new (static_cast<void*>(&rays[k++])) Ray<float>(ray_for_pixel(x, y));
                 bvh.pick_bundle(rays, k, hits, 0.f, infinity<float>());
+                // The instances, each ray cut at its shape's hit (only a strictly nearer triangle
+                // wins below): the tile's rays walk the instances and their meshes together
+                // (InstanceBvh::pick_bundle: each ray's result is exactly its own pick).
+                if (with_meshes) {
+                    for (std::size_t j = 0; j < k; ++j) mesh_t_max[j] = hits[j] ? hits[j]->surface.t : infinity<float>();
+                    meshes.bvh->pick_bundle(rays, k, mesh_hits, 0.f, mesh_t_max);
+                }
                 k = 0;
                 for (int y = y0; y < y1; ++y)
                     for (int x = x0; x < x1; ++x) {
@@ -59,9 +69,8 @@ void render(const Bvh<float>& bvh, const MeshObjects& meshes, int width, int hei
                         into.shape[i] = p ? p->shape : kBackground;
                         into.t[i] = p ? p->surface.t : 0.f;
                         into.normal[i] = p ? p->surface.normal : Vec3<float>(0.f);
-                        // The instances, cut at the shape's hit: only a strictly nearer triangle wins.
                         if (with_meshes) {
-                            const auto m = meshes.bvh->pick(rays[k], 0.f, p ? p->surface.t : infinity<float>());
+                            const auto& m = mesh_hits[k];
                             if (m && (!p || m->hit.t < p->surface.t)) {
                                 into.shape[i] = (*meshes.ids)[m->instance];
                                 into.t[i] = m->hit.t;

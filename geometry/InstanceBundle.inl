@@ -1,0 +1,92 @@
+// raypick geometry: InstanceBvh::pick_bundle(): coherent rays walking the instance tree together,
+// each instance's mesh searched by the mesh's bundle walk with the rays mapped into mesh space.
+// Part of MeshInstances.h (included at its end); not a header of its own.
+#pragma once
+
+namespace raypick {
+
+template <typename T>
+void InstanceBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<InstanceHit<T>>* out,
+                                 T t_min, T t_max) const {
+    T limits[kMaxBundle];
+    std::fill(limits, limits + kMaxBundle, t_max);
+    for (std::size_t done = 0; done < count; done += kMaxBundle)
+        pick_bundle(rays + done, std::min(kMaxBundle, count - done), out + done, t_min, limits);
+}
+
+template <typename T>
+void InstanceBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<InstanceHit<T>>* out,
+                                 T t_min, const T* t_max) const {
+    for (; count > kMaxBundle; count -= kMaxBundle, rays += kMaxBundle, out += kMaxBundle, t_max += kMaxBundle)
+        pick_bundle(rays, kMaxBundle, out, t_min, t_max);
+    for (std::size_t i = 0; i < count; ++i) out[i].reset();
+    if (nodes_.empty() || count == 0) return;
+    const std::uint64_t all = count == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << count) - 1;
+    const std::uint64_t live = mesh_bvh::valid_rays(rays, all, t_min, t_max);
+    if (live == 0) return;
+    // Per ray exactly as pick(): its node-test constants (walk()'s), its nearest hit so far, the
+    // instance that holds it and the ray mapped into that instance's mesh.
+    mesh_bvh::Slots<mesh_bvh::RayConsts<T>, kMaxBundle> rc;
+    mesh_bvh::Slots<mesh_bvh::Best<T>, kMaxBundle> best;
+    const Placed* best_at[kMaxBundle];
+    mesh_bvh::Slots<Ray<T>, kMaxBundle> best_ray;
+    for (std::uint64_t m = live; m; m &= m - 1) {
+        const int i = __builtin_ctzll(m);
+        // walk()'s constants: the world ray's rounding and the mapped ray's, in space.
+        const T mag = (T(1) + cond_) * (scene_mag_ + detail::max_abs(rays[i].origin));
+        ::new (rc.at(std::size_t(i))) mesh_bvh::RayConsts<T>(
+            mesh_bvh::ray_consts(rays[i], std::min(mag, std::numeric_limits<T>::max())));
+        ::new (best.at(std::size_t(i))) mesh_bvh::Best<T>{t_max[i]};
+        best_at[i] = nullptr;
+    }
+    mesh_bvh::Slots<Ray<T>, kMaxBundle> local;
+    mesh_bvh::Slots<mesh_bvh::Best<T>, kMaxBundle> b;
+    const auto leaf = [&](std::uint32_t first, std::uint32_t n, std::uint64_t in, T* limit) {
+        for (std::uint32_t s = first; s < first + n; ++s) {
+            const Placed& p = placed_[s];
+            for (std::uint64_t m = in; m; m &= m - 1) {
+                const int i = __builtin_ctzll(m);
+                ::new (local.at(std::size_t(i))) Ray<T>(mesh_instances::to_mesh(p, rays[i]));
+                ::new (b.at(std::size_t(i))) mesh_bvh::Best<T>{best[i].t};
+            }
+            // The tie rule of pick(): a nearer hit, or an equal one in a smaller instance.
+            for (std::uint64_t m = p.mesh->nearest_bundle(local.data(), in, t_min, b.data()); m; m &= m - 1) {
+                const int i = __builtin_ctzll(m);
+                if (b[i].t < best[i].t || !best_at[i] || p.instance < best_at[i]->instance) {
+                    best[i] = b[i];
+                    best_at[i] = &p;
+                    ::new (best_ray.at(std::size_t(i))) Ray<T>(local[i]);
+                }
+            }
+        }
+        for (std::uint64_t m = in; m; m &= m - 1) limit[__builtin_ctzll(m)] = best[__builtin_ctzll(m)].t;
+    };
+    alignas(64) T limit[kMaxBundle];
+    for (std::size_t i = 0; i < kMaxBundle; ++i) limit[i] = live >> i & 1u ? t_max[i] : -std::numeric_limits<T>::max();
+    const char* leaves = reinterpret_cast<const char*>(placed_.data());
+    mesh_bvh::with_bundle_walk(isa_, [&](auto w) {
+        w.walk_tree(nodes_.data(), leaves, sizeof(Placed), rc.data(), live, t_min, limit, leaf);
+    });
+    // The hits built in place (mesh space, then world space), copied out once all are built, as
+    // in MeshBvh::pick_bundle.
+    mesh_bvh::Slots<MeshHit<T>, kMaxBundle> hits, world;
+    std::uint64_t found = 0;
+    for (std::uint64_t m = live; m; m &= m - 1) {
+        const std::size_t i = std::size_t(__builtin_ctzll(m));
+        if (!best_at[i]) continue;
+        found |= std::uint64_t(1) << i;
+        ::new (hits.at(i)) MeshHit<T>(best_at[i]->mesh->hit(best_ray[i], best[i]));
+    }
+    for (std::uint64_t m = found; m; m &= m - 1) {
+        const std::size_t i = std::size_t(__builtin_ctzll(m));
+        ::new (world.at(i)) MeshHit<T>(to_world(*best_at[i], hits[i]));
+    }
+    for (std::uint64_t m = found; m; m &= m - 1) {
+        const std::size_t i = std::size_t(__builtin_ctzll(m));
+        out[i].emplace();
+        out[i]->instance = best_at[i]->instance;
+        out[i]->hit = world[i];
+    }
+}
+
+}  // namespace raypick

@@ -1,0 +1,108 @@
+// raypick geometry: MeshBvh::pick_bundle() and nearest_bundle(): coherent rays walking a mesh's tree
+// together. Part of MeshBvh.h (included at its end); not a header of its own.
+#pragma once
+
+namespace raypick {
+
+namespace mesh_bvh {
+
+/// The rays of `live` whose pick can hit anything: a valid ray (finite, non-zero direction) with
+/// a valid range [t_min, t_max[i]].
+template <typename T>
+inline std::uint64_t valid_rays(const Ray<T>* rays, std::uint64_t live, T t_min, const T* t_max) {
+    std::uint64_t out = 0;
+    for (; live; live &= live - 1) {
+        const int i = __builtin_ctzll(live);
+        if (is_valid(rays[i]) && detail::valid_range(t_min, t_max[i])) out |= std::uint64_t(1) << i;
+    }
+    return out;
+}
+
+/// Storage for up to N values of X, none constructed: a bundle's per-ray arrays are filled for
+/// its live rays only, each value constructed in place (::new (slots.at(i)) X(f(...)) builds f's
+/// result right there). Copying a freshly returned struct into an array element instead reloads
+/// its narrow stores with wider loads, a store-forwarding stall per ray.
+template <typename X, std::size_t N> struct Slots {
+    static_assert(std::is_trivially_destructible_v<X>, "values are never destroyed");
+    alignas(X) unsigned char bytes[N * sizeof(X)];
+    void* at(std::size_t i) { return bytes + i * sizeof(X); }
+    X& operator[](std::size_t i) { return *std::launder(reinterpret_cast<X*>(bytes + i * sizeof(X))); }
+    const X& operator[](std::size_t i) const {
+        return *std::launder(reinterpret_cast<const X*>(bytes + i * sizeof(X)));
+    }
+    X* data() { return std::launder(reinterpret_cast<X*>(bytes)); }
+};
+
+/// Calls fn with the bundle walk compiled for `isa` (an effective_isa()), as with_walk() does
+/// with the single-ray walk: a BundleWalks, whose static members are that copy's entry points.
+template <typename Fn> inline void with_bundle_walk(BatchIsa isa, const Fn& fn) {
+    switch (isa) {
+        case BatchIsa::Avx512: return fn(mesh_walk_avx512::BundleWalks{});
+        case BatchIsa::Avx2: return fn(mesh_walk_avx2::BundleWalks{});
+        default: return fn(mesh_walk_sse2::BundleWalks{});
+    }
+}
+
+}  // namespace mesh_bvh
+
+template <typename T>
+void MeshBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<MeshHit<T>>* out, T t_min,
+                             T t_max) const {
+    T limits[kMaxBundle];
+    std::fill(limits, limits + kMaxBundle, t_max);
+    for (std::size_t done = 0; done < count; done += kMaxBundle)
+        pick_bundle(rays + done, std::min(kMaxBundle, count - done), out + done, t_min, limits);
+}
+
+template <typename T>
+void MeshBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<MeshHit<T>>* out, T t_min,
+                             const T* t_max) const {
+    for (; count > kMaxBundle; count -= kMaxBundle, rays += kMaxBundle, out += kMaxBundle, t_max += kMaxBundle)
+        pick_bundle(rays, kMaxBundle, out, t_min, t_max);
+    mesh_bvh::Slots<mesh_bvh::Best<T>, kMaxBundle> best;
+    for (std::size_t i = 0; i < count; ++i) ::new (best.at(i)) mesh_bvh::Best<T>{t_max[i]};
+    const std::uint64_t all = count == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << count) - 1;
+    const std::uint64_t found = nearest_bundle(rays, all, t_min, best.data());
+    // The hits built in place first, copied out once all are built: a copy of a struct just
+    // returned reloads its narrow stores with wider loads (a store-forwarding stall per ray).
+    mesh_bvh::Slots<MeshHit<T>, kMaxBundle> hits;
+    for (std::uint64_t m = found; m; m &= m - 1) {
+        const std::size_t i = std::size_t(__builtin_ctzll(m));
+        ::new (hits.at(i)) MeshHit<T>(hit(rays[i], best[i]));
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        if (found >> i & 1u) out[i] = hits[i];
+        else out[i].reset();
+    }
+}
+
+template <typename T>
+std::uint64_t MeshBvh<T>::nearest_bundle(const Ray<T>* rays, std::uint64_t live, T t_min,
+                                         mesh_bvh::Best<T>* best) const {
+    static_assert(kMaxBundle == std::size_t(mesh_walk_sse2::kBundleRays), "one bit per ray in the walk's masks");
+    if (packets_.empty()) return 0;
+    T limit[kMaxBundle];
+    for (std::uint64_t m = live; m; m &= m - 1) limit[__builtin_ctzll(m)] = best[__builtin_ctzll(m)].t;
+    live = mesh_bvh::valid_rays(rays, live, t_min, limit);
+    if (live == 0) return 0;
+    mesh_bvh::Slots<mesh_bvh::RayConsts<T>, kMaxBundle> rc;
+    const mesh_bvh::Packet<T>* before[kMaxBundle];
+    unsigned before_lane[kMaxBundle];
+    for (std::uint64_t m = live; m; m &= m - 1) {
+        const int i = __builtin_ctzll(m);
+        ::new (rc.at(std::size_t(i))) mesh_bvh::RayConsts<T>(mesh_bvh::ray_consts(rays[i], scene_mag_));
+        before[i] = best[i].packet;
+        before_lane[i] = best[i].lane;
+    }
+    with_nodes([&](const auto* nodes) {
+        mesh_bvh::with_bundle_walk(isa_, [&](auto w) { w.nearest_hits(nodes, packets_.data(), rays, rc.data(), live, t_min, best); });
+    });
+    std::uint64_t replaced = 0;
+    for (std::uint64_t m = live; m; m &= m - 1) {
+        const int i = __builtin_ctzll(m);
+        if (best[i].packet != before[i] || best[i].lane != before_lane[i]) replaced |= std::uint64_t(1) << i;
+    }
+    return replaced;
+}
+
+}  // namespace raypick
