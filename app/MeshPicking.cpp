@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include <raypick/geometry/MixedPick.h>
 #include <raypick/geometry/Shape.h>
 
 namespace raypick::app {
@@ -19,11 +20,14 @@ std::optional<SceneHit> pick_scene(ScenePicker& shapes, InstancePicker& instance
     const auto surface = s ? raypick::pick(ray, editor.scene().shapes[*s].shape) : std::nullopt;
     const double t_shape = surface ? surface->t : infinity<double>();
     auto m = instances.pick(editor, ray, t_shape);
-    if (m && (!surface || m->hit.t < t_shape)) {
-        out = SceneHit{std::nullopt, instances.scene_instance_of(m->instance), std::move(m), 0.0};
-        out->t = out->mesh->hit.t;
-    } else if (surface) {
-        out = SceneHit{s, std::nullopt, std::nullopt, t_shape};
+    switch (nearer_side(surface ? &surface->t : nullptr, m ? &m->hit.t : nullptr)) {
+        case MixedSide::shape: out = SceneHit{s, std::nullopt, std::nullopt, t_shape}; break;
+        case MixedSide::instance: {
+            const double t = m->hit.t;
+            out = SceneHit{std::nullopt, instances.scene_instance_of(m->instance), std::move(m), t};
+            break;
+        }
+        case MixedSide::none: break;
     }
     return out;
 }
@@ -36,8 +40,11 @@ std::optional<SceneHit> pick_scene_nearest(const Scene& scene, const Ray<double>
     const auto origin = placed.origin;
     const InstanceBvh<double> bvh(std::move(placed.meshes), std::move(placed.instances));
     auto m = pick_nearest_instance(bvh, ray);
-    if (m && (!surface || m->hit.t < surface->t)) out = SceneHit{std::nullopt, origin[m->instance].scene_instance, m, m->hit.t};
-    else if (surface) out = SceneHit{s, std::nullopt, std::nullopt, surface->t};
+    switch (nearer_side(surface ? &surface->t : nullptr, m ? &m->hit.t : nullptr)) {
+        case MixedSide::shape: out = SceneHit{s, std::nullopt, std::nullopt, surface->t}; break;
+        case MixedSide::instance: out = SceneHit{std::nullopt, origin[m->instance].scene_instance, m, m->hit.t}; break;
+        case MixedSide::none: break;
+    }
     return out;
 }
 

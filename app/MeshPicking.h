@@ -125,8 +125,8 @@ private:
 std::optional<TriangleReadout> triangle_readout(InstancePicker& instances, const SceneEditor& editor,
                                                 const Ray<double>& ray, double shape_t);
 
-/// The nearest surface among shapes (through `shapes`) and instances (through `instances`): the
-/// smaller t, a shape at equal t. Empty for a miss.
+/// The nearest surface among shapes (through `shapes`) and instances (through `instances`), by
+/// nearer_side(): the smaller t, a shape at equal t. Empty for a miss.
 std::optional<SceneHit> pick_scene(ScenePicker& shapes, InstancePicker& instances, const SceneEditor& editor,
                                    const Ray<double>& ray);
 

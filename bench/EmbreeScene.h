@@ -5,10 +5,11 @@
 
 #include <embree3/rtcore.h>
 
-#include <limits>
 #include <vector>
 
 #include <raypick/geometry/Shape.h>
+
+#include "EmbreeRay.h"
 
 namespace raypick::bench {
 
@@ -70,16 +71,7 @@ public:
 
     /// Nearest hit distance along the ray, or nothing.
     bool pick(const Ray<float>& ray, float& t) const {
-        RTCIntersectContext ctx;
-        rtcInitIntersectContext(&ctx);
-        RTCRayHit rh{};
-        rh.ray.org_x = ray.origin.x; rh.ray.org_y = ray.origin.y; rh.ray.org_z = ray.origin.z;
-        rh.ray.dir_x = ray.direction.x; rh.ray.dir_y = ray.direction.y; rh.ray.dir_z = ray.direction.z;
-        rh.ray.tnear = 0.f;
-        rh.ray.tfar = std::numeric_limits<float>::infinity();
-        rh.ray.mask = ~0u;
-        rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
-        rtcIntersect1(scene_, &ctx, &rh);
+        const RTCRayHit rh = embree_intersect(scene_, ray);
         t = rh.ray.tfar;
         return rh.hit.geomID != RTC_INVALID_GEOMETRY_ID;
     }

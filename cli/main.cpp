@@ -143,30 +143,31 @@ template <typename T> void cast_all(const Scene& scene, Out& out) {
                     pick_t = s->t;
                 }
         }
-        // Instances after shapes: one wins the pick only when strictly nearer (pick_scene()'s rule).
-        std::optional<SceneInstanceHit<T>> pick_instance;
+        // The nearest instance, the lowest index on ties; against the shapes' pick as pick_scene().
+        std::optional<SceneInstanceHit<T>> nearest_instance;
         for (std::size_t k = 0; k < scene.instances.size(); ++k)
             if (const auto h = instance_line(cs, i, k, out))
-                if ((!picked || h->hit.t < pick_t) && (!pick_instance || h->hit.t < pick_instance->hit.t))
-                    pick_instance = h;
+                if (!nearest_instance || h->hit.t < nearest_instance->hit.t) nearest_instance = h;
         out.put("{\"ray\":");
         out.put(i);
-        if (pick_instance) {
-            out.put(",\"picked_instance\":");
-            out.put(pick_instance->instance);
-            out.put(",\"t\":");
-            out.num(pick_instance->hit.t);
-            out.put(",\"triangle\":");
-            out.put(std::size_t(pick_instance->hit.triangle));
-            out.put("}\n");
-        } else if (picked) {
-            out.put(",\"picked\":");
-            out.put(pick_shape);
-            out.put(",\"t\":");
-            out.num(pick_t);
-            out.put("}\n");
-        } else {
-            out.put(",\"picked\":null}\n");
+        switch (nearer_side(picked ? &pick_t : nullptr, nearest_instance ? &nearest_instance->hit.t : nullptr)) {
+            case MixedSide::instance:
+                out.put(",\"picked_instance\":");
+                out.put(nearest_instance->instance);
+                out.put(",\"t\":");
+                out.num(nearest_instance->hit.t);
+                out.put(",\"triangle\":");
+                out.put(std::size_t(nearest_instance->hit.triangle));
+                out.put("}\n");
+                break;
+            case MixedSide::shape:
+                out.put(",\"picked\":");
+                out.put(pick_shape);
+                out.put(",\"t\":");
+                out.num(pick_t);
+                out.put("}\n");
+                break;
+            case MixedSide::none: out.put(",\"picked\":null}\n"); break;
         }
     }
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <raypick/geometry/MixedPick.h>
 #include <raypick/geometry/Shape.h>
 #include <raypick/scene/Scene.h>
 #include <raypick/scene/SceneMeshes.h>
@@ -103,20 +104,23 @@ template <typename T> struct SceneSurface {
 };
 
 /// Nearest first surface point over the scene's shapes (pick_scene()) and instances (the nearest
-/// triangle) with t in [t_min, t_max]. On equal t a shape wins over an instance; among shapes the
-/// lower index, among instances the lower scene instance, then placement, then triangle. Empty
-/// when nothing is picked.
+/// triangle) with t in [t_min, t_max]. Shapes against instances by nearer_side(): on equal t a
+/// shape wins over an instance; among shapes the lower index, among instances the lower scene
+/// instance, then placement, then triangle. Empty when nothing is picked.
 template <typename T>
 std::optional<SceneSurface<T>> pick_scene(const CastScene<T>& cs, const Ray<T>& ray, T t_min = T(0),
                                           T t_max = infinity<T>()) {
     std::optional<SceneSurface<T>> out;
     auto s = pick_scene(ray, cs.shapes, t_min, t_max);
     const auto m = cs.instances.pick(ray, t_min, s ? s->hit.t : t_max);
-    if (m && (!s || m->hit.t < s->hit.t)) {
-        const auto& origin = cs.meshes.origin[m->instance];
-        out = SceneSurface<T>{std::nullopt, SceneInstanceHit<T>{origin.scene_instance, origin.placement, m->hit}};
-    } else if (s) {
-        out = SceneSurface<T>{std::move(s), std::nullopt};
+    switch (nearer_side(s ? &s->hit.t : nullptr, m ? &m->hit.t : nullptr)) {
+        case MixedSide::shape: out = SceneSurface<T>{std::move(s), std::nullopt}; break;
+        case MixedSide::instance: {
+            const auto& origin = cs.meshes.origin[m->instance];
+            out = SceneSurface<T>{std::nullopt, SceneInstanceHit<T>{origin.scene_instance, origin.placement, m->hit}};
+            break;
+        }
+        case MixedSide::none: break;
     }
     return out;
 }

@@ -268,5 +268,18 @@ TYPED_TEST(MeshInstancesTest, MixedPickTakesTheNearerOfShapesAndInstances) {
     EXPECT_GT(from_instances, 20);
 }
 
+TEST(MixedPickRule, TheSmallerTWinsAndTheShapeAtEqualT) {
+    const double one = 1.0, two = 2.0, also_one = 1.0;
+    EXPECT_EQ(nearer_side<double>(nullptr, nullptr), MixedSide::none);
+    EXPECT_EQ(nearer_side<double>(&one, nullptr), MixedSide::shape);
+    EXPECT_EQ(nearer_side<double>(nullptr, &one), MixedSide::instance);
+    EXPECT_EQ(nearer_side(&one, &two), MixedSide::shape);
+    EXPECT_EQ(nearer_side(&two, &one), MixedSide::instance);
+    EXPECT_EQ(nearer_side(&one, &also_one), MixedSide::shape);
+    const float zero = 0.0f, negative_zero = -0.0f;  // equal t, however signed
+    EXPECT_EQ(nearer_side(&zero, &negative_zero), MixedSide::shape);
+    static_assert(nearer_side<float>(nullptr, nullptr) == MixedSide::none);
+}
+
 }  // namespace
 }  // namespace raypick
