@@ -7,6 +7,8 @@
 #include <new>
 #include <thread>
 
+#include <raypick/geometry/MixedPick.h>
+
 namespace raypick::raycast {
 
 void render(const Bvh<float>& bvh, int width, int height, const PixelRay& ray_for_pixel, Image& into, int threads) {
@@ -54,8 +56,8 @@ void render(const Bvh<float>& bvh, const MeshObjects& meshes, int width, int hei
                 for (int y = y0; y < y1; ++y)
                     for (int x = x0; x < x1; ++x) ::new (static_cast<void*>(&rays[k++])) Ray<float>(ray_for_pixel(x, y));
                 bvh.pick_bundle(rays, k, hits, 0.f, infinity<float>());
-                // The instances, each ray cut at its shape's hit (only a strictly nearer triangle
-                // wins below): the tile's rays walk the instances and their meshes together
+                // The instances, each ray cut at its shape's hit (nearer_side(): at equal t the
+                // shape wins): the tile's rays walk the instances and their meshes together
                 // (InstanceBvh::pick_bundle: each ray's result is exactly its own pick).
                 if (with_meshes) {
                     for (std::size_t j = 0; j < k; ++j) mesh_t_max[j] = hits[j] ? hits[j]->surface.t : infinity<float>();
@@ -71,7 +73,7 @@ void render(const Bvh<float>& bvh, const MeshObjects& meshes, int width, int hei
                         into.normal[i] = p ? p->surface.normal : Vec3<float>(0.f);
                         if (with_meshes) {
                             const auto& m = mesh_hits[k];
-                            if (m && (!p || m->hit.t < p->surface.t)) {
+                            if (nearer_side(p ? &p->surface.t : nullptr, m ? &m->hit.t : nullptr) == MixedSide::instance) {
                                 into.shape[i] = (*meshes.ids)[m->instance];
                                 into.t[i] = m->hit.t;
                                 into.normal[i] = m->hit.shading_normal ? *m->hit.shading_normal : m->hit.normal;
