@@ -439,6 +439,10 @@ public:
     std::size_t triangle_count() const { return mesh_.indices.size(); }
     /// Box of every triangle (padded by a few ulps); empty (min > max) for an empty mesh.
     Aabb<T> bounds() const { return {root_lo_, root_hi_}; }
+    /// Up to 64 boxes whose union holds every triangle that can be hit (the tree's top two levels):
+    /// under a rotation or shear, the box of their mapped corners is far tighter than that of
+    /// bounds()' corners (InstanceBvh bounds its instances so). Empty for an empty mesh.
+    const std::vector<Aabb<T>>& cover() const { return cover_; }
     /// Bytes of the hierarchy (nodes and triangle packets), not counting the mesh itself.
     std::size_t hierarchy_bytes() const {
         return nodes_.size() * sizeof(Node) + qnodes_.size() * sizeof(mesh_bvh::QNode) + packets_.size() * sizeof(Packet);
@@ -538,6 +542,7 @@ private:
         nodes_.clear();
         qnodes_.clear();
         packets_.clear();
+        cover_.clear();
         root_lo_ = Vec3<T>(infinity<T>());
         root_hi_ = Vec3<T>(-infinity<T>());
         scene_mag_ = T(0);
@@ -583,6 +588,17 @@ private:
             return mesh_bvh::leaf_ref(at, count);
         };
         mesh_bvh::Collapse<T>(tree.nodes, nodes_, mesh_bvh::kMaxLeaf).build(make_leaf);
+        // The cover: the root's child boxes, each inner one replaced by its own children's.
+        for (int k = 0; k < mesh_bvh::kWidth; ++k) {
+            const Node& root = nodes_[0];
+            if (!(root.occupied >> k & 1)) continue;
+            const bool leaf = root.child[k] & mesh_bvh::kLeaf;
+            const Node& n = leaf ? root : nodes_[root.child[k]];
+            for (int c = 0; c < mesh_bvh::kWidth; ++c) {
+                if (leaf ? c != k : !(n.occupied >> c & 1)) continue;
+                cover_.push_back({Vec3<T>(n.lo[0][c], n.lo[1][c], n.lo[2][c]), Vec3<T>(n.hi[0][c], n.hi[1][c], n.hi[2][c])});
+            }
+        }
         // Large float trees walk quantised nodes (half the node bytes: a pick of a large mesh
         // waits on memory), unless some box is not finite; then the exact ones, which are
         // otherwise dropped.
@@ -604,6 +620,7 @@ private:
     LargeVector<Node> nodes_;  ///< exact nodes (double trees, and float trees that do not quantise)
     LargeVector<mesh_bvh::QNode> qnodes_;
     LargeVector<Packet> packets_;
+    std::vector<Aabb<T>> cover_;  ///< see cover()
     Vec3<T> root_lo_{infinity<T>()}, root_hi_{-infinity<T>()};
     T scene_mag_ = T(0);
     BatchIsa isa_ = BatchIsa::Sse2;  ///< the walk's, an effective_isa()

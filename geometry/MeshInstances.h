@@ -89,9 +89,10 @@ template <typename T> inline T max_entry(const Mat3<T>& m) {
 /// - pick() gives exactly what testing every instance in index order would (pick_nearest_instance()):
 ///   each instance's mesh is searched along the ray mapped into mesh coordinates; ties in t go to
 ///   the smaller instance index, then the smaller triangle index.
-/// - Instances' world boxes are the mesh box's corners mapped and padded by the rounding of the
-///   ray's mapping (scaled by the map's condition), so culling never drops an instance whose mesh
-///   the mapped ray hits.
+/// - Instances' world boxes are the box of the mapped corners of the mesh's cover (MeshBvh::cover(),
+///   the boxes of its tree's top two levels: tight under rotation, where the mesh box's own
+///   corners would not be), padded by the rounding of the ray's mapping (scaled by the map's
+///   condition), so culling never drops an instance whose mesh the mapped ray hits.
 /// - set_transform() then refit() moves instances: the boxes are recomputed bottom-up, the
 ///   hierarchy's shape kept; rebuild() rebuilds it (better after large moves). Picks after a
 ///   refit equal those after a rebuild.
@@ -275,18 +276,19 @@ private:
         const MeshBvh<T>& mesh = *meshes_[inst.mesh];
         Placed& p = placed_[s];
         p = mesh_instances::placed(inst, &mesh, i);
-        // The mesh box's corners mapped, padded by the mapped ray's rounding: a few ulps of the
-        // box's and translation's magnitudes, times the map's condition.
-        const Aabb<T> mb = mesh.bounds();
+        // The corners of the mesh's cover boxes mapped (every triangle lies in one of them, so
+        // its image lies in the box of their images), padded by the mapped ray's rounding: a few
+        // ulps of the box's and translation's magnitudes, times the map's condition.
         Aabb<T> b{Vec3<T>(infinity<T>()), Vec3<T>(-infinity<T>())};
-        if (mb.min.x <= mb.max.x) {
-            for (int c = 0; c < 8; ++c) {
-                const Vec3<T> corner((c & 1) ? mb.max.x : mb.min.x, (c & 2) ? mb.max.y : mb.min.y,
-                                     (c & 4) ? mb.max.z : mb.min.z);
-                const Vec3<T> w = apply(inst.transform, corner);
-                b.min = glm::min(b.min, w);
-                b.max = glm::max(b.max, w);
-            }
+        if (!mesh.cover().empty()) {
+            for (const Aabb<T>& mb : mesh.cover())
+                for (int c = 0; c < 8; ++c) {
+                    const Vec3<T> corner((c & 1) ? mb.max.x : mb.min.x, (c & 2) ? mb.max.y : mb.min.y,
+                                         (c & 4) ? mb.max.z : mb.min.z);
+                    const Vec3<T> w = apply(inst.transform, corner);
+                    b.min = glm::min(b.min, w);
+                    b.max = glm::max(b.max, w);
+                }
             // A mesh reaching the largest finite values has an infinite padded box, whose corners map
             // to infinities and NaNs (inf * 0): such an instance is bounded by all of space.
             if (!is_finite(b.min) || !is_finite(b.max)) b = {Vec3<T>(-infinity<T>()), Vec3<T>(infinity<T>())};

@@ -281,5 +281,22 @@ TEST(MixedPickRule, TheSmallerTWinsAndTheShapeAtEqualT) {
     static_assert(nearer_side<float>(nullptr, nullptr) == MixedSide::none);
 }
 
+/// An instance's box is bounded by the mapped corners of its mesh's cover (the tree's top two
+/// levels), not of the mesh's box: a unit sphere turned 45 degrees about z spans about 1 in x, where
+/// the turned box's corners would span sqrt(2).
+TEST(InstanceBounds, ARotatedSphereKeepsATightBox) {
+    const auto mesh = std::make_shared<const MeshBvh<float>>(meshgen::uv_sphere<float>(32, 64, 1.f));
+    const float c = std::sqrt(0.5f);
+    Affine<float> turn;
+    turn.linear[0] = Vec3<float>(c, c, 0.f);
+    turn.linear[1] = Vec3<float>(-c, c, 0.f);
+    const InstanceBvh<float> bvh({mesh}, {{0, turn}});
+    const Aabb<float> b = bvh.bounds(0);
+    EXPECT_LT(b.max.x, 1.2f);
+    EXPECT_GT(b.max.x, 1.f);
+    EXPECT_GT(-b.min.x, 1.f);
+    EXPECT_LT(-b.min.x, 1.2f);
+}
+
 }  // namespace
 }  // namespace raypick
