@@ -99,6 +99,12 @@ json gltf_json(const Model& model, std::string& bin) {
         nodes.push_back(node);
         scene_nodes.push_back(i);
     }
+    // Meshes placed nowhere: one node without a mesh is the scene, since a file without nodes
+    // reads as every mesh placed once as it is (parse_gltf).
+    if (model.instances.empty() && !meshes.empty()) {
+        nodes.push_back(json{{"name", "nothing placed"}});
+        scene_nodes.push_back(0);
+    }
     json g = {{"asset", {{"version", "2.0"}, {"generator", "raypick"}}}};
     g["scene"] = 0;
     g["scenes"] = json::array({json{{"nodes", scene_nodes}}});

@@ -182,6 +182,20 @@ TEST(ModelRoundTrip, AMeshWithoutTrianglesOrPositionsRoundTrips) {
     expect_same(m, round_trip(m, dir, "empty.gltf"));
 }
 
+/// A model whose meshes are placed nowhere (a glTF scene without nodes) stays so: the written
+/// file is not read back as every mesh placed once.
+TEST(ModelRoundTrip, MeshesPlacedNowhereStayUnplaced) {
+    const fs::path dir = temp_dir("round_trip_unplaced");
+    Model m = make_icosphere(1);
+    m.instances.clear();
+    for (const char* file : {"unplaced.glb", "unplaced.gltf"}) {
+        SCOPED_TRACE(file);
+        const Model again = round_trip(m, dir, file);
+        EXPECT_TRUE(again.instances.empty());
+        expect_same(m, again);
+    }
+}
+
 TEST(ModelRoundTrip, ObjGivesBackEachInstanceInWorldSpace) {
     const fs::path dir = temp_dir("round_trip_obj");
     const Model ico = make_icosphere(2);
