@@ -47,7 +47,8 @@ constexpr int kBundleRays = 64;
 template <int Bytes = kVectorBytes>
 __attribute__((always_inline)) inline std::uint64_t byte_bits(const std::uint8_t* p, int k) {
     typedef std::uint8_t B __attribute__((vector_size(Bytes)));
-    const B bit = B{} + std::uint8_t(1u << k);
+    B bit;
+    std::memset(&bit, int(1u << k), sizeof(B));  // every byte 1 << k (a scalar would promote to int)
     std::uint64_t out = 0;
     for (int c = 0; c < kBundleRays; c += Bytes) {
         B b;
