@@ -8,17 +8,17 @@
 // the triangle test accepts, so every triangle that could be a ray's answer is tested for it; the
 // answer (least t, then least index) does not depend on the order triangles are tested in.
 
-/// The planes of a quantised node decoded once for the bundle, exactly as test_node(QNode) decodes
-/// them (origin + code * scale: an exact product and one rounding), into an exact node: each ray's
-/// test_node() on it gives the same mask and entry distances as on the quantised node.
+/// The planes of a quantised node decode()d once for the bundle, as test_node(QNode) decodes them,
+/// into an exact node: each ray's test_node() on it gives the same mask and entry distances as on
+/// the quantised node.
 __attribute__((always_inline)) inline const mesh_bvh::Node<float>& bundle_node(const mesh_bvh::QNode& n,
                                                                               mesh_bvh::Node<float>& decoded) {
     using V = typename Vec<float>::V;
     constexpr int L = Vec<float>::kLanes;
     for (int a = 0; a < 3; ++a)
         for (int c = 0; c < mesh_bvh::kWidth / L; ++c) {
-            const V lo = n.origin[a] + codes<float, L>(&n.lo[a][c * L]) * n.scale[a];
-            const V hi = n.origin[a] + codes<float, L>(&n.hi[a][c * L]) * n.scale[a];
+            const V lo = decode(n, a, &n.lo[a][c * L]);
+            const V hi = decode(n, a, &n.hi[a][c * L]);
             std::memcpy(&decoded.lo[a][c * L], &lo, sizeof(V));
             std::memcpy(&decoded.hi[a][c * L], &hi, sizeof(V));
         }
@@ -173,10 +173,8 @@ inline void nearest_bundle(const N* nodes, const mesh_bvh::Packet<T>* packets, c
             for (std::uint64_t m = in; m; m &= m - 1) {
                 const int i = __builtin_ctzll(m);
                 mesh_bvh::Best<T>& b = best[i];
-                test_packet(p, sr[i], t_min, limit[i], lanes, [&](unsigned lane, T t) {
-                    const std::uint32_t id = p.id[lane];
-                    if (t < b.t || (t == b.t && id < b.id)) b = {t, id, &p, lane};
-                });
+                test_packet(p, sr[i], t_min, limit[i], lanes,
+                            [&](unsigned lane, T t) { b.offer(t, p.id[lane], &p, lane); });
                 limit[i] = b.t;
             }
         }

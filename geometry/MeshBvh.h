@@ -153,6 +153,12 @@ template <typename T> struct Best {
     std::uint32_t id = kNone;
     const Packet<T>* packet = nullptr;
     unsigned lane = 0;
+
+    /// Takes triangle `triangle` (lane `l` of packet p), hit at t, when it is nearer: smaller t;
+    /// at equal t, the smaller triangle index (pick()'s rule, whatever the order of the tests).
+    void offer(T at, std::uint32_t triangle, const Packet<T>* p, unsigned l) {
+        if (at < t || (at == t && triangle < id)) *this = {at, triangle, p, l};
+    }
 };
 
 /// Triangle `lane` of packet p (the mesh's vertex values, bit for bit).

@@ -126,17 +126,22 @@ __attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::Node<T>
     return test_planes(planes, n.occupied, rv, t0, t1, entry);
 }
 
-/// test_planes() on a quantised node: the planes decoded as origin + code * scale per axis (an
-/// exact product and one rounding, as mesh_bvh::plane() computes them; every decoded box contains
-/// the exact one).
+/// A vector of node n's quantised planes of axis a (the codes at p) decoded: origin + code * scale,
+/// an exact product and one rounding, as mesh_bvh::plane() computes them (every decoded box
+/// contains the exact one).
+__attribute__((always_inline)) inline Vec<float>::V decode(const mesh_bvh::QNode& n, int a, const std::uint8_t* p) {
+    return n.origin[a] + codes<float, Vec<float>::kLanes>(p) * n.scale[a];
+}
+
+/// test_planes() on a quantised node, its planes decode()d.
 __attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::QNode& n, const RayVecs<float>& rv, float t0,
                                                          float t1, float* entry) {
     using V = typename Vec<float>::V;
     constexpr int L = Vec<float>::kLanes;
     const auto* base = reinterpret_cast<const std::uint8_t*>(&n);
     const auto planes = [&](int c, int a, V& near_plane, V& far_plane) __attribute__((always_inline)) {
-        near_plane = n.origin[a] + codes<float, L>(base + rv.near_code[a] + c * L) * n.scale[a];
-        far_plane = n.origin[a] + codes<float, L>(base + rv.far_code[a] + c * L) * n.scale[a];
+        near_plane = decode(n, a, base + rv.near_code[a] + c * L);
+        far_plane = decode(n, a, base + rv.far_code[a] + c * L);
     };
     return test_planes(planes, n.occupied, rv, t0, t1, entry);
 }
@@ -332,10 +337,8 @@ inline void nearest(const N* nodes, const mesh_bvh::Packet<T>* packets,
     const auto leaf = [&](std::uint32_t first, std::uint32_t count, T& limit) __attribute__((always_inline)) {
         for (std::uint32_t k = 0; k < count; k += 4) {
             const mesh_bvh::Packet<T>& p = packets[first + k / 4];
-            test_packet(p, sr, t_min, limit, std::min(4u, count - k), [&](unsigned lane, T t) {
-                const std::uint32_t id = p.id[lane];
-                if (t < best.t || (t == best.t && id < best.id)) best = {t, id, &p, lane};
-            });
+            test_packet(p, sr, t_min, limit, std::min(4u, count - k),
+                        [&](unsigned lane, T t) { best.offer(t, p.id[lane], &p, lane); });
             limit = best.t;
         }
     };
