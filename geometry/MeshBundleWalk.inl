@@ -1,10 +1,10 @@
 // raypick geometry: the bundle walk of MeshBvh and InstanceBvh — up to 64 rays through one 8-wide
 // tree together. Included by MeshBvh.h right after MeshWalk.inl, in namespaces mesh_walk_sse2 and
-// mesh_walk_avx2, so it uses that copy's node test (test_node) and packet test (test_packet).
+// mesh_walk_avx2, so it uses that copy's node test (test_node) and leaf test (test_leaf).
 //
 // Why it equals the single-ray walk: a ray takes part in a child only when its own node test (the
 // single-ray walk's widened slab test, with its own RayConsts and its own limit) hits that child,
-// and leaves are decided by test_packet() per ray. The node test never drops a child holding a hit
+// and leaves are decided by test_leaf() per ray. The node test never drops a child holding a hit
 // the triangle test accepts, so every triangle that could be a ray's answer is tested for it; the
 // answer (least t, then least index) does not depend on the order triangles are tested in.
 
@@ -99,13 +99,12 @@ inline void walk_bundle(const N* nodes, const char* leaves, std::size_t leaf_byt
         // The rays whose limit reaches the entry: walk()'s test, L rays at a time.
         std::uint64_t rays = 0;
         {
-            const T te = e.t - std::abs(e.t) * eps;
             for (int c = 0; c < kBundleRays; c += L) {
                 if (!(e.rays >> c & ((std::uint64_t(1) << L) - 1))) continue;
                 V lim;
                 std::memcpy(&lim, limit + c, sizeof(V));
-                const V far = lim + V(M(lim) & magnitude) * eps;
-                rays |= std::uint64_t(~bits_of<T>(te > far) & ((1u << L) - 1)) << c;
+                const V far = lim + V(M(lim) & magnitude) * eps;  // reach(), per ray
+                rays |= std::uint64_t(~bits_of<T>(e.t > far) & ((1u << L) - 1)) << c;
             }
             rays &= e.rays;
         }
@@ -167,16 +166,13 @@ inline void nearest_bundle(const N* nodes, const mesh_bvh::Packet<T>* packets, c
         }
         sheared_rays |= in;
         const Sheared* sr = std::launder(reinterpret_cast<const Sheared*>(sheared_bytes));
-        for (std::uint32_t k = 0; k < count; k += 4) {
-            const mesh_bvh::Packet<T>& p = packets[first + k / 4];
-            const unsigned lanes = std::min(4u, count - k);
-            for (std::uint64_t m = in; m; m &= m - 1) {
-                const int i = __builtin_ctzll(m);
-                mesh_bvh::Best<T>& b = best[i];
-                test_packet(p, sr[i], t_min, limit[i], lanes,
-                            [&](unsigned lane, T t) { b.offer(t, p.id[lane], &p, lane); });
-                limit[i] = b.t;
-            }
+        const mesh_bvh::Packet<T>* p = packets + first;
+        for (std::uint64_t m = in; m; m &= m - 1) {
+            const int i = __builtin_ctzll(m);
+            mesh_bvh::Best<T>& b = best[i];
+            test_leaf(p, sr[i], t_min, limit[i], count,
+                      [&](unsigned k, T t) { b.offer(t, p[k / 4].id[k % 4], &p[k / 4], k % 4); });
+            limit[i] = b.t;
         }
     };
     alignas(64) T limit[kBundleRays];

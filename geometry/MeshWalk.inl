@@ -30,8 +30,9 @@ template <typename T, int L, typename WM> __attribute__((always_inline)) inline 
         if constexpr (sizeof(T) == 4) return unsigned(_mm_movemask_ps(__m128(m)));
         else return unsigned(_mm_movemask_pd(__m128d(m)));
     } else {
-        static_assert(sizeof(T) == 8 && L == 4);
-        return unsigned(_mm256_movemask_pd(__m256d(m)));
+        static_assert(sizeof(T) * L == 32);
+        if constexpr (sizeof(T) == 4) return unsigned(_mm256_movemask_ps(__m256(m)));
+        else return unsigned(_mm256_movemask_pd(__m256d(m)));
     }
 }
 
@@ -50,31 +51,25 @@ template <typename T, int L> __attribute__((always_inline)) inline typename Vec<
     }
 }
 
-/// A ray's node-test constants, prepared once per walk: RayConsts as vectors, and per axis which
-/// plane the ray meets first and last, as byte offsets into an exact Node and into a QNode.
-template <typename T> struct RayVecs {
+/// A ray's node-test constants for nodes of type N, prepared once per walk: RayConsts as vectors,
+/// and per axis the byte offsets in N of the planes the ray meets first and last.
+template <typename T, typename N> struct RayVecs {
     typename Vec<T>::V o_near[3], o_far[3], inv[3];
-    std::size_t near_plane[3], far_plane[3];  ///< in a Node<T>
-    std::size_t near_code[3], far_code[3];    ///< in a QNode
+    std::size_t near_plane[3], far_plane[3];
 };
 
-template <typename T> inline RayVecs<T> ray_vecs(const mesh_bvh::RayConsts<T>& rc) {
-    using N = mesh_bvh::Node<T>;
-    using Q = mesh_bvh::QNode;
+template <typename N, typename T> inline RayVecs<T, N> ray_vecs(const mesh_bvh::RayConsts<T>& rc) {
+    // Per axis a, N's lo and hi planes of slot 0 (lo[a][0], hi[a][0]), kWidth elements apart.
+    constexpr std::size_t lo = offsetof(N, lo), hi = offsetof(N, hi);
+    constexpr std::size_t axis = sizeof(N::lo[0]);
     const typename Vec<T>::V zero{};
-    RayVecs<T> rv;
+    RayVecs<T, N> rv;
     for (int a = 0; a < 3; ++a) {
         rv.o_near[a] = zero + rc.o_near[a];
         rv.o_far[a] = zero + rc.o_far[a];
         rv.inv[a] = zero + rc.inv[a];
-        const std::size_t lo = offsetof(N, lo) + std::size_t(a) * mesh_bvh::kWidth * sizeof(T);
-        const std::size_t hi = offsetof(N, hi) + std::size_t(a) * mesh_bvh::kWidth * sizeof(T);
-        rv.near_plane[a] = rc.neg[a] ? hi : lo;
-        rv.far_plane[a] = rc.neg[a] ? lo : hi;
-        const std::size_t qlo = offsetof(Q, lo) + std::size_t(a) * mesh_bvh::kWidth;
-        const std::size_t qhi = offsetof(Q, hi) + std::size_t(a) * mesh_bvh::kWidth;
-        rv.near_code[a] = rc.neg[a] ? qhi : qlo;
-        rv.far_code[a] = rc.neg[a] ? qlo : qhi;
+        rv.near_plane[a] = (rc.neg[a] ? hi : lo) + std::size_t(a) * axis;
+        rv.far_plane[a] = (rc.neg[a] ? lo : hi) + std::size_t(a) * axis;
     }
     return rv;
 }
@@ -82,11 +77,13 @@ template <typename T> inline RayVecs<T> ray_vecs(const mesh_bvh::RayConsts<T>& r
 /// Entry distances (into `entry`) and hit mask of a node's occupied children within [t0, t1]:
 /// planes(c, a, near, far) gives vector c's planes of axis a the ray meets first and last. The slab
 /// test with the planes widened by the ray's delta (folded into o_near, o_far) and both ends by 4
-/// ulps (Ize 2013), so rounding never drops a child that holds a hit. A NaN slab distance (origin
-/// exactly on a plane of an axis the ray is parallel to) never wins the max/min.
-template <typename T, typename Planes>
+/// eps of their magnitude (Ize 2013), so rounding never drops a child that holds a hit; the entry
+/// distances are the widened near ends (a child is worth entering while its entry is at most the
+/// widened far end of the search, reach()). A NaN slab distance (origin exactly on a plane of an
+/// axis the ray is parallel to) never wins the max/min.
+template <typename T, typename N, typename Planes>
 __attribute__((always_inline)) inline unsigned test_planes(const Planes& planes, std::uint32_t occupied,
-                                                           const RayVecs<T>& rv, T t0, T t1, T* entry) {
+                                                           const RayVecs<T, N>& rv, T t0, T t1, T* entry) {
     using V = typename Vec<T>::V;
     using M = typename Vec<T>::M;
     constexpr int L = Vec<T>::kLanes;
@@ -105,9 +102,10 @@ __attribute__((always_inline)) inline unsigned test_planes(const Planes& planes,
             tn = ta > tn ? ta : tn;
             tf = tb < tf ? tb : tf;
         }
-        std::memcpy(entry + c * L, &tn, sizeof(V));
         const V atn = V(M(tn) & magnitude), atf = V(M(tf) & magnitude);
-        mask |= bits_of<T>((tn - atn * eps) <= (tf + atf * eps)) << (L * c);
+        const V enter = tn - atn * eps;
+        std::memcpy(entry + c * L, &enter, sizeof(V));
+        mask |= bits_of<T>(enter <= (tf + atf * eps)) << (L * c);
     }
     // Occupied slots only: an empty slot's infinite planes can make NaN or a wrong hit.
     return mask & occupied;
@@ -115,7 +113,7 @@ __attribute__((always_inline)) inline unsigned test_planes(const Planes& planes,
 
 /// test_planes() on an exact node.
 template <typename T>
-__attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::Node<T>& n, const RayVecs<T>& rv, T t0, T t1,
+__attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::Node<T>& n, const RayVecs<T, mesh_bvh::Node<T>>& rv, T t0, T t1,
                                                          T* entry) {
     using V = typename Vec<T>::V;
     const char* base = reinterpret_cast<const char*>(&n);
@@ -134,14 +132,15 @@ __attribute__((always_inline)) inline Vec<float>::V decode(const mesh_bvh::QNode
 }
 
 /// test_planes() on a quantised node, its planes decode()d.
-__attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::QNode& n, const RayVecs<float>& rv, float t0,
-                                                         float t1, float* entry) {
+__attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::QNode& n,
+                                                         const RayVecs<float, mesh_bvh::QNode>& rv, float t0, float t1,
+                                                         float* entry) {
     using V = typename Vec<float>::V;
     constexpr int L = Vec<float>::kLanes;
     const auto* base = reinterpret_cast<const std::uint8_t*>(&n);
     const auto planes = [&](int c, int a, V& near_plane, V& far_plane) __attribute__((always_inline)) {
-        near_plane = decode(n, a, base + rv.near_code[a] + c * L);
-        far_plane = decode(n, a, base + rv.far_code[a] + c * L);
+        near_plane = decode(n, a, base + rv.near_plane[a] + c * L);
+        far_plane = decode(n, a, base + rv.far_plane[a] + c * L);
     };
     return test_planes(planes, n.occupied, rv, t0, t1, entry);
 }
@@ -150,35 +149,36 @@ __attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::QNode& 
 template <typename N, typename T>
 __attribute__((always_inline)) inline unsigned test_node(const N& n, const mesh_bvh::RayConsts<T>& rc, T t0, T t1,
                                                          T* entry) {
-    return test_node(n, ray_vecs(rc), t0, t1, entry);
+    return test_node(n, ray_vecs<N>(rc), t0, t1, entry);
 }
 
-/// Tests the ray against lanes [0, lanes) of packet p (its triangles' vertices structure-of-arrays)
-/// and calls hit(lane, t) for each lane whose triangle intersect() hits with t in [t_min, t_max],
-/// with intersect()'s t. Every lane does intersect()'s steps 2 to 5 operation for operation (the
-/// sheared vertices, the edge functions with their sign-exact recheck, the determinant, t and its
-/// clamp to the line's passage through the triangle's bounds), so the lanes kept and their t are
-/// intersect()'s, bit for bit. intersect()'s remaining checks hold by construction: the walk's ray
-/// and range are valid, the mesh's triangles finite, and zero-area triangles are not in the tree.
-template <typename T, typename Hit>
-__attribute__((always_inline)) inline void test_packet(const mesh_bvh::Packet<T>& p, const mesh_bvh::ShearedRay<T>& r,
-                                                       T t_min, T t_max, unsigned lanes, const Hit& hit) {
-    using V = typename Vec<T>::V;
-    using M = typename Vec<T>::M;
-    constexpr int L = Vec<T>::kLanes < 4 ? Vec<T>::kLanes : 4;
+/// Lanes [c, c + L) of a leaf's triangles (packets p[0], p[1], ...: lane k is lane k % 4 of
+/// packet k / 4), coordinate a of vertex v. Reads only packets holding one of those lanes.
+template <typename T, int L, typename W>
+__attribute__((always_inline)) inline W leaf_lanes(const mesh_bvh::Packet<T>* p, int v, int a, int c) {
+    W w;
+    if constexpr (L == 8) {
+        static_assert(sizeof(T) == 4 && kVectorBytes >= 32);
+        w = W(_mm256_loadu2_m128(p[1].v[v][a], p[0].v[v][a]));
+    } else {
+        static_assert(4 % L == 0);
+        std::memcpy(&w, &p[c / 4].v[v][a][c % 4], sizeof(W));
+    }
+    return w;
+}
+
+/// test_leaf() L triangles at a time.
+template <typename T, int L, typename Hit>
+__attribute__((always_inline)) inline void test_lanes(const mesh_bvh::Packet<T>* p, const mesh_bvh::ShearedRay<T>& r,
+                                                      T t_min, T t_max, unsigned count, const Hit& hit) {
     typedef T W __attribute__((vector_size(L * sizeof(T))));
     typedef decltype(W{} < W{}) WM;
-    static_assert(sizeof(W) <= sizeof(V) && sizeof(WM) <= sizeof(M));
-    for (int c = 0; c < 4; c += L) {
-        if (unsigned(c) >= lanes) break;
+    const auto load = [&](int v, int a, int c) __attribute__((always_inline)) { return leaf_lanes<T, L, W>(p, v, a, c); };
+    for (int c = 0; c < int(count); c += L) {
         // The vertices relative to the origin, permuted and sheared (intersect() step 2).
         W px[3], py[3], pz[3];
         for (int v = 0; v < 3; ++v) {
-            W x, y, z;
-            std::memcpy(&x, &p.v[v][r.kx][c], sizeof(W));
-            std::memcpy(&y, &p.v[v][r.ky][c], sizeof(W));
-            std::memcpy(&z, &p.v[v][r.kz][c], sizeof(W));
-            const W qx = x - r.ox, qy = y - r.oy, qz = z - r.oz;
+            const W qx = load(v, r.kx, c) - r.ox, qy = load(v, r.ky, c) - r.oy, qz = load(v, r.kz, c) - r.oz;
             px[v] = qx + r.sx * qz;
             py[v] = qy + r.sy * qz;
             pz[v] = qz;
@@ -198,7 +198,7 @@ __attribute__((always_inline)) inline void test_packet(const mesh_bvh::Packet<T>
         const WM has_neg = (e0 < zero) | (e1 < zero) | (e2 < zero);
         const WM has_pos = (e0 > zero) | (e1 > zero) | (e2 > zero);
         const W det = e0 + e1 + e2;
-        // Most packets are missed by the ray in every lane: nothing more for them.
+        // Most triangles are missed by the ray in every lane: nothing more for them.
         const WM inside = ~(has_neg & has_pos) & (det != zero);
         if (__builtin_expect(lane_bits<T, L>(inside) == 0, 1)) continue;
         // Step 4: t, the barycentric mix of the vertices' z, scaled by 1 / d.z.
@@ -210,10 +210,7 @@ __attribute__((always_inline)) inline void test_packet(const mesh_bvh::Packet<T>
         W lo = zero - infinity<T>(), hi = zero + infinity<T>();
         for (int a = 0; a < 3; ++a) {
             if (r.ray.direction[a] == T(0)) continue;
-            W va, vb, vc;
-            std::memcpy(&va, &p.v[0][a][c], sizeof(W));
-            std::memcpy(&vb, &p.v[1][a][c], sizeof(W));
-            std::memcpy(&vc, &p.v[2][a][c], sizeof(W));
+            const W va = load(0, a, c), vb = load(1, a, c), vc = load(2, a, c);
             const W min_bc = vc < vb ? vc : vb, max_bc = vb < vc ? vc : vb;
             const W box_min = min_bc < va ? min_bc : va, box_max = va < max_bc ? max_bc : va;
             const W ta = (box_min - r.ray.origin[a]) / r.ray.direction[a];
@@ -229,13 +226,41 @@ __attribute__((always_inline)) inline void test_packet(const mesh_bvh::Packet<T>
         t = t < from ? from : t;
         t = to < t ? to : t;
         keep &= (t >= zero + t_min) & (t <= zero + t_max);
-        unsigned bits = lane_bits<T, L>(keep) & ((1u << (lanes - unsigned(c))) - 1);
+        unsigned bits = lane_bits<T, L>(keep) & ((1u << (count - unsigned(c))) - 1);
         while (bits) {
             const int l = __builtin_ctz(bits);
             bits &= bits - 1;
             hit(unsigned(c + l), t[l]);
         }
     }
+}
+
+/// Tests the ray against the `count` (1 to kMaxLeaf) triangles of a leaf, packets p[0], p[1], ...
+/// (lane k is lane k % 4 of packet k / 4), and calls hit(k, t) for each lane k whose triangle
+/// intersect() hits with t in [t_min, t_max], with intersect()'s t. Every lane does intersect()'s
+/// steps 2 to 5 operation for operation (the sheared vertices, the edge functions with their
+/// sign-exact recheck, the determinant, t and its clamp to the line's passage through the
+/// triangle's bounds), so the lanes kept and their t are intersect()'s, bit for bit.
+/// intersect()'s remaining checks hold by construction: the walk's ray and range are valid, the
+/// mesh's triangles finite, and zero-area triangles are not in the tree. Float leaves of more than
+/// four triangles are tested eight lanes at once where vectors are 32 bytes wide.
+template <typename T, typename Hit>
+__attribute__((always_inline)) inline void test_leaf(const mesh_bvh::Packet<T>* p, const mesh_bvh::ShearedRay<T>& r,
+                                                     T t_min, T t_max, unsigned count, const Hit& hit) {
+    static_assert(mesh_bvh::kMaxLeaf <= 8);
+    constexpr int kLanes = Vec<T>::kLanes;
+    if constexpr (kLanes >= 8) {
+        if (count > 4) return test_lanes<T, 8>(p, r, t_min, t_max, count, hit);
+        return test_lanes<T, 4>(p, r, t_min, t_max, count, hit);
+    } else {
+        return test_lanes<T, (kLanes < 4 ? kLanes : 4)>(p, r, t_min, t_max, count, hit);
+    }
+}
+
+/// The far end of a search to limit, widened as test_planes() widens slab exits: a child whose
+/// (widened) entry distance exceeds it holds no hit in range.
+template <typename T> __attribute__((always_inline)) inline T reach(T limit) {
+    return limit + std::abs(limit) * (T(4) * std::numeric_limits<T>::epsilon());
 }
 
 /// A stack entry: a child reference and its entry distance.
@@ -293,17 +318,18 @@ inline void walk(const N* nodes, const char* leaves, std::size_t leaf_bytes, con
         const std::size_t bytes = is_leaf ? leaf_bytes : sizeof(N);
         for (std::size_t l = 0; l < bytes; l += 64) __builtin_prefetch(p + l);
     };
-    const RayVecs<T> rv = ray_vecs(rc);
+    const RayVecs<T, N> rv = ray_vecs<N>(rc);
     Entry<T> stack[mesh_bvh::kStack];
     int top = 0;
     stack[top++] = {0, t_min};
-    const T eps = T(4) * std::numeric_limits<T>::epsilon();
+    T far = reach(limit);
     alignas(64) T entry[mesh_bvh::kWidth];
     while (top > 0) {
         const Entry<T> e = stack[--top];
-        if (e.t - std::abs(e.t) * eps > limit + std::abs(limit) * eps) continue;
+        if (e.t > far) continue;
         if (e.ref & mesh_bvh::kLeaf) {
             leaf(mesh_bvh::leaf_first(e.ref), mesh_bvh::leaf_count(e.ref), limit);
+            far = reach(limit);
             continue;
         }
         // Descend: the nearest hit child directly, the others pushed farthest first.
@@ -321,6 +347,7 @@ inline void walk(const N* nodes, const char* leaves, std::size_t leaf_bytes, con
             const Entry<T> next = kids[count - 1];
             if (next.ref & mesh_bvh::kLeaf) {
                 leaf(mesh_bvh::leaf_first(next.ref), mesh_bvh::leaf_count(next.ref), limit);
+                far = reach(limit);
                 break;
             }
             ref = next.ref;
@@ -335,12 +362,9 @@ inline void nearest(const N* nodes, const mesh_bvh::Packet<T>* packets,
                     const mesh_bvh::RayConsts<T>& rc, const mesh_bvh::ShearedRay<T>& sr, T t_min,
                     mesh_bvh::Best<T>& best) {
     const auto leaf = [&](std::uint32_t first, std::uint32_t count, T& limit) __attribute__((always_inline)) {
-        for (std::uint32_t k = 0; k < count; k += 4) {
-            const mesh_bvh::Packet<T>& p = packets[first + k / 4];
-            test_packet(p, sr, t_min, limit, std::min(4u, count - k),
-                        [&](unsigned lane, T t) { best.offer(t, p.id[lane], &p, lane); });
-            limit = best.t;
-        }
+        const mesh_bvh::Packet<T>* p = packets + first;
+        test_leaf(p, sr, t_min, limit, count, [&](unsigned k, T t) { best.offer(t, p[k / 4].id[k % 4], &p[k / 4], k % 4); });
+        limit = best.t;
     };
     T limit = best.t;
     walk(nodes, reinterpret_cast<const char*>(packets), sizeof(mesh_bvh::Packet<T>), rc, t_min, limit, leaf);
@@ -352,10 +376,8 @@ inline void every(const N* nodes, const mesh_bvh::Packet<T>* packets,
                   const mesh_bvh::RayConsts<T>& rc, const mesh_bvh::ShearedRay<T>& sr, T t_min, T t_max,
                   const Visit& visit) {
     const auto leaf = [&](std::uint32_t first, std::uint32_t count, T&) {
-        for (std::uint32_t k = 0; k < count; k += 4) {
-            const mesh_bvh::Packet<T>& p = packets[first + k / 4];
-            test_packet(p, sr, t_min, t_max, std::min(4u, count - k), [&](unsigned lane, T t) { visit(p, lane, t); });
-        }
+        const mesh_bvh::Packet<T>* p = packets + first;
+        test_leaf(p, sr, t_min, t_max, count, [&](unsigned k, T t) { visit(p[k / 4], k % 4, t); });
     };
     T limit = t_max;
     walk(nodes, reinterpret_cast<const char*>(packets), sizeof(mesh_bvh::Packet<T>), rc, t_min, limit, leaf);

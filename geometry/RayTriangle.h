@@ -96,9 +96,12 @@ template <typename T> inline TriangleShear<T> triangle_shear(const Ray<T>& ray) 
     const int kz = ad.x > ad.y ? (ad.x > ad.z ? 0 : 2) : (ad.y > ad.z ? 1 : 2);
     const int kx = kz == 2 ? 0 : kz + 1;
     const int ky = kx == 2 ? 0 : kx + 1;
-    const Vec3<T> d(ray.direction[kx], ray.direction[ky], ray.direction[kz]);
+    // Arrays, as a glm vector indexed at run time is a switch.
+    const T o[3] = {ray.origin.x, ray.origin.y, ray.origin.z};
+    const T dir[3] = {ray.direction.x, ray.direction.y, ray.direction.z};
+    const Vec3<T> d(dir[kx], dir[ky], dir[kz]);
     // 2. The shear that makes the direction (0, 0, d.z).
-    return {kx, ky, kz, ray.origin[kx], ray.origin[ky], ray.origin[kz], -d.x / d.z, -d.y / d.z, T(1) / d.z, d.z};
+    return {kx, ky, kz, o[kx], o[ky], o[kz], -d.x / d.z, -d.y / d.z, T(1) / d.z, d.z};
 }
 
 /// Steps 2 and 3 for one triangle: its vertices' distances along the ray's axis (z of the sheared
@@ -112,7 +115,8 @@ template <typename T> inline TriangleEdges<T> triangle_edges(const TriangleShear
     RAYPICK_NO_CONTRACTION
     // 2. Vertices relative to the origin, permuted, sheared so that the direction is (0, 0, d.z).
     //    Each vertex's result depends on that vertex and the ray only.
-    const auto transform = [&](const Vec3<T>& p) {
+    const auto transform = [&](const Vec3<T>& v) {
+        const T p[3] = {v.x, v.y, v.z};
         const T x = p[s.kx] - s.ox, y = p[s.ky] - s.oy, z = p[s.kz] - s.oz;
         return Vec3<T>(x + s.sx * z, y + s.sy * z, z);
     };
