@@ -64,7 +64,7 @@ __attribute__((always_inline)) inline std::uint64_t byte_bits(const std::uint8_t
 /// constants rc[i] and its limit limit[i] (the far end of its range still searched; every one of
 /// the kBundleRays entries finite or infinite, not NaN). Children are visited nearest (least entry
 /// over their rays) first; a popped child keeps only the rays whose limit still reaches its entry
-/// distance (both widened by 4 ulps, as in walk()). Leaves are handed to
+/// distance (as in walk()). Leaves are handed to
 /// leaf(first, count, rays, limit), which may lower limit[i] for the rays it is given.
 template <typename T, typename N, typename Leaf>
 inline void walk_bundle(const N* nodes, const char* leaves, std::size_t leaf_bytes, const mesh_bvh::RayConsts<T>* rc,
@@ -79,7 +79,6 @@ inline void walk_bundle(const N* nodes, const char* leaves, std::size_t leaf_byt
     VI lane_bit;  // lane l: 1 << l
     for (int l = 0; l < L; ++l) lane_bit[l] = I(1) << l;
     const V zero{};
-    const M magnitude = ~M(-zero);
     const auto prefetch = [&](const BundleEntry<T>& c) __attribute__((always_inline)) {
         const bool is_leaf = c.ref & mesh_bvh::kLeaf;
         const char* p = is_leaf ? leaves + std::size_t(mesh_bvh::leaf_first(c.ref)) * leaf_bytes
@@ -87,7 +86,6 @@ inline void walk_bundle(const N* nodes, const char* leaves, std::size_t leaf_byt
         const std::size_t bytes = is_leaf ? leaf_bytes : sizeof(N);
         for (std::size_t l = 0; l < bytes; l += 64) __builtin_prefetch(p + l);
     };
-    const T eps = T(4) * std::numeric_limits<T>::epsilon();
     BundleEntry<T> stack[mesh_bvh::kStack];
     int top = 0;
     stack[top++] = {0, t_min, live};
@@ -103,8 +101,7 @@ inline void walk_bundle(const N* nodes, const char* leaves, std::size_t leaf_byt
                 if (!(e.rays >> c & ((std::uint64_t(1) << L) - 1))) continue;
                 V lim;
                 std::memcpy(&lim, limit + c, sizeof(V));
-                const V far = lim + V(M(lim) & magnitude) * eps;  // reach(), per ray
-                rays |= std::uint64_t(~bits_of<T>(e.t > far) & ((1u << L) - 1)) << c;
+                rays |= std::uint64_t(~bits_of<T>(e.t > lim) & ((1u << L) - 1)) << c;
             }
             rays &= e.rays;
         }
@@ -171,7 +168,9 @@ inline void nearest_bundle(const N* nodes, const mesh_bvh::Packet<T>* packets, c
             const int i = __builtin_ctzll(m);
             mesh_bvh::Best<T>& b = best[i];
             test_leaf(p, sr[i], t_min, limit[i], count,
-                      [&](unsigned k, T t) { b.offer(t, p[k / 4].id[k % 4], &p[k / 4], k % 4); });
+                      [&](unsigned k, T t, T e0, T e1, T e2) {
+                          b.offer(t, p[k / 4].id[k % 4], &p[k / 4], k % 4, e0, e1, e2);
+                      });
             limit[i] = b.t;
         }
     };

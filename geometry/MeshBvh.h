@@ -147,17 +147,20 @@ template <typename T> struct alignas(32) Packet {
     std::uint32_t id[4];
 };
 
-/// The nearest hit so far: its t, triangle index (kNone: none yet) and where its vertices are.
+/// The nearest hit so far: its t, triangle index (kNone: none yet), where its vertices are and
+/// its edge functions with the ray (intersect()'s step 3, for the hit's barycentrics).
 template <typename T> struct Best {
     T t;
     std::uint32_t id = kNone;
     const Packet<T>* packet = nullptr;
     unsigned lane = 0;
+    T e[3] = {};
 
-    /// Takes triangle `triangle` (lane `l` of packet p), hit at t, when it is nearer: smaller t;
-    /// at equal t, the smaller triangle index (pick()'s rule, whatever the order of the tests).
-    void offer(T at, std::uint32_t triangle, const Packet<T>* p, unsigned l) {
-        if (at < t || (at == t && triangle < id)) *this = {at, triangle, p, l};
+    /// Takes triangle `triangle` (lane `l` of packet p), hit at t with edge functions e0, e1, e2,
+    /// when it is nearer: smaller t; at equal t, the smaller triangle index (pick()'s rule,
+    /// whatever the order of the tests).
+    void offer(T at, std::uint32_t triangle, const Packet<T>* p, unsigned l, T e0, T e1, T e2) {
+        if (at < t || (at == t && triangle < id)) *this = {at, triangle, p, l, {e0, e1, e2}};
     }
 };
 
@@ -190,7 +193,8 @@ template <typename T> inline ShearedRay<T> sheared(const Ray<T>& ray) { return {
 /// accepts. The widest the test's t strays from the triangle's box is its clamp (intersect() step
 /// 5): 64 eps of max(|lo|, |hi|), the line's passage through the box, in units of t; the point
 /// there lies within 64 eps |t| |d|_inf <= 64 eps (|origin|_inf + scene_mag) of the box along each
-/// axis. The other half covers the rounding of the sheared projection and of the slab test itself.
+/// axis. The other half covers the rounding of the slab test itself, which moves a plane by at
+/// most 1.5 eps (|plane| + |origin|) (test_planes()), and of the origin shifted by delta.
 template <typename T> inline RayConsts<T> ray_consts(const Ray<T>& ray, T scene_mag) {
     // Clamped: near the largest finite values the sum can overflow, and an infinite delta would
     // make the slab distances NaN.
@@ -285,7 +289,9 @@ template <typename T> struct Collapse {
             }
             const double as_node = a * kNodeCost + split;
             const double as_leaf = count_[i] <= max_leaf ? a * double((count_[i] + 3) / 4) : infinity<double>();
-            p.as_leaf = as_leaf <= as_node;
+            // Never a leaf beyond max_leaf, even where both costs are infinite (boxes of infinite
+            // area, near the largest finite coordinates).
+            p.as_leaf = count_[i] <= max_leaf && as_leaf <= as_node;
             p.cost[0] = p.as_leaf ? as_leaf : as_node;
             p.how[0] = kOne;
             for (int j = 1; j < kWidth; ++j) {
@@ -415,8 +421,9 @@ template <typename T> MeshHit<T> mesh_hit(const TriangleMesh<T>& mesh, std::uint
 ///   intersect() does).
 /// - pick() is exactly the brute-force loop pick_nearest_triangle(): the same triangle and the
 ///   same t, bit for bit; ties in t go to the smaller triangle index.
-/// - Node tests widen boxes by the ray's rounding scale and slab distances by a few ulps, and
-///   triangle boxes are padded, so culling never loses a triangle the test accepts.
+/// - Node tests widen boxes by the ray's rounding scale (more than the triangle test's clamp and
+///   the slab test's own rounding can stray), and triangle boxes are padded, so culling never
+///   loses a triangle the test accepts.
 /// - Immutable once built; const member functions may be called from any number of threads.
 template <typename T> class MeshBvh {
 public:
@@ -474,7 +481,9 @@ public:
         if (packets_.empty() || !is_valid(ray) || !detail::valid_range(t_min, t_max)) return {};
         const auto rc = mesh_bvh::ray_consts(ray, scene_mag_);
         const auto sr = mesh_bvh::sheared(ray);
-        const auto visit = [&](const Packet& p, unsigned lane, T t) { found.push_back({t, p.id[lane], &p, lane}); };
+        const auto visit = [&](const Packet& p, unsigned lane, T t, T e0, T e1, T e2) {
+            found.push_back({t, p.id[lane], &p, lane, {e0, e1, e2}});
+        };
         with_nodes([&](const auto* nodes) {
             mesh_bvh::with_walk(isa_, [&](auto w) { w.every_hit(nodes, packets_.data(), rc, sr, t_min, t_max, visit); });
         });
@@ -510,18 +519,17 @@ public:
     std::uint64_t nearest_bundle(const Ray<T>* rays, std::uint64_t live, T t_min, mesh_bvh::Best<T>* best) const;
 
     /// The full hit (as intersect() gives it, plus the interpolated normal) of the triangle that
-    /// nearest() or hits() found for this ray: intersect()'s steps 1 to 3 and 7 for that
-    /// triangle, with the t the walk found (intersect()'s, bit for bit). Its vertices are read
-    /// from the packet the walk tested, not from the mesh. Requires best.packet set by this
-    /// hierarchy for this ray.
+    /// nearest() or hits() found for this ray: intersect()'s step 7 for that triangle, with the t
+    /// and edge functions the walk found (intersect()'s, bit for bit). Its vertices are read from
+    /// the packet the walk tested, not from the mesh. Requires `best` set by this hierarchy's
+    /// walk for this ray.
     MeshHit<T> hit(const Ray<T>& ray, const mesh_bvh::Best<T>& best) const { return hit(mesh_bvh::sheared(ray), best); }
 
 private:
     MeshHit<T> hit(const mesh_bvh::ShearedRay<T>& sr, const mesh_bvh::Best<T>& best) const {
         const Triangle<T> tri = mesh_bvh::triangle_of(*best.packet, best.lane);
-        const detail::TriangleEdges<T> w = detail::triangle_edges<T>(sr, tri);
-        const T det = w.e[0] + w.e[1] + w.e[2];
-        return mesh_hit(mesh_, best.id, detail::triangle_hit<T>(sr.ray, detail::area_vector(tri), sr, w, det, best.t));
+        const T det = best.e[0] + best.e[1] + best.e[2];
+        return mesh_hit(mesh_, best.id, detail::triangle_hit<T>(sr.ray, detail::area_vector(tri), sr, best.e, det, best.t));
     }
 
     /// nearest() for a valid ray and range.

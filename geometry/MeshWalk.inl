@@ -76,20 +76,18 @@ template <typename N, typename T> inline RayVecs<T, N> ray_vecs(const mesh_bvh::
 
 /// Entry distances (into `entry`) and hit mask of a node's occupied children within [t0, t1]:
 /// planes(c, a, near, far) gives vector c's planes of axis a the ray meets first and last. The slab
-/// test with the planes widened by the ray's delta (folded into o_near, o_far) and both ends by 4
-/// eps of their magnitude (Ize 2013), so rounding never drops a child that holds a hit; the entry
-/// distances are the widened near ends (a child is worth entering while its entry is at most the
-/// widened far end of the search, reach()). A NaN slab distance (origin exactly on a plane of an
-/// axis the ray is parallel to) never wins the max/min.
+/// test with the planes widened by the ray's delta (folded into o_near, o_far). Its rounding needs
+/// no margin of its own: each computed slab distance is the exact one of a plane moved by at most
+/// 1.5 eps (|plane| + |origin|), far inside delta (ray_consts()), and max, min and the comparison
+/// are exact; so no child that holds a hit at t in [t0, t1] is dropped, and its entry distance is
+/// at most t. A NaN slab distance (origin exactly on a plane of an axis the ray is parallel to)
+/// never wins the max/min.
 template <typename T, typename N, typename Planes>
 __attribute__((always_inline)) inline unsigned test_planes(const Planes& planes, std::uint32_t occupied,
                                                            const RayVecs<T, N>& rv, T t0, T t1, T* entry) {
     using V = typename Vec<T>::V;
-    using M = typename Vec<T>::M;
     constexpr int L = Vec<T>::kLanes;
     const V zero{};
-    const T eps = T(4) * std::numeric_limits<T>::epsilon();
-    const M magnitude = ~M(-zero);
     unsigned mask = 0;
     for (int c = 0; c < mesh_bvh::kWidth / L; ++c) {
         V tn = zero + t0, tf = zero + t1;
@@ -102,10 +100,8 @@ __attribute__((always_inline)) inline unsigned test_planes(const Planes& planes,
             tn = ta > tn ? ta : tn;
             tf = tb < tf ? tb : tf;
         }
-        const V atn = V(M(tn) & magnitude), atf = V(M(tf) & magnitude);
-        const V enter = tn - atn * eps;
-        std::memcpy(entry + c * L, &enter, sizeof(V));
-        mask |= bits_of<T>(enter <= (tf + atf * eps)) << (L * c);
+        std::memcpy(entry + c * L, &tn, sizeof(V));
+        mask |= bits_of<T>(tn <= tf) << (L * c);
     }
     // Occupied slots only: an empty slot's infinite planes can make NaN or a wrong hit.
     return mask & occupied;
@@ -230,14 +226,15 @@ __attribute__((always_inline)) inline void test_lanes(const mesh_bvh::Packet<T>*
         while (bits) {
             const int l = __builtin_ctz(bits);
             bits &= bits - 1;
-            hit(unsigned(c + l), t[l]);
+            hit(unsigned(c + l), t[l], e0[l], e1[l], e2[l]);
         }
     }
 }
 
 /// Tests the ray against the `count` (1 to kMaxLeaf) triangles of a leaf, packets p[0], p[1], ...
-/// (lane k is lane k % 4 of packet k / 4), and calls hit(k, t) for each lane k whose triangle
-/// intersect() hits with t in [t_min, t_max], with intersect()'s t. Every lane does intersect()'s
+/// (lane k is lane k % 4 of packet k / 4), and calls hit(k, t, e0, e1, e2) for each lane k whose
+/// triangle intersect() hits with t in [t_min, t_max], with intersect()'s t and edge functions
+/// (its step 3, which give the barycentrics). Every lane does intersect()'s
 /// steps 2 to 5 operation for operation (the sheared vertices, the edge functions with their
 /// sign-exact recheck, the determinant, t and its clamp to the line's passage through the
 /// triangle's bounds), so the lanes kept and their t are intersect()'s, bit for bit.
@@ -257,35 +254,31 @@ __attribute__((always_inline)) inline void test_leaf(const mesh_bvh::Packet<T>* 
     }
 }
 
-/// The far end of a search to limit, widened as test_planes() widens slab exits: a child whose
-/// (widened) entry distance exceeds it holds no hit in range.
-template <typename T> __attribute__((always_inline)) inline T reach(T limit) {
-    return limit + std::abs(limit) * (T(4) * std::numeric_limits<T>::epsilon());
-}
-
 /// A stack entry: a child reference and its entry distance.
 template <typename T> struct Entry {
     std::uint32_t ref;
     T t;
 };
 
-/// Node n's children in `mask`, as stack entries (from their entry distances) written to kids
-/// farthest first. Returns how many. A node mostly has no hit child or one, less often two: each
-/// of these takes one branch, where a loop over the mask's bits mispredicts its exit.
+/// Node n's children in `mask`, as stack entries (from their entry distances): the nearest in
+/// `next`, the others written to kids farthest first. Returns how many (0: `next` unset). A node
+/// mostly has no hit child or one, less often two: each of these takes one branch, where a loop
+/// over the mask's bits mispredicts its exit, and keeps the nearest in registers.
 template <typename T, typename N>
-__attribute__((always_inline)) inline int sorted_children(const N& n, unsigned mask, const T* entry, Entry<T>* kids) {
+__attribute__((always_inline)) inline int sorted_children(const N& n, unsigned mask, const T* entry, Entry<T>* kids,
+                                                          Entry<T>& next) {
     const auto make = [&](int k) __attribute__((always_inline)) { return Entry<T>{n.child[k], entry[k]}; };
     if (mask == 0) return 0;
     const unsigned rest = mask & (mask - 1);
     if (rest == 0) {
-        kids[0] = make(__builtin_ctz(mask));
+        next = make(__builtin_ctz(mask));
         return 1;
     }
     if ((rest & (rest - 1)) == 0) {
         const Entry<T> a = make(__builtin_ctz(mask)), b = make(__builtin_ctz(rest));
         const bool b_farther = a.t < b.t;
         kids[0] = b_farther ? b : a;
-        kids[1] = b_farther ? a : b;
+        next = b_farther ? a : b;
         return 2;
     }
     int count = 0;
@@ -300,6 +293,7 @@ __attribute__((always_inline)) inline int sorted_children(const N& n, unsigned m
         }
         kids[j] = c;
     }
+    next = kids[count - 1];
     return count;
 }
 
@@ -309,27 +303,25 @@ __attribute__((always_inline)) inline int sorted_children(const N& n, unsigned m
 template <typename T, typename N, typename Leaf>
 inline void walk(const N* nodes, const char* leaves, std::size_t leaf_bytes, const mesh_bvh::RayConsts<T>& rc, T t_min,
                  T& limit, const Leaf& leaf) {
-    // Starts loading a pushed child (a node's cache lines, or its leaf's first item's), so the
-    // misses overlap the work on the nearer child.
+    // Starts loading a pushed child (a node's cache lines, or its leaf's packets: only mesh trees
+    // are quantised, and prefetch), so the misses overlap the work on the nearer child.
     const auto prefetch = [&](std::uint32_t ref) __attribute__((always_inline)) {
         const bool is_leaf = ref & mesh_bvh::kLeaf;
         const char* p = is_leaf ? leaves + std::size_t(mesh_bvh::leaf_first(ref)) * leaf_bytes
                                 : reinterpret_cast<const char*>(&nodes[ref]);
-        const std::size_t bytes = is_leaf ? leaf_bytes : sizeof(N);
+        const std::size_t bytes = is_leaf ? leaf_bytes * ((mesh_bvh::leaf_count(ref) + 3) / 4) : sizeof(N);
         for (std::size_t l = 0; l < bytes; l += 64) __builtin_prefetch(p + l);
     };
     const RayVecs<T, N> rv = ray_vecs<N>(rc);
     Entry<T> stack[mesh_bvh::kStack];
     int top = 0;
     stack[top++] = {0, t_min};
-    T far = reach(limit);
     alignas(64) T entry[mesh_bvh::kWidth];
     while (top > 0) {
         const Entry<T> e = stack[--top];
-        if (e.t > far) continue;
+        if (e.t > limit) continue;  // entered beyond the nearest hit found since it was pushed
         if (e.ref & mesh_bvh::kLeaf) {
             leaf(mesh_bvh::leaf_first(e.ref), mesh_bvh::leaf_count(e.ref), limit);
-            far = reach(limit);
             continue;
         }
         // Descend: the nearest hit child directly, the others pushed farthest first.
@@ -337,17 +329,16 @@ inline void walk(const N* nodes, const char* leaves, std::size_t leaf_bytes, con
         for (;;) {
             const N& n = nodes[ref];
             Entry<T>* kids = &stack[top];
-            const int count = sorted_children(n, test_node(n, rv, t_min, limit, entry), entry, kids);
+            Entry<T> next;
+            const int count = sorted_children(n, test_node(n, rv, t_min, limit, entry), entry, kids, next);
             if (count == 0) break;
             // Only quantised trees are large (MeshBvh's rule): an exact tree is in cache, where a
             // prefetch costs instructions and gains nothing.
             if constexpr (std::is_same_v<N, mesh_bvh::QNode>)
                 for (int k = 0; k < count - 1; ++k) prefetch(kids[k].ref);
             top += count - 1;
-            const Entry<T> next = kids[count - 1];
             if (next.ref & mesh_bvh::kLeaf) {
                 leaf(mesh_bvh::leaf_first(next.ref), mesh_bvh::leaf_count(next.ref), limit);
-                far = reach(limit);
                 break;
             }
             ref = next.ref;
@@ -363,21 +354,24 @@ inline void nearest(const N* nodes, const mesh_bvh::Packet<T>* packets,
                     mesh_bvh::Best<T>& best) {
     const auto leaf = [&](std::uint32_t first, std::uint32_t count, T& limit) __attribute__((always_inline)) {
         const mesh_bvh::Packet<T>* p = packets + first;
-        test_leaf(p, sr, t_min, limit, count, [&](unsigned k, T t) { best.offer(t, p[k / 4].id[k % 4], &p[k / 4], k % 4); });
+        test_leaf(p, sr, t_min, limit, count, [&](unsigned k, T t, T e0, T e1, T e2) {
+            best.offer(t, p[k / 4].id[k % 4], &p[k / 4], k % 4, e0, e1, e2);
+        });
         limit = best.t;
     };
     T limit = best.t;
     walk(nodes, reinterpret_cast<const char*>(packets), sizeof(mesh_bvh::Packet<T>), rc, t_min, limit, leaf);
 }
 
-/// Every triangle of the mesh tree the ray hits in [t_min, t_max], as visit(packet, lane, t).
+/// Every triangle of the mesh tree the ray hits in [t_min, t_max], as visit(packet, lane, t, e0,
+/// e1, e2) (t and the edge functions as test_leaf() gives them).
 template <typename T, typename N, typename Visit>
 inline void every(const N* nodes, const mesh_bvh::Packet<T>* packets,
                   const mesh_bvh::RayConsts<T>& rc, const mesh_bvh::ShearedRay<T>& sr, T t_min, T t_max,
                   const Visit& visit) {
     const auto leaf = [&](std::uint32_t first, std::uint32_t count, T&) {
         const mesh_bvh::Packet<T>* p = packets + first;
-        test_leaf(p, sr, t_min, t_max, count, [&](unsigned k, T t) { visit(p[k / 4], k % 4, t); });
+        test_leaf(p, sr, t_min, t_max, count, [&](unsigned k, T t, T e0, T e1, T e2) { visit(p[k / 4], k % 4, t, e0, e1, e2); });
     };
     T limit = t_max;
     walk(nodes, reinterpret_cast<const char*>(packets), sizeof(mesh_bvh::Packet<T>), rc, t_min, limit, leaf);

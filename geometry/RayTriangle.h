@@ -128,19 +128,19 @@ template <typename T> inline TriangleEdges<T> triangle_edges(const TriangleShear
              edge_function(p0.x, p0.y, p1.x, p1.y)}};
 }
 
-/// Step 7: the hit at t of a ray whose edge functions w with the triangle are all of one sign
+/// Step 7: the hit at t of a ray whose edge functions e with the triangle are all of one sign
 /// (det their non-zero sum): barycentrics, the winding's normal and the face. det > 0 when the
 /// projected triangle runs counter-clockwise seen from +z (its normal points to +z; the shear and
 /// the cyclic permutation keep orientation), so the ray meets the front face when it travels
 /// towards -z. `area`: the triangle's area_vector(), not zero.
 template <typename T>
 inline TriangleHit<T> triangle_hit(const Ray<T>& ray, const Vec3<TriangleWide<T>>& area, const TriangleShear<T>& s,
-                                   const TriangleEdges<T>& w, T det, T t) {
+                                   const T (&e)[3], T det, T t) {
     RAYPICK_NO_CONTRACTION
     using W = TriangleWide<T>;
     TriangleHit<T> h;
     h.t = t;
-    h.barycentric = Vec3<T>(w.e[0] / det, w.e[1] / det, w.e[2] / det);  // quotients: each in [0, 1]
+    h.barycentric = Vec3<T>(e[0] / det, e[1] / det, e[2] / det);  // quotients: each in [0, 1]
     h.front = (det > T(0)) != (s.dz > T(0));
     const Vec3<W> facing_ray = h.front ? -Vec3<W>(ray.direction) : Vec3<W>(ray.direction);
     h.normal = Vec3<T>(normalize_or_dir(area, facing_ray));
@@ -213,7 +213,7 @@ std::optional<TriangleHit<T>> intersect(const Ray<T>& ray, const Triangle<T>& tr
     const Vec3<W> area = detail::area_vector(tri);
     if (area == Vec3<W>(W(0))) return out;
     // 7. Barycentrics, the winding's normal and the face.
-    out = detail::triangle_hit(ray, area, s, w, det, t);
+    out = detail::triangle_hit(ray, area, s, w.e, det, t);
     return out;
 }
 

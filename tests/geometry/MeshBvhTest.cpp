@@ -127,6 +127,42 @@ std::vector<std::pair<T, std::uint32_t>> brute_hits(const TriangleMesh<T>& m, co
     return out;
 }
 
+/// Boxes reaching the largest finite coordinates are infinite once padded, so every SAH cost of a
+/// subtree is infinite: the collapse must still keep leaves within kMaxLeaf triangles (the leaf
+/// test reads at most two packets) and both walks must give the brute-force answer. A fan of
+/// triangles around the origin, each with the vertex (max, 0, 0), is hit by rays from the origin
+/// at t = 0 in every triangle whose edge functions stay finite.
+TYPED_TEST(MeshBvhTest, BoxesOfInfiniteAreaKeepLeavesSmall) {
+    using T = TypeParam;
+    const std::uint32_t seed = test::seed_from_env(20261129u);
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    test::Random r(seed);
+    for (const std::uint32_t fan : {12u, 40u}) {
+        TriangleMesh<T> m;
+        m.positions = {Vec3<T>(T(0)), Vec3<T>(std::numeric_limits<T>::max(), T(0), T(0))};
+        for (std::uint32_t i = 0; i < fan; ++i) {
+            m.positions.push_back(Vec3<T>(T(r.sym() * 0.5), T(r.sym() * 0.5), T(r.sym())));
+            m.indices.push_back({0, 1, i + 2});
+        }
+        for (const BatchIsa isa : {BatchIsa::Sse2, BatchIsa::Avx2, BatchIsa::Auto}) {
+            const MeshBvh<T> bvh(m, isa);
+            for (int i = 0; i < 200; ++i) {
+                const Ray<T> ray{Vec3<T>(T(0)), Vec3<T>(T(r.sym()), T(r.sym()), T(r.sym() > 0 ? 1 : -1))};
+                expect_same(bvh.pick(ray), pick_nearest_triangle(m, ray), seed, i);
+                const auto got = bvh.hits(ray);
+                const auto want = brute_hits(m, ray, T(0), infinity<T>());
+                ASSERT_EQ(got.size(), want.size()) << "fan " << fan << " ray " << i;
+                ASSERT_FALSE(want.empty());
+                for (std::size_t k = 0; k < got.size(); ++k) {
+                    EXPECT_EQ(got[k].triangle, want[k].second) << "fan " << fan << " ray " << i;
+                    EXPECT_TRUE(test::same_bits(got[k].t, want[k].first)) << "fan " << fan << " ray " << i;
+                }
+            }
+        }
+    }
+}
+
+
 /// Hierarchy arrays of cache-line aligned nodes are aligned, small ones included (a compiler may
 /// store a whole node with aligned vector moves).
 TEST(LargeAllocator, OverAlignedTypesGetTheirAlignment) {
