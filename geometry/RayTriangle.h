@@ -92,10 +92,14 @@ template <typename T> inline TriangleShear<T> triangle_shear(const Ray<T>& ray) 
     RAYPICK_NO_CONTRACTION
     // 1. Permute so that the direction's largest component is z (a cyclic permutation: handedness
     //    is kept).
-    const Vec3<T> ad = glm::abs(ray.direction);
-    const int kz = ad.x > ad.y ? (ad.x > ad.z ? 0 : 2) : (ad.y > ad.z ? 1 : 2);
-    const int kx = kz == 2 ? 0 : kz + 1;
-    const int ky = kx == 2 ? 0 : kx + 1;
+    //    Without branches, which mispredict on rays of random directions: std::abs (glm::abs tests
+    //    the sign), and the axis from the comparisons' bits.
+    const T ax = std::abs(ray.direction.x), ay = std::abs(ray.direction.y), az = std::abs(ray.direction.z);
+    const int x_over_y = ax > ay, x_over_z = ax > az, y_over_z = ay > az;
+    // x_over_y ? (x_over_z ? 0 : 2) : (y_over_z ? 1 : 2)
+    const int kz = 2 - x_over_y * (2 * x_over_z) - (1 - x_over_y) * y_over_z;
+    constexpr int kNext[3] = {1, 2, 0};
+    const int kx = kNext[kz], ky = kNext[kx];
     // Arrays, as a glm vector indexed at run time is a switch.
     const T o[3] = {ray.origin.x, ray.origin.y, ray.origin.z};
     const T dir[3] = {ray.direction.x, ray.direction.y, ray.direction.z};
