@@ -303,13 +303,14 @@ __attribute__((always_inline)) inline int sorted_children(const N& n, unsigned m
 template <typename T, typename N, typename Leaf>
 inline void walk(const N* nodes, const char* leaves, std::size_t leaf_bytes, const mesh_bvh::RayConsts<T>& rc, T t_min,
                  T& limit, const Leaf& leaf) {
-    // Starts loading a pushed child (a node's cache lines, or its leaf's packets: only mesh trees
-    // are quantised, and prefetch), so the misses overlap the work on the nearer child.
+    // Starts loading a pushed child (a node's cache lines, or its leaf's first item's: a pushed
+    // leaf is often culled by the nearer child's hit, and fetching all its packets measured
+    // slower), so the misses overlap the work on the nearer child.
     const auto prefetch = [&](std::uint32_t ref) __attribute__((always_inline)) {
         const bool is_leaf = ref & mesh_bvh::kLeaf;
         const char* p = is_leaf ? leaves + std::size_t(mesh_bvh::leaf_first(ref)) * leaf_bytes
                                 : reinterpret_cast<const char*>(&nodes[ref]);
-        const std::size_t bytes = is_leaf ? leaf_bytes * ((mesh_bvh::leaf_count(ref) + 3) / 4) : sizeof(N);
+        const std::size_t bytes = is_leaf ? leaf_bytes : sizeof(N);
         for (std::size_t l = 0; l < bytes; l += 64) __builtin_prefetch(p + l);
     };
     const RayVecs<T, N> rv = ray_vecs<N>(rc);
