@@ -561,7 +561,7 @@ private:
         root_hi_ = Vec3<T>(-infinity<T>());
         scene_mag_ = T(0);
         // Zero-area triangles are never hit (intersect()), so the hierarchy leaves them out: the
-        // packet test, which repeats intersect()'s arithmetic without its zero-area check, then
+        // leaf test, which repeats intersect()'s arithmetic without its zero-area check, then
         // never sees one.
         std::vector<std::uint32_t> live;
         live.reserve(n);

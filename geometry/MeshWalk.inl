@@ -1,4 +1,4 @@
-// raypick geometry: MeshBvh's node test, triangle-packet test and single-ray walk, written once with
+// raypick geometry: MeshBvh's node test, leaf test (triangle packets) and single-ray walk, written once with
 // GCC vector extensions and included three times by MeshBvh.h — in namespace mesh_walk_sse2
 // (16-byte vectors, any x86-64), mesh_walk_avx2 (32-byte vectors, compiled for AVX2 without
 // contraction) and mesh_walk_avx512 (the same widths with AVX-512's mask registers, 32 vector
