@@ -168,9 +168,7 @@ inline void nearest_bundle(const N* nodes, const mesh_bvh::Packet<T>* packets, c
             const int i = __builtin_ctzll(m);
             mesh_bvh::Best<T>& b = best[i];
             test_leaf(p, sr[i], t_min, limit[i], count,
-                      [&](unsigned k, T t, T e0, T e1, T e2) {
-                          b.offer(t, p[k / 4].id[k % 4], &p[k / 4], k % 4, e0, e1, e2);
-                      });
+                      [&](unsigned k, T t, T e0, T e1, T e2) { b.offer(p, k, t, e0, e1, e2); });
             limit[i] = b.t;
         }
     };

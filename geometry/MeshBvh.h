@@ -156,11 +156,13 @@ template <typename T> struct Best {
     unsigned lane = 0;
     T e[3] = {};
 
-    /// Takes triangle `triangle` (lane `l` of packet p), hit at t with edge functions e0, e1, e2,
-    /// when it is nearer: smaller t; at equal t, the smaller triangle index (pick()'s rule,
-    /// whatever the order of the tests).
-    void offer(T at, std::uint32_t triangle, const Packet<T>* p, unsigned l, T e0, T e1, T e2) {
-        if (at < t || (at == t && triangle < id)) *this = {at, triangle, p, l, {e0, e1, e2}};
+    /// Takes triangle k of the leaf whose packets start at `leaf` (lane k % 4 of packet k / 4),
+    /// hit at t with edge functions e0, e1, e2, when it is nearer: smaller t; at equal t, the
+    /// smaller triangle index (pick()'s rule, whatever the order of the tests).
+    void offer(const Packet<T>* leaf, unsigned k, T at, T e0, T e1, T e2) {
+        const Packet<T>* p = leaf + k / 4;
+        const std::uint32_t triangle = p->id[k % 4];
+        if (at < t || (at == t && triangle < id)) *this = {at, triangle, p, k % 4, {e0, e1, e2}};
     }
 };
 
@@ -529,7 +531,8 @@ private:
     MeshHit<T> hit(const mesh_bvh::ShearedRay<T>& sr, const mesh_bvh::Best<T>& best) const {
         const Triangle<T> tri = mesh_bvh::triangle_of(*best.packet, best.lane);
         const T det = best.e[0] + best.e[1] + best.e[2];
-        return mesh_hit(mesh_, best.id, detail::triangle_hit<T>(sr.ray, detail::area_vector(tri), sr, best.e, det, best.t));
+        const TriangleHit<T> h = detail::triangle_hit<T>(sr.ray, detail::area_vector(tri), sr, best.e, det, best.t);
+        return mesh_hit(mesh_, best.id, h);
     }
 
     /// nearest() for a valid ray and range.

@@ -1,5 +1,5 @@
-// raypick geometry: MeshBvh's node test, leaf test (triangle packets) and single-ray walk, written once with
-// GCC vector extensions and included three times by MeshBvh.h — in namespace mesh_walk_sse2
+// raypick geometry: MeshBvh's node test, leaf test (triangle packets) and single-ray walk, written
+// once with GCC vector extensions and included three times by MeshBvh.h — in namespace mesh_walk_sse2
 // (16-byte vectors, any x86-64), mesh_walk_avx2 (32-byte vectors, compiled for AVX2 without
 // contraction) and mesh_walk_avx512 (the same widths with AVX-512's mask registers, 32 vector
 // registers and three-operand logic, without contraction).
@@ -109,7 +109,8 @@ __attribute__((always_inline)) inline unsigned test_planes(const Planes& planes,
 
 /// test_planes() on an exact node.
 template <typename T>
-__attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::Node<T>& n, const RayVecs<T, mesh_bvh::Node<T>>& rv, T t0, T t1,
+__attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::Node<T>& n,
+                                                         const RayVecs<T, mesh_bvh::Node<T>>& rv, T t0, T t1,
                                                          T* entry) {
     using V = typename Vec<T>::V;
     const char* base = reinterpret_cast<const char*>(&n);
@@ -155,7 +156,7 @@ __attribute__((always_inline)) inline W leaf_lanes(const mesh_bvh::Packet<T>* p,
     W w;
     if constexpr (L == 8) {
         static_assert(sizeof(T) == 4 && kVectorBytes >= 32);
-        w = W(_mm256_loadu2_m128(p[1].v[v][a], p[0].v[v][a]));
+        w = W(_mm256_loadu2_m128(p[c / 4 + 1].v[v][a], p[c / 4].v[v][a]));
     } else {
         static_assert(4 % L == 0);
         std::memcpy(&w, &p[c / 4].v[v][a][c % 4], sizeof(W));
@@ -169,7 +170,9 @@ __attribute__((always_inline)) inline void test_lanes(const mesh_bvh::Packet<T>*
                                                       T t_min, T t_max, unsigned count, const Hit& hit) {
     typedef T W __attribute__((vector_size(L * sizeof(T))));
     typedef decltype(W{} < W{}) WM;
-    const auto load = [&](int v, int a, int c) __attribute__((always_inline)) { return leaf_lanes<T, L, W>(p, v, a, c); };
+    const auto load = [&](int v, int a, int c) __attribute__((always_inline)) {
+        return leaf_lanes<T, L, W>(p, v, a, c);
+    };
     for (int c = 0; c < int(count); c += L) {
         // The vertices relative to the origin, permuted and sheared (intersect() step 2).
         W px[3], py[3], pz[3];
@@ -355,9 +358,8 @@ inline void nearest(const N* nodes, const mesh_bvh::Packet<T>* packets,
                     mesh_bvh::Best<T>& best) {
     const auto leaf = [&](std::uint32_t first, std::uint32_t count, T& limit) __attribute__((always_inline)) {
         const mesh_bvh::Packet<T>* p = packets + first;
-        test_leaf(p, sr, t_min, limit, count, [&](unsigned k, T t, T e0, T e1, T e2) {
-            best.offer(t, p[k / 4].id[k % 4], &p[k / 4], k % 4, e0, e1, e2);
-        });
+        test_leaf(p, sr, t_min, limit, count,
+                  [&](unsigned k, T t, T e0, T e1, T e2) { best.offer(p, k, t, e0, e1, e2); });
         limit = best.t;
     };
     T limit = best.t;
@@ -372,7 +374,8 @@ inline void every(const N* nodes, const mesh_bvh::Packet<T>* packets,
                   const Visit& visit) {
     const auto leaf = [&](std::uint32_t first, std::uint32_t count, T&) {
         const mesh_bvh::Packet<T>* p = packets + first;
-        test_leaf(p, sr, t_min, t_max, count, [&](unsigned k, T t, T e0, T e1, T e2) { visit(p[k / 4], k % 4, t, e0, e1, e2); });
+        test_leaf(p, sr, t_min, t_max, count,
+                  [&](unsigned k, T t, T e0, T e1, T e2) { visit(p[k / 4], k % 4, t, e0, e1, e2); });
     };
     T limit = t_max;
     walk(nodes, reinterpret_cast<const char*>(packets), sizeof(mesh_bvh::Packet<T>), rc, t_min, limit, leaf);
