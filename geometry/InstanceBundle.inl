@@ -64,7 +64,7 @@ void InstanceBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::opt
     alignas(64) T limit[kMaxBundle];
     for (std::size_t i = 0; i < kMaxBundle; ++i) limit[i] = live >> i & 1u ? t_max[i] : -std::numeric_limits<T>::max();
     const char* leaves = reinterpret_cast<const char*>(placed_.data());
-    mesh_bvh::with_bundle_walk(isa_, [&](auto w) {
+    mesh_bvh::with_walk(isa_, [&](auto w) {
         w.walk_tree(nodes_.data(), leaves, sizeof(Placed), rc.data(), live, t_min, limit, leaf);
     });
     // The hits built in place (mesh space, then world space), copied out once all are built, as

@@ -33,16 +33,6 @@ template <typename X, std::size_t N> struct Slots {
     X* data() { return std::launder(reinterpret_cast<X*>(bytes)); }
 };
 
-/// Calls fn with the bundle walk compiled for `isa` (an effective_isa()), as with_walk() does
-/// with the single-ray walk: a BundleWalks, whose static members are that copy's entry points.
-template <typename Fn> inline void with_bundle_walk(BatchIsa isa, const Fn& fn) {
-    switch (isa) {
-        case BatchIsa::Avx512: return fn(mesh_walk_avx512::BundleWalks{});
-        case BatchIsa::Avx2: return fn(mesh_walk_avx2::BundleWalks{});
-        default: return fn(mesh_walk_sse2::BundleWalks{});
-    }
-}
-
 }  // namespace mesh_bvh
 
 template <typename T>
@@ -95,7 +85,7 @@ std::uint64_t MeshBvh<T>::nearest_bundle(const Ray<T>* rays, std::uint64_t live,
         before_lane[i] = best[i].lane;
     }
     with_nodes([&](const auto* nodes) {
-        mesh_bvh::with_bundle_walk(isa_, [&](auto w) { w.nearest_hits(nodes, packets_.data(), rays, rc.data(), live, t_min, best); });
+        mesh_bvh::with_walk(isa_, [&](auto w) { w.nearest_hits(nodes, packets_.data(), rays, rc.data(), live, t_min, best); });
     });
     std::uint64_t replaced = 0;
     for (std::uint64_t m = live; m; m &= m - 1) {

@@ -79,13 +79,6 @@ inline void walk_bundle(const N* nodes, const char* leaves, std::size_t leaf_byt
     VI lane_bit;  // lane l: 1 << l
     for (int l = 0; l < L; ++l) lane_bit[l] = I(1) << l;
     const V zero{};
-    const auto prefetch = [&](const BundleEntry<T>& c) __attribute__((always_inline)) {
-        const bool is_leaf = c.ref & mesh_bvh::kLeaf;
-        const char* p = is_leaf ? leaves + std::size_t(mesh_bvh::leaf_first(c.ref)) * leaf_bytes
-                                : reinterpret_cast<const char*>(&nodes[c.ref]);
-        const std::size_t bytes = is_leaf ? leaf_bytes : sizeof(N);
-        for (std::size_t l = 0; l < bytes; l += 64) __builtin_prefetch(p + l);
-    };
     BundleEntry<T> stack[mesh_bvh::kStack];
     int top = 0;
     stack[top++] = {0, t_min, live};
@@ -140,7 +133,7 @@ inline void walk_bundle(const N* nodes, const char* leaves, std::size_t leaf_byt
                 --j;
             }
             stack[j] = c;
-            prefetch(c);
+            prefetch_child(nodes, leaves, leaf_bytes, c.ref);
         }
     }
 }
@@ -178,8 +171,25 @@ inline void nearest_bundle(const N* nodes, const mesh_bvh::Packet<T>* packets, c
                 leaf);
 }
 
-/// This copy's bundle entry points as static members, for mesh_bvh::with_bundle_walk().
-struct BundleWalks {
+/// This copy's entry points, single-ray and bundle walks, as static members, for
+/// mesh_bvh::with_walk().
+struct Walks {
+    template <typename T, typename N, typename Leaf>
+    static void walk_tree(const N* nodes, const char* leaves, std::size_t leaf_bytes, const mesh_bvh::RayConsts<T>& rc,
+                          T t_min, T& limit, const Leaf& leaf) {
+        walk(nodes, leaves, leaf_bytes, rc, t_min, limit, leaf);
+    }
+    template <typename T, typename N>
+    static void nearest_hit(const N* nodes, const mesh_bvh::Packet<T>* packets, const mesh_bvh::RayConsts<T>& rc,
+                            const mesh_bvh::ShearedRay<T>& sr, T t_min, mesh_bvh::Best<T>& best) {
+        nearest(nodes, packets, rc, sr, t_min, best);
+    }
+    template <typename T, typename N, typename Visit>
+    static void every_hit(const N* nodes, const mesh_bvh::Packet<T>* packets, const mesh_bvh::RayConsts<T>& rc,
+                          const mesh_bvh::ShearedRay<T>& sr, T t_min, T t_max, const Visit& visit) {
+        every(nodes, packets, rc, sr, t_min, t_max, visit);
+    }
+    // Bundles: the rays of `live`, each with its own RayConsts and limit.
     template <typename T, typename N, typename Leaf>
     static void walk_tree(const N* nodes, const char* leaves, std::size_t leaf_bytes, const mesh_bvh::RayConsts<T>* rc,
                           std::uint64_t live, T t_min, T* limit, const Leaf& leaf) {

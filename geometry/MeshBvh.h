@@ -15,6 +15,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -60,6 +61,7 @@ constexpr std::uint32_t kLeaf = 0x80000000u;
 constexpr int kCountShift = 27;
 constexpr std::uint32_t kFirstMask = (1u << kCountShift) - 1;  ///< items a tree may hold
 inline std::uint32_t leaf_ref(std::uint32_t first, std::uint32_t count) {
+    assert(count >= 1 && count <= 16 && first <= kFirstMask);  // the count's 4 bits, the first's 27
     return kLeaf | (count - 1) << kCountShift | first;
 }
 inline std::uint32_t leaf_first(std::uint32_t ref) { return ref & kFirstMask; }

@@ -300,22 +300,25 @@ __attribute__((always_inline)) inline int sorted_children(const N& n, unsigned m
     return count;
 }
 
+/// Starts loading a pushed child `ref` (a node's cache lines, or its leaf's first item's: a
+/// pushed leaf is often culled by the nearer child's hit, and fetching all its packets measured
+/// slower), so the misses overlap the work on the nearer child.
+template <typename N>
+__attribute__((always_inline)) inline void prefetch_child(const N* nodes, const char* leaves, std::size_t leaf_bytes,
+                                                          std::uint32_t ref) {
+    const bool is_leaf = ref & mesh_bvh::kLeaf;
+    const char* p = is_leaf ? leaves + std::size_t(mesh_bvh::leaf_first(ref)) * leaf_bytes
+                            : reinterpret_cast<const char*>(&nodes[ref]);
+    const std::size_t bytes = is_leaf ? leaf_bytes : sizeof(N);
+    for (std::size_t l = 0; l < bytes; l += 64) __builtin_prefetch(p + l);
+}
+
 /// The walk: nodes nearest child first, leaves handed to leaf(first, count, limit), which may
 /// lower `limit` (the far end of the range still searched; children entered beyond it are
 /// skipped). Leaf items (triangle packets, instances) start at `leaves`, `leaf_bytes` apart.
 template <typename T, typename N, typename Leaf>
 inline void walk(const N* nodes, const char* leaves, std::size_t leaf_bytes, const mesh_bvh::RayConsts<T>& rc, T t_min,
                  T& limit, const Leaf& leaf) {
-    // Starts loading a pushed child (a node's cache lines, or its leaf's first item's: a pushed
-    // leaf is often culled by the nearer child's hit, and fetching all its packets measured
-    // slower), so the misses overlap the work on the nearer child.
-    const auto prefetch = [&](std::uint32_t ref) __attribute__((always_inline)) {
-        const bool is_leaf = ref & mesh_bvh::kLeaf;
-        const char* p = is_leaf ? leaves + std::size_t(mesh_bvh::leaf_first(ref)) * leaf_bytes
-                                : reinterpret_cast<const char*>(&nodes[ref]);
-        const std::size_t bytes = is_leaf ? leaf_bytes : sizeof(N);
-        for (std::size_t l = 0; l < bytes; l += 64) __builtin_prefetch(p + l);
-    };
     const RayVecs<T, N> rv = ray_vecs<N>(rc);
     Entry<T> stack[mesh_bvh::kStack];
     int top = 0;
@@ -339,7 +342,7 @@ inline void walk(const N* nodes, const char* leaves, std::size_t leaf_bytes, con
             // Only quantised trees are large (MeshBvh's rule): an exact tree is in cache, where a
             // prefetch costs instructions and gains nothing.
             if constexpr (std::is_same_v<N, mesh_bvh::QNode>)
-                for (int k = 0; k < count - 1; ++k) prefetch(kids[k].ref);
+                for (int k = 0; k < count - 1; ++k) prefetch_child(nodes, leaves, leaf_bytes, kids[k].ref);
             top += count - 1;
             if (next.ref & mesh_bvh::kLeaf) {
                 leaf(mesh_bvh::leaf_first(next.ref), mesh_bvh::leaf_count(next.ref), limit);
@@ -380,22 +383,3 @@ inline void every(const N* nodes, const mesh_bvh::Packet<T>* packets,
     T limit = t_max;
     walk(nodes, reinterpret_cast<const char*>(packets), sizeof(mesh_bvh::Packet<T>), rc, t_min, limit, leaf);
 }
-
-/// This copy's entry points as static members, for mesh_bvh::with_walk().
-struct Walks {
-    template <typename T, typename N, typename Leaf>
-    static void walk_tree(const N* nodes, const char* leaves, std::size_t leaf_bytes, const mesh_bvh::RayConsts<T>& rc,
-                          T t_min, T& limit, const Leaf& leaf) {
-        walk(nodes, leaves, leaf_bytes, rc, t_min, limit, leaf);
-    }
-    template <typename T, typename N>
-    static void nearest_hit(const N* nodes, const mesh_bvh::Packet<T>* packets, const mesh_bvh::RayConsts<T>& rc,
-                            const mesh_bvh::ShearedRay<T>& sr, T t_min, mesh_bvh::Best<T>& best) {
-        nearest(nodes, packets, rc, sr, t_min, best);
-    }
-    template <typename T, typename N, typename Visit>
-    static void every_hit(const N* nodes, const mesh_bvh::Packet<T>* packets, const mesh_bvh::RayConsts<T>& rc,
-                          const mesh_bvh::ShearedRay<T>& sr, T t_min, T t_max, const Visit& visit) {
-        every(nodes, packets, rc, sr, t_min, t_max, visit);
-    }
-};
