@@ -1,6 +1,7 @@
 // raypick geometry: the bundle walk of MeshBvh and InstanceBvh — up to 64 rays through one 8-wide
-// tree together. Included by MeshBvh.h right after MeshWalk.inl, in namespaces mesh_walk_sse2 and
-// mesh_walk_avx2, so it uses that copy's node test (test_node) and leaf test (test_leaf).
+// tree together. Included by MeshBvh.h right after MeshWalk.inl, in namespaces mesh_walk_sse2,
+// mesh_walk_avx2 and mesh_walk_avx512, so it uses that copy's node test (test_node) and leaf test
+// (test_leaf); it ends with the copy's entry points for both walks (Walks).
 //
 // Why it equals the single-ray walk: a ray takes part in a child only when its own node test (the
 // single-ray walk's widened slab test, with its own RayConsts and its own limit) hits that child,
