@@ -265,24 +265,23 @@ template <typename T> struct Entry {
 
 /// Node n's children in `mask`, as stack entries (from their entry distances): the nearest in
 /// `next`, the others written to kids farthest first. Returns how many (0: `next` unset). A node
-/// mostly has no hit child or one, less often two: each of these takes one branch, where a loop
-/// over the mask's bits mispredicts its exit, and keeps the nearest in registers.
+/// mostly has no hit child or one, less often two: one and two take the same path (no branch on
+/// which, as that one mispredicted about twice a pick), a loop over the mask's bits would
+/// mispredict its exit, and the nearest stays in registers.
 template <typename T, typename N>
 __attribute__((always_inline)) inline int sorted_children(const N& n, unsigned mask, const T* entry, Entry<T>* kids,
                                                           Entry<T>& next) {
     const auto make = [&](int k) __attribute__((always_inline)) { return Entry<T>{n.child[k], entry[k]}; };
     if (mask == 0) return 0;
     const unsigned rest = mask & (mask - 1);
-    if (rest == 0) {
-        next = make(__builtin_ctz(mask));
-        return 1;
-    }
     if ((rest & (rest - 1)) == 0) {
-        const Entry<T> a = make(__builtin_ctz(mask)), b = make(__builtin_ctz(rest));
+        // a is the lowest child, b the highest: the same child when there is one (kids[0] is then
+        // written but not counted). At equal distances the lower goes on the stack.
+        const Entry<T> a = make(__builtin_ctz(mask)), b = make(31 - __builtin_clz(mask));
         const bool b_farther = a.t < b.t;
         kids[0] = b_farther ? b : a;
         next = b_farther ? a : b;
-        return 2;
+        return 1 + (rest != 0);
     }
     int count = 0;
     while (mask) {
