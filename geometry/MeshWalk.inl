@@ -283,8 +283,9 @@ __attribute__((always_inline)) inline int sorted_children(const N& n, unsigned m
         next = b_farther ? a : b;
         return 1 + (rest != 0);
     }
-    // Three or more: the first three by compare-exchanges (no branch: an insertion's exit
-    // mispredicts about once a pick), any more inserted. Both keep equal distances in child order.
+    // Three or more: the first three by three fixed compare-exchanges in registers (an insertion
+    // loop's exit mispredicts about once a pick, and its moves go through the stack), any more
+    // inserted. Both keep equal distances in child order.
     const auto exchange = [](Entry<T>& farther, Entry<T>& nearer) __attribute__((always_inline)) {
         const bool swap = farther.t < nearer.t;
         const Entry<T> f = swap ? nearer : farther, c = swap ? farther : nearer;
