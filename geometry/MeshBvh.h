@@ -158,13 +158,18 @@ template <typename T> struct Best {
     unsigned lane = 0;
     T e[3] = {};
 
-    /// Takes triangle k of the leaf whose packets start at `leaf` (lane k % 4 of packet k / 4),
-    /// hit at t with edge functions e0, e1, e2, when it is nearer: smaller t; at equal t, the
+    /// Triangle k of the leaf whose packets start at `leaf` (lane k % 4 of packet k / 4), hit at
+    /// t with edge functions e0, e1, e2.
+    static Best of(const Packet<T>* leaf, unsigned k, T t, T e0, T e1, T e2) {
+        const Packet<T>* p = leaf + k / 4;
+        return {t, p->id[k % 4], p, k % 4, {e0, e1, e2}};
+    }
+
+    /// Takes triangle k of the leaf (as of()) when it is nearer: smaller t; at equal t, the
     /// smaller triangle index (pick()'s rule, whatever the order of the tests).
     void offer(const Packet<T>* leaf, unsigned k, T at, T e0, T e1, T e2) {
-        const Packet<T>* p = leaf + k / 4;
-        const std::uint32_t triangle = p->id[k % 4];
-        if (at < t || (at == t && triangle < id)) *this = {at, triangle, p, k % 4, {e0, e1, e2}};
+        const Best b = of(leaf, k, at, e0, e1, e2);
+        if (b.t < t || (b.t == t && b.id < id)) *this = b;
     }
 };
 
@@ -485,9 +490,7 @@ public:
         if (packets_.empty() || !is_valid(ray) || !detail::valid_range(t_min, t_max)) return {};
         const auto rc = mesh_bvh::ray_consts(ray, scene_mag_);
         const auto sr = mesh_bvh::sheared(ray);
-        const auto visit = [&](const Packet& p, unsigned lane, T t, T e0, T e1, T e2) {
-            found.push_back({t, p.id[lane], &p, lane, {e0, e1, e2}});
-        };
+        const auto visit = [&](const mesh_bvh::Best<T>& b) { found.push_back(b); };
         with_nodes([&](const auto* nodes) {
             mesh_bvh::with_walk(isa_, [&](auto w) { w.every_hit(nodes, packets_.data(), rc, sr, t_min, t_max, visit); });
         });

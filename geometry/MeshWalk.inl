@@ -389,8 +389,8 @@ inline void nearest(const N* nodes, const mesh_bvh::Packet<T>* packets,
     walk(nodes, reinterpret_cast<const char*>(packets), sizeof(mesh_bvh::Packet<T>), rc, t_min, limit, leaf);
 }
 
-/// Every triangle of the mesh tree the ray hits in [t_min, t_max], as visit(packet, lane, t, e0,
-/// e1, e2) (t and the edge functions as test_leaf() gives them).
+/// Every triangle of the mesh tree the ray hits in [t_min, t_max], as visit(Best::of(...)) (t and
+/// the edge functions as test_leaf() gives them).
 template <typename T, typename N, typename Visit>
 inline void every(const N* nodes, const mesh_bvh::Packet<T>* packets,
                   const mesh_bvh::RayConsts<T>& rc, const mesh_bvh::ShearedRay<T>& sr, T t_min, T t_max,
@@ -398,7 +398,7 @@ inline void every(const N* nodes, const mesh_bvh::Packet<T>* packets,
     const auto leaf = [&](std::uint32_t first, std::uint32_t count, T&) {
         const mesh_bvh::Packet<T>* p = packets + first;
         test_leaf(p, sr, t_min, t_max, count,
-                  [&](unsigned k, T t, T e0, T e1, T e2) { visit(p[k / 4], k % 4, t, e0, e1, e2); });
+                  [&](unsigned k, T t, T e0, T e1, T e2) { visit(mesh_bvh::Best<T>::of(p, k, t, e0, e1, e2)); });
     };
     T limit = t_max;
     walk(nodes, reinterpret_cast<const char*>(packets), sizeof(mesh_bvh::Packet<T>), rc, t_min, limit, leaf);
