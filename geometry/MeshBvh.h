@@ -168,8 +168,8 @@ template <typename T> struct Best {
     /// Takes triangle k of the leaf (as of()) when it is nearer: smaller t; at equal t, the
     /// smaller triangle index (pick()'s rule, whatever the order of the tests).
     void offer(const Packet<T>* leaf, unsigned k, T at, T e0, T e1, T e2) {
-        const Best b = of(leaf, k, at, e0, e1, e2);
-        if (b.t < t || (b.t == t && b.id < id)) *this = b;
+        const std::uint32_t triangle = leaf[k / 4].id[k % 4];
+        if (at < t || (at == t && triangle < id)) *this = of(leaf, k, at, e0, e1, e2);
     }
 };
 
