@@ -204,8 +204,9 @@ __attribute__((always_inline)) inline void test_lanes(const mesh_bvh::Packet<T>*
         W t = (e0 * pz[0] + e1 * pz[1] + e2 * pz[2]) * r.sz * (T(1) / det);
         const W big = zero + std::numeric_limits<T>::max();
         WM keep = inside & (t == t) & (t <= big) & (t >= -big);
-        // Step 5: t kept within 64 eps of the line's passage through the triangle's bounds (glm's
-        // min, max and clamp as intersect() calls them, ternaries in the same operand order).
+        // Step 5: a line missing the triangle's bounds misses, and t is kept within 64 eps of its
+        // passage through them (glm's min, max and clamp as intersect() calls them, ternaries in
+        // the same operand order).
         W lo = zero - infinity<T>(), hi = zero + infinity<T>();
         for (int a = 0; a < 3; ++a) {
             if (r.ray.direction[a] == T(0)) continue;
@@ -221,6 +222,7 @@ __attribute__((always_inline)) inline void test_lanes(const mesh_bvh::Packet<T>*
         const WM magnitude = ~WM(-zero);  // every bit but the sign: std::abs
         const W abs_lo = W(WM(lo) & magnitude), abs_hi = W(WM(hi) & magnitude);
         const W margin = T(64) * std::numeric_limits<T>::epsilon() * (abs_lo < abs_hi ? abs_hi : abs_lo);
+        keep &= ~(hi + margin < lo);
         const W from = (hi < lo ? hi : lo) - margin, to = (lo < hi ? hi : lo) + margin;
         t = t < from ? from : t;
         t = to < t ? to : t;
@@ -239,8 +241,8 @@ __attribute__((always_inline)) inline void test_lanes(const mesh_bvh::Packet<T>*
 /// triangle intersect() hits with t in [t_min, t_max], with intersect()'s t and edge functions
 /// (its step 3, which give the barycentrics). Every lane does intersect()'s
 /// steps 2 to 5 operation for operation (the sheared vertices, the edge functions with their
-/// sign-exact recheck, the determinant, t and its clamp to the line's passage through the
-/// triangle's bounds), so the lanes kept and their t are intersect()'s, bit for bit.
+/// sign-exact recheck, the determinant, t, the miss of a line outside the triangle's bounds and
+/// t's clamp to the line's passage through them), so the lanes kept and their t are intersect()'s, bit for bit.
 /// intersect()'s remaining checks hold by construction: the walk's ray and range are valid, the
 /// mesh's triangles finite, and zero-area triangles are not in the tree. Float leaves of more than
 /// four triangles are tested eight lanes at once where vectors are 32 bytes wide.

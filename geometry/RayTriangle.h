@@ -169,7 +169,7 @@ inline TriangleHit<T> triangle_hit(const Ray<T>& ray, const Vec3<TriangleWide<T>
 ///   - t is the barycentric mix of the vertices' distances along the ray, in units of the ray's
 ///     direction: within a few ulps of the exact crossing for a well-shaped triangle, and always
 ///     with ray.at(t) in bounds(tri) up to rounding (kept within 64 eps of the line's passage
-///     through it). Vertices beyond about 1e12 (float) or 1e102 (double) from the origin overflow
+///     through it; a line that misses bounds(tri) misses). Vertices beyond about 1e12 (float) or 1e102 (double) from the origin overflow
 ///     the products: a miss.
 ///   - Re-casting from a hit point: ray.at(t) is rounded, so a ray leaving it may hit the same
 ///     triangle again, where it is within rounding of the plane (|t (direction . normal)| at most
@@ -197,9 +197,13 @@ std::optional<TriangleHit<T>> intersect(const Ray<T>& ray, const Triangle<T>& tr
     T t = (e0 * w.z[0] + e1 * w.z[1] + e2 * w.z[2]) * s.sz * (T(1) / det);
     if (!is_finite(t)) return out;
     // 5. When the projection is ill-conditioned (a ray nearly in the plane) the weights' rounding
-    //    can move t along the ray past the triangle; the line's passage through the triangle's
-    //    bounds holds the true crossing, so t is kept within 64 eps of it (far beyond the few
-    //    ulps of a well-conditioned t, which it leaves alone).
+    //    can move t along the ray past the triangle, or call inside a line that misses it. The
+    //    line's passage through the triangle's bounds holds the true crossing: a line whose
+    //    passage is empty by more than 64 eps misses (each slab distance is within 2 ulps, so a
+    //    line through a point of the triangle is never dropped), and t is kept within 64 eps of
+    //    the passage (far beyond the few ulps of a well-conditioned t, which it leaves alone). On
+    //    an axis the direction does not move along, the shear is exact and the edge functions'
+    //    exact signs already miss a line outside the bounds.
     const Aabb<T> box = bounds(tri);
     T lo = -infinity<T>(), hi = infinity<T>();
     for (int k = 0; k < 3; ++k) {
@@ -210,7 +214,8 @@ std::optional<TriangleHit<T>> intersect(const Ray<T>& ray, const Triangle<T>& tr
         hi = glm::min(hi, glm::max(ta, tb));
     }
     const T margin = T(64) * std::numeric_limits<T>::epsilon() * glm::max(std::abs(lo), std::abs(hi));
-    t = glm::clamp(t, glm::min(lo, hi) - margin, glm::max(lo, hi) + margin);  // lo > hi only by rounding
+    if (hi + margin < lo) return out;
+    t = glm::clamp(t, glm::min(lo, hi) - margin, glm::max(lo, hi) + margin);  // lo > hi by rounding only
     if (!every(t >= t_min, t <= t_max)) return out;
     // 6. A zero-area triangle is never hit, whatever its projection rounded to.
     using W = detail::TriangleWide<T>;

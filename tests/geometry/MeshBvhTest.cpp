@@ -165,6 +165,30 @@ TYPED_TEST(MeshBvhTest, BoxesOfInfiniteAreaKeepLeavesSmall) {
 
 /// Hierarchy arrays of cache-line aligned nodes are aligned, small ones included (a compiler may
 /// store a whole node with aligned vector moves).
+/// The leaf test misses a line outside a triangle's bounds as intersect() does, lane by lane, where
+/// the ill-conditioned projection rounds the edge functions to "inside" (the triangle of
+/// RayTriangleIllConditioned, in every lane of a leaf, among triangles the line does hit).
+TEST(MeshBvhIllConditioned, LineMissingATrianglesBoundsMissesItInEveryLane) {
+    TriangleMesh<double> m;
+    m.positions = {{0, -3, 0}, {40, -4, 0x1p-1022}, {5, -3, 0}, {1, -1, -1}, {1, 1, -1}, {1, 0, 1}};
+    for (int i = 0; i < 5; ++i) m.indices.push_back({0, 1, 2});
+    m.indices.push_back({3, 4, 5});
+    const Ray<double> ray{{0, 0, 0}, {1, 0x1.e4p+218, 0}};
+    const Ray<double> off_axis{{0, 0, 0}, {1, 0, 0}};
+    for (const BatchIsa isa : {BatchIsa::Sse2, BatchIsa::Avx2, BatchIsa::Auto}) {
+        const MeshBvh<double> bvh(m, isa);
+        for (const double t_min : {0.0, -infinity<double>()}) {
+            EXPECT_FALSE(pick_nearest_triangle(m, ray, t_min, infinity<double>()).has_value());
+            expect_same(bvh.pick(ray, t_min, infinity<double>()), pick_nearest_triangle(m, ray, t_min, infinity<double>()),
+                        0, int(isa));
+            EXPECT_TRUE(bvh.hits(ray, t_min, infinity<double>()).empty());
+        }
+        const auto h = bvh.pick(off_axis);
+        ASSERT_TRUE(h.has_value());
+        EXPECT_EQ(h->triangle, 5u);
+    }
+}
+
 TEST(LargeAllocator, OverAlignedTypesGetTheirAlignment) {
     for (const std::size_t n : {std::size_t(1), std::size_t(3), std::size_t(100), std::size_t(20000)}) {
         LargeVector<mesh_bvh::Node<float>> nodes(n);

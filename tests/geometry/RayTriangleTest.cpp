@@ -275,6 +275,30 @@ TEST(RayTriangleHuge, AnAreaVectorThatOverflowsGivesAUnitNormalFacingTheRay) {
     EXPECT_NEAR(std::abs(glm::dot(h->normal, ray.direction)), glm::length(ray.direction), 1e-12);
 }
 
+/// A line that misses the triangle's bounds misses, even where the ill-conditioned projection
+/// (|d.y| / |d.x| about 1e66) rounds the edge functions to "inside": the line meets x in [0, 40]
+/// at t in [0, 40] but y in [-4, -3] only at t near -4e-66.
+TEST(RayTriangleIllConditioned, LineMissingTheBoundsMissesWhateverTheEdgeFunctions) {
+    const Triangle<double> tri{{0, -3, 0}, {40, -4, 0x1p-1022}, {5, -3, 0}};
+    const Ray<double> ray{{0, 0, 0}, {1, 0x1.e4p+218, 0}};
+    const detail::TriangleEdges<double> w = detail::triangle_edges(detail::triangle_shear(ray), tri);
+    const bool has_neg = w.e[0] < 0 || w.e[1] < 0 || w.e[2] < 0, has_pos = w.e[0] > 0 || w.e[1] > 0 || w.e[2] > 0;
+    ASSERT_FALSE(has_neg && has_pos) << "the edge functions no longer call this line inside";
+    ASSERT_NE(w.e[0] + w.e[1] + w.e[2], 0.0);
+    EXPECT_FALSE(intersect(ray, tri).has_value());
+    EXPECT_FALSE(intersect(ray, tri, -infinity<double>(), infinity<double>()).has_value());
+    EXPECT_FALSE(cast(ray, tri).has_value());
+    // The same ray shifted onto the triangle's lower edge's line, y = -3, at x = 2: a point of
+    // the triangle, hit there.
+    const Ray<double> onto{{2, -3, 0}, {1, 0x1.e4p+218, 0}};
+    const auto h = intersect(onto, tri, -infinity<double>(), infinity<double>());
+    ASSERT_TRUE(h.has_value());
+    const Aabb<double> box = bounds(tri);
+    const Vec3<double> p = onto.at(h->t), slack(1e-12);
+    EXPECT_TRUE(glm::all(glm::lessThanEqual(box.min - slack, p)) && glm::all(glm::lessThanEqual(p, box.max + slack)))
+        << "t " << h->t;
+}
+
 TYPED_TEST(RayTriangle, RecastingFromAHitPointBehavesAsDocumented) {
     using T = TypeParam;
     const std::uint32_t seed = test::seed_from_env(7003);
