@@ -18,6 +18,7 @@
 #include <raypick/geometry/BvhLeaf.h>
 #include <raypick/geometry/BvhNode.h>
 #include <raypick/geometry/CacheSize.h>
+#include <raypick/geometry/Lanes.h>
 #include <raypick/geometry/LargeAlloc.h>
 #include <raypick/geometry/Shape.h>
 

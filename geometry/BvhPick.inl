@@ -42,12 +42,15 @@ template <typename T> typename Bvh<T>::RayConsts Bvh<T>::ray_consts(const Ray<T>
     const T delta = T(16) * std::numeric_limits<T>::epsilon() * (detail::max_abs(ray.origin) + scene_mag) +
                     std::numeric_limits<T>::min();
     RayConsts rc;
+    const Vec3<T> inv = detail::quotient(Vec3<T>(T(1)), ray.direction);  // +-inf for a zero component
     for (int a = 0; a < 3; ++a) {
         rc.neg[a] = std::signbit(ray.direction[a]);  // hi plane first
         rc.o_near[a] = rc.neg[a] ? ray.origin[a] - delta : ray.origin[a] + delta;
         rc.o_far[a] = rc.neg[a] ? ray.origin[a] + delta : ray.origin[a] - delta;
-        rc.inv[a] = T(1) / ray.direction[a];  // +-inf for a zero component
     }
+    rc.inv[0] = inv.x;
+    rc.inv[1] = inv.y;
+    rc.inv[2] = inv.z;
     return rc;
 }
 

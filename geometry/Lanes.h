@@ -135,6 +135,17 @@ template <typename T> inline void divide_pair(T x0, T y0, T x1, T y1, T& q0, T& 
     q1 = q[1];
 }
 
+/// a / b component by component, in one vector division: each component is the correctly
+/// rounded scalar quotient (1 / 0 is +-inf). The divisions of a pick's set-up are on the path to
+/// its first node test, and one vector division leaves the divider three times sooner.
+template <typename T> inline Vec3<T> quotient(const Vec3<T>& a, const Vec3<T>& b) {
+    Lanes4<T> x, y;
+    load(a, T(1), x);
+    load(b, T(1), y);
+    const Lanes4<T> q = x / y;
+    return {q[0], q[1], q[2]};
+}
+
 /// sqrt of every lane of v, in vector instructions (one for floats, two for doubles without AVX).
 inline void sqrt_lanes(const Lanes4<float>& v, Lanes4<float>& out) { out = PairOf<float>::sqrt(v); }
 inline void sqrt_lanes(const Lanes4<double>& v, Lanes4<double>& out) {

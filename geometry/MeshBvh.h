@@ -28,6 +28,7 @@
 
 #include <raypick/geometry/BvhBuild.h>
 #include <raypick/geometry/CacheSize.h>
+#include <raypick/geometry/Lanes.h>
 #include <raypick/geometry/LargeAlloc.h>
 #include <raypick/geometry/RayHit.h>
 #include <raypick/geometry/RaySphere.h>
@@ -210,12 +211,15 @@ template <typename T> inline RayConsts<T> ray_consts(const Ray<T>& ray, T scene_
     const T mag = std::min(detail::max_abs(ray.origin) + scene_mag, std::numeric_limits<T>::max());
     const T delta = T(128) * std::numeric_limits<T>::epsilon() * mag + std::numeric_limits<T>::min();
     RayConsts<T> rc;
+    const Vec3<T> inv = detail::quotient(Vec3<T>(T(1)), ray.direction);
     for (int a = 0; a < 3; ++a) {
         rc.neg[a] = std::signbit(ray.direction[a]);
         rc.o_near[a] = rc.neg[a] ? ray.origin[a] - delta : ray.origin[a] + delta;
         rc.o_far[a] = rc.neg[a] ? ray.origin[a] + delta : ray.origin[a] - delta;
-        rc.inv[a] = T(1) / ray.direction[a];
     }
+    rc.inv[0] = inv.x;
+    rc.inv[1] = inv.y;
+    rc.inv[2] = inv.z;
     return rc;
 }
 

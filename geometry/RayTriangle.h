@@ -26,6 +26,7 @@
 #include <limits>
 #include <optional>
 
+#include <raypick/geometry/Lanes.h>
 #include <raypick/geometry/Math.h>
 #include <raypick/geometry/Ray.h>
 #include <raypick/geometry/RayHit.h>
@@ -105,7 +106,8 @@ template <typename T> inline TriangleShear<T> triangle_shear(const Ray<T>& ray) 
     const T dir[3] = {ray.direction.x, ray.direction.y, ray.direction.z};
     const Vec3<T> d(dir[kx], dir[ky], dir[kz]);
     // 2. The shear that makes the direction (0, 0, d.z).
-    return {kx, ky, kz, o[kx], o[ky], o[kz], -d.x / d.z, -d.y / d.z, T(1) / d.z, d.z};
+    const Vec3<T> shear = quotient(Vec3<T>(-d.x, -d.y, T(1)), Vec3<T>(d.z));
+    return {kx, ky, kz, o[kx], o[ky], o[kz], shear.x, shear.y, shear.z, d.z};
 }
 
 /// Steps 2 and 3 for one triangle: its vertices' distances along the ray's axis (z of the sheared
