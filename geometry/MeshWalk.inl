@@ -242,7 +242,8 @@ __attribute__((always_inline)) inline void test_lanes(const mesh_bvh::Packet<T>*
 /// (its step 3, which give the barycentrics). Every lane does intersect()'s
 /// steps 2 to 5 operation for operation (the sheared vertices, the edge functions with their
 /// sign-exact recheck, the determinant, t, the miss of a line outside the triangle's bounds and
-/// t's clamp to the line's passage through them), so the lanes kept and their t are intersect()'s, bit for bit.
+/// t's clamp to the line's passage through them), so the lanes kept and their t are
+/// intersect()'s, bit for bit.
 /// intersect()'s remaining checks hold by construction: the walk's ray and range are valid, the
 /// mesh's triangles finite, and zero-area triangles are not in the tree. Float leaves of more than
 /// four triangles are tested eight lanes at once where vectors are 32 bytes wide.

@@ -171,8 +171,8 @@ inline TriangleHit<T> triangle_hit(const Ray<T>& ray, const Vec3<TriangleWide<T>
 ///   - t is the barycentric mix of the vertices' distances along the ray, in units of the ray's
 ///     direction: within a few ulps of the exact crossing for a well-shaped triangle, and always
 ///     with ray.at(t) in bounds(tri) up to rounding (kept within 64 eps of the line's passage
-///     through it; a line that misses bounds(tri) misses). Vertices beyond about 1e12 (float) or 1e102 (double) from the origin overflow
-///     the products: a miss.
+///     through it; a line that misses bounds(tri) misses). Vertices beyond about 1e12 (float)
+///     or 1e102 (double) from the origin overflow the products: a miss.
 ///   - Re-casting from a hit point: ray.at(t) is rounded, so a ray leaving it may hit the same
 ///     triangle again, where it is within rounding of the plane (|t (direction . normal)| at most
 ///     16 ulps of the largest coordinate). A ray started from the point moved off the plane along
