@@ -1,4 +1,4 @@
-// raypick geometry: the bundle walk of MeshBvh and InstanceBvh — up to 64 rays through one 8-wide
+// raypick geometry: the bundle walk of MeshBvh and InstanceBvh — up to 64 rays through one 16-wide
 // tree together. Included by MeshBvh.h right after MeshWalk.inl, in namespaces mesh_walk_sse2,
 // mesh_walk_avx2 and mesh_walk_avx512, so it uses that copy's node test (test_node) and leaf test
 // (test_leaf); it ends with the copy's entry points for both walks (Walks).
@@ -44,9 +44,10 @@ template <typename T> struct BundleEntry {
 /// Rays per bundle walk: one bit each in a 64-bit mask.
 constexpr int kBundleRays = 64;
 
-/// Bit i set where byte i of the kBundleRays bytes at p has bit k set.
+/// Bit i set where byte i of the kBundleRays bytes at p has bit k (0 to 7) set.
 template <int Bytes = kVectorBytes>
 __attribute__((always_inline)) inline std::uint64_t byte_bits(const std::uint8_t* p, int k) {
+    assert(k >= 0 && k < 8);
     typedef std::uint8_t B __attribute__((vector_size(Bytes)));
     B bit;
     std::memset(&bit, int(1u << k), sizeof(B));  // every byte 1 << k (a scalar would promote to int)
@@ -85,7 +86,10 @@ inline void walk_bundle(const N* nodes, const char* leaves, std::size_t leaf_byt
     stack[top++] = {0, t_min, live};
     alignas(64) T entry[mesh_bvh::kWidth];
     alignas(64) Node decoded;
-    alignas(64) std::uint8_t hit_children[kBundleRays];  // per ray: its node test's child mask
+    // Per group of eight children, per ray: its node test's hits among them (a byte each, so
+    // byte_bits() transposes 16 or 32 rays at once).
+    static_assert(mesh_bvh::kWidth % 8 == 0);
+    alignas(64) std::uint8_t hit_children[mesh_bvh::kWidth / 8][kBundleRays];
     while (top > 0) {
         const BundleEntry<T> e = stack[--top];
         // The rays whose limit reaches the entry: walk()'s test, L rays at a time.
@@ -114,7 +118,7 @@ inline void walk_bundle(const N* nodes, const char* leaves, std::size_t leaf_byt
         for (; rays; rays &= rays - 1) {
             const int i = __builtin_ctzll(rays);
             const unsigned mask = test_node(n, rc[i], t_min, limit[i], entry);
-            hit_children[i] = std::uint8_t(mask);
+            for (int g = 0; g < mesh_bvh::kWidth / 8; ++g) hit_children[g][i] = std::uint8_t(mask >> (8 * g));
             children |= mask;
             for (int c = 0; c < mesh_bvh::kWidth / L; ++c) {
                 V t;
@@ -127,7 +131,7 @@ inline void walk_bundle(const N* nodes, const char* leaves, std::size_t leaf_byt
         const int base = top;
         for (; children; children &= children - 1) {
             const int k = __builtin_ctz(children);
-            const BundleEntry<T> c{stored.child[k], child_t[k / L][k % L], byte_bits(hit_children, k)};
+            const BundleEntry<T> c{stored.child[k], child_t[k / L][k % L], byte_bits(hit_children[k / 8], k % 8)};
             int j = top++;
             while (j > base && stack[j - 1].t < c.t) {
                 stack[j] = stack[j - 1];

@@ -1,15 +1,16 @@
 // raypick geometry: a triangle mesh with its own bounding volume hierarchy, for watertight picking.
 //
-// Layout: 8-wide nodes (child boxes structure-of-arrays, one AVX2 vector of floats per plane) over
+// Layout: 16-wide nodes (child boxes structure-of-arrays, two AVX2 vectors of floats per plane) over
 // leaves of triangle packets: four triangles' three vertices structure-of-arrays, with their
 // indices. The leaf keeps the vertex positions themselves (no edge vectors or planes derived from
 // them), so every triangle sharing a vertex transforms the very same values in the watertight test
 // and the mesh stays watertight through the hierarchy. The binary tree is the project's binned SAH
 // builder (BvhBuild.h) over the triangles' boxes, SAH all the way from the root; it is collapsed
-// into the 8-wide tree of least SAH cost (Collapse: nodes about seven-eighths full). Float trees
-// too large for the cache then keep their nodes with child boxes quantised to 8 bits a plane
-// (QNode: 128 bytes instead of 256), as a pick of a large mesh spends its time waiting for nodes
-// and packets from memory (about 8 nodes and 2 packets a ray among 10^6 triangles).
+// into the 16-wide tree of least SAH cost (Collapse: nodes about 37 triangles full). A pick is a
+// chain of dependent node visits, and wider nodes shorten it (about 6 nodes and 2 packets a ray
+// among 10^6 triangles). Float trees too large for the cache then keep their nodes with child
+// boxes quantised to 8 bits a plane (QNode: 192 bytes instead of 512), as a pick of a large mesh
+// spends its time waiting for nodes and packets from memory.
 #pragma once
 
 #include <immintrin.h>
@@ -54,7 +55,7 @@ template <typename T> struct MeshHit {
 
 namespace mesh_bvh {
 
-constexpr int kWidth = 8;
+constexpr int kWidth = 16;
 constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 /// A leaf's child reference: kLeaf | (items - 1) << kCountShift | its first item (packet or
 /// instance slot); any other reference but kNone is a node's index.
@@ -71,17 +72,18 @@ constexpr int kMaxLeaf = 8;  ///< triangles per leaf: two packets
 constexpr int kMaxDepth = 96;                 ///< the builder splits at the median beyond this
 constexpr std::size_t kStack = (kWidth - 1) * (kMaxDepth + 40) + 2 + kWidth;
 
-/// Eight child boxes structure-of-arrays and what they hold (float: 256 bytes, four cache lines).
+/// Sixteen child boxes structure-of-arrays and what they hold (float: 512 bytes, eight cache lines).
 template <typename T> struct alignas(64) Node {
     T lo[3][kWidth], hi[3][kWidth];  ///< empty slots: lo = +inf, hi = -inf
     std::uint32_t child[kWidth];     ///< kNone: empty; a leaf (leaf_ref(): at most kMaxLeaf triangles); a node
     std::uint32_t occupied;          ///< bit k: slot k holds a child
 };
 
-static_assert(sizeof(Node<float>) == 256, "a float node is four cache lines");
+static_assert(sizeof(Node<float>) == 512, "a float node is eight cache lines");
 
 /// A float Node with its child boxes quantised to 8 bits a plane in a frame of its own (the
-/// compact node of Ylitie, Karras and Laine 2017, as bvh_node::Compact): 128 bytes, half a Node.
+/// compact node of Ylitie, Karras and Laine 2017, as bvh_node::Compact): 192 bytes, three cache
+/// lines against a Node's eight.
 /// Plane q of axis a lies at origin[a] + q * scale[a], scale a power of two, so the product is
 /// exact and the plane one rounding of a sum; codes are chosen against those very values, so a
 /// decoded box contains the exact one (a looser box can cost a visit, never lose a hit).
@@ -91,7 +93,7 @@ struct alignas(64) QNode {
     std::uint32_t child[kWidth];
     std::uint32_t occupied;
 };
-static_assert(sizeof(QNode) == 128, "a quantised node is two cache lines");
+static_assert(sizeof(QNode) == 192, "a quantised node is three cache lines");
 
 inline float plane(const QNode& n, int a, unsigned q) { return n.origin[a] + float(q) * n.scale[a]; }
 
@@ -249,20 +251,26 @@ template <typename T> struct Collapse {
     std::uint32_t max_leaf;  ///< items a leaf may hold
 
     /// A node test costs as much as one packet (four triangles) of a leaf.
-    static constexpr double kNodeCost = 1.0;
+    static constexpr float kNodeCost = 1.0f;
 
     /// Per binary node: its slots, and per number of child slots j + 1 (at most kWidth) the least
     /// cost of covering it with that many and how: kOne (a single slot, a leaf or a node as
     /// as_leaf says), kFewer (as with j slots), else the left child's share of the slots.
     static constexpr std::int8_t kOne = 0, kFewer = -1;
+    /// Costs are floats in units of the root's area (so whatever the coordinates' scale, the root
+    /// costs about its node and leaves, far inside a float's range): a plan per binary node is
+    /// most of the collapse's memory, and its first touch most of its time.
     struct Plan {
-        double cost[kWidth];
+        float cost[kWidth];
         std::int8_t how[kWidth];
         std::int8_t node_left;  ///< as a node: the left child's share of its kWidth slots
+        std::int8_t slots;      ///< the most slots it can fill: its binary leaves, at most kWidth
         bool as_leaf;
     };
     std::vector<std::uint32_t> first_, count_;
     std::vector<Plan> plan_;
+
+    double area_scale_ = 1.0;  ///< 1 / the root's area, where that is finite and positive
 
     static double area(const bvh_build::BinNode<T>& b) {
         const Vec3<double> e = Vec3<double>(b.hi) - Vec3<double>(b.lo);
@@ -276,16 +284,19 @@ template <typename T> struct Collapse {
         first_.assign(n, 0);
         count_.assign(n, 0);
         plan_.assign(n, Plan{});
+        const double root = area(bin[0]);
+        area_scale_ = root > 0.0 && root < infinity<double>() ? 1.0 / root : 1.0;
         for (std::size_t i = n; i-- > 0;) {
             const bvh_build::BinNode<T>& b = bin[i];
             Plan& p = plan_[i];
-            const double a = area(b);
+            const float a = float(area(b) * area_scale_);
             if (b.count > 0) {
                 first_[i] = b.first;
                 count_[i] = b.count;
                 p.as_leaf = true;
+                p.slots = 1;
                 for (int j = 0; j < kWidth; ++j) {
-                    p.cost[j] = a * double((b.count + 3) / 4);
+                    p.cost[j] = a * float((b.count + 3) / 4);
                     p.how[j] = kOne;
                 }
                 continue;
@@ -293,15 +304,23 @@ template <typename T> struct Collapse {
             const std::size_t l = i + 1, r = b.first;
             first_[i] = first_[l];
             count_[i] = count_[l] + count_[r];
-            // As a node: the children share kWidth slots.
-            double split = infinity<double>();
-            p.node_left = 1;
-            for (int k = 1; k < kWidth; ++k) {
-                const double c = plan_[l].cost[k - 1] + plan_[r].cost[kWidth - k - 1];
+            // A child given more slots than it can fill costs what it costs with as many as it
+            // can (its cost[] is flat beyond them), so only shares k of j + 1 slots with
+            // k <= slots(l) and j + 1 - k <= slots(r) are tried: near the leaves, where most
+            // binary nodes are, that is a few instead of all of them.
+            const int sl = plan_[l].slots, sr = plan_[r].slots;
+            p.slots = std::int8_t(std::min(kWidth, sl + sr));
+            // As a node: the children share kWidth slots (when they cannot fill them all, the
+            // left takes what it can fill).
+            float split = infinity<float>();
+            const int first_k = sl + sr < kWidth ? sl : std::max(1, kWidth - sr);
+            p.node_left = std::int8_t(first_k);
+            for (int k = first_k; k <= std::min(kWidth - 1, sl); ++k) {
+                const float c = plan_[l].cost[k - 1] + plan_[r].cost[kWidth - k - 1];
                 if (c < split) split = c, p.node_left = std::int8_t(k);
             }
-            const double as_node = a * kNodeCost + split;
-            const double as_leaf = count_[i] <= max_leaf ? a * double((count_[i] + 3) / 4) : infinity<double>();
+            const float as_node = a * kNodeCost + split;
+            const float as_leaf = count_[i] <= max_leaf ? a * float((count_[i] + 3) / 4) : infinity<float>();
             // Never a leaf beyond max_leaf, even where both costs are infinite (boxes of infinite
             // area, near the largest finite coordinates).
             p.as_leaf = count_[i] <= max_leaf && as_leaf <= as_node;
@@ -310,8 +329,9 @@ template <typename T> struct Collapse {
             for (int j = 1; j < kWidth; ++j) {
                 p.cost[j] = p.cost[j - 1];
                 p.how[j] = kFewer;
-                for (int k = 1; k <= j; ++k) {
-                    const double c = plan_[l].cost[k - 1] + plan_[r].cost[j - k];
+                if (j >= p.slots) continue;  // no more slots can be filled
+                for (int k = std::max(1, j + 1 - sr); k <= std::min(j, sl); ++k) {
+                    const float c = plan_[l].cost[k - 1] + plan_[r].cost[j - k];
                     if (c < p.cost[j]) p.cost[j] = c, p.how[j] = std::int8_t(k);
                 }
             }
@@ -449,10 +469,10 @@ public:
     /// (naming the bad vertex or triangle) when the mesh is invalid. An empty mesh is never hit.
     /// `isa`: the instruction set of the walk (Auto: the widest the CPU has). A float tree
     /// whose exact nodes and packets take more than `compact_above_bytes` walks quantised nodes
-    /// (QNode: half the node bytes, where some box is not finite the exact ones); unset, half
-    /// the CPU's last-level cache: while the exact tree stays in cache, decoding costs more than
-    /// it saves, beyond that the halved node fetches win (the rule Bvh follows). Every choice of
-    /// both picks the same.
+    /// (QNode: three eighths of the node bytes, where some box is not finite the exact ones);
+    /// unset, half the CPU's last-level cache: while the exact tree stays in cache, decoding costs
+    /// more than it saves, beyond that the smaller node fetches win (the rule Bvh follows). Every
+    /// choice of both picks the same.
     explicit MeshBvh(TriangleMesh<T> mesh, BatchIsa isa = BatchIsa::Auto,
                      std::optional<std::size_t> compact_above_bytes = std::nullopt)
         : mesh_(std::move(mesh)) {
@@ -465,10 +485,12 @@ public:
     std::size_t triangle_count() const { return mesh_.indices.size(); }
     /// Box of every triangle (padded by a few ulps); empty (min > max) for an empty mesh.
     Aabb<T> bounds() const { return {root_lo_, root_hi_}; }
-    /// Up to 64 boxes whose union holds every triangle that can be hit (the tree's top two levels):
-    /// under a rotation or shear, the box of their mapped corners is far tighter than that of
-    /// bounds()' corners (InstanceBvh bounds its instances so). Empty for an empty mesh.
+    /// Up to kCoverBoxes boxes whose union holds every triangle that can be hit (a cut through the
+    /// tree's top levels, the largest boxes opened first): under a rotation or shear, the box of
+    /// their mapped corners is far tighter than that of bounds()' corners (InstanceBvh bounds its
+    /// instances so). Empty for an empty mesh.
     const std::vector<Aabb<T>>& cover() const { return cover_; }
+    static constexpr std::size_t kCoverBoxes = 256;
     /// Bytes of the hierarchy (nodes and triangle packets), not counting the mesh itself.
     std::size_t hierarchy_bytes() const {
         return nodes_.size() * sizeof(Node) + qnodes_.size() * sizeof(mesh_bvh::QNode) + packets_.size() * sizeof(Packet);
@@ -614,20 +636,42 @@ private:
             return mesh_bvh::leaf_ref(at, count);
         };
         mesh_bvh::Collapse<T>(tree.nodes, nodes_, mesh_bvh::kMaxLeaf).build(make_leaf);
-        // The cover: the root's child boxes, each inner one replaced by its own children's.
-        for (int k = 0; k < mesh_bvh::kWidth; ++k) {
-            const Node& root = nodes_[0];
-            if (!(root.occupied >> k & 1)) continue;
-            const bool leaf = root.child[k] & mesh_bvh::kLeaf;
-            const Node& n = leaf ? root : nodes_[root.child[k]];
+        // The cover: from the root's child boxes, the inner one of largest extent replaced by its
+        // children's while they fit in kCoverBoxes.
+        struct Part {
+            Aabb<T> box;
+            std::uint32_t node;  ///< kNone: a leaf's box
+        };
+        std::vector<Part> parts;
+        const auto open = [&](std::uint32_t index) {
+            const Node& n = nodes_[index];
             for (int c = 0; c < mesh_bvh::kWidth; ++c) {
-                if (leaf ? c != k : !(n.occupied >> c & 1)) continue;
-                cover_.push_back({Vec3<T>(n.lo[0][c], n.lo[1][c], n.lo[2][c]), Vec3<T>(n.hi[0][c], n.hi[1][c], n.hi[2][c])});
+                if (!(n.occupied >> c & 1)) continue;
+                const std::uint32_t ref = n.child[c];
+                const Aabb<T> box{Vec3<T>(n.lo[0][c], n.lo[1][c], n.lo[2][c]),
+                                  Vec3<T>(n.hi[0][c], n.hi[1][c], n.hi[2][c])};
+                parts.push_back({box, ref & mesh_bvh::kLeaf ? mesh_bvh::kNone : ref});
             }
+        };
+        open(0);
+        for (;;) {
+            std::size_t widest = parts.size();
+            T extent = -infinity<T>();
+            for (std::size_t k = 0; k < parts.size(); ++k) {
+                const Vec3<T> e = parts[k].box.max - parts[k].box.min;
+                if (parts[k].node != mesh_bvh::kNone && e.x + e.y + e.z > extent) widest = k, extent = e.x + e.y + e.z;
+            }
+            if (widest == parts.size()) break;
+            const std::uint32_t index = parts[widest].node;
+            if (parts.size() - 1 + std::size_t(__builtin_popcount(nodes_[index].occupied)) > kCoverBoxes) break;
+            parts[widest] = parts.back();
+            parts.pop_back();
+            open(index);
         }
-        // Large float trees walk quantised nodes (half the node bytes: a pick of a large mesh
-        // waits on memory), unless some box is not finite; then the exact ones, which are
-        // otherwise dropped.
+        for (const Part& part : parts) cover_.push_back(part.box);
+        // Large float trees walk quantised nodes (three eighths of the node bytes: a pick of a
+        // large mesh waits on memory), unless some box is not finite; then the exact ones, which
+        // are otherwise dropped.
         if constexpr (std::is_same_v<T, float>) {
             if (hierarchy_bytes() <= compact_above_bytes) return;
             qnodes_.resize(nodes_.size());

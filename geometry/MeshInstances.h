@@ -83,14 +83,14 @@ template <typename T> inline T max_entry(const Mat3<T>& m) {
 
 }  // namespace mesh_instances
 
-/// Instances of triangle meshes and a hierarchy over them (8-wide nodes as MeshBvh's, a leaf per
+/// Instances of triangle meshes and a hierarchy over them (16-wide nodes as MeshBvh's, a leaf per
 /// instance), for nearest-hit and every-hit picking.
 ///
 /// - pick() gives exactly what testing every instance in index order would (pick_nearest_instance()):
 ///   each instance's mesh is searched along the ray mapped into mesh coordinates; ties in t go to
 ///   the smaller instance index, then the smaller triangle index.
 /// - Instances' world boxes are the box of the mapped corners of the mesh's cover (MeshBvh::cover(),
-///   the boxes of its tree's top two levels: tight under rotation, where the mesh box's own
+///   up to 256 boxes of its tree's top levels: tight under rotation, where the mesh box's own
 ///   corners would not be), padded by the rounding of the ray's mapping (scaled by the map's
 ///   condition), so culling never drops an instance whose mesh the mapped ray hits.
 /// - set_transform() then refit() moves instances: the boxes are recomputed bottom-up, the

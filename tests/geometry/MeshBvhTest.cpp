@@ -198,16 +198,42 @@ TEST(LargeAllocator, OverAlignedTypesGetTheirAlignment) {
     }
 }
 
-/// The collapse into 8-wide nodes keeps nodes nearly full: about 20 triangles a node (seven of
-/// eight slots, leaves of three to four triangles) on closed, open and thin-triangle meshes, where
-/// opening the largest child until a node is full left nodes half empty (11 to 13 a node).
-TEST(MeshBvhCollapse, NodesHoldAtLeastSixteenTrianglesOnAverage) {
+/// The collapse into 16-wide nodes keeps nodes nearly full: 36 to 39 triangles a node on closed,
+/// open and thin-triangle meshes (leaves of three to four triangles), where opening the largest
+/// child until a node is full leaves nodes above two or three leaves half empty.
+TEST(MeshBvhCollapse, NodesHoldAtLeastThirtyTwoTrianglesOnAverage) {
     const TriangleMesh<float> meshes[] = {meshgen::sphere<float>(20000), meshgen::terrain<float>(100, 2.f, 7u),
                                           meshgen::thin_cylinder<float>(64, 40, 0.2f, 2.f)};
     for (const auto& m : meshes) {
         const MeshBvh<float> bvh(m);
-        EXPECT_LE(bvh.node_count() * 16, bvh.triangle_count())
+        EXPECT_LE(bvh.node_count() * 32, bvh.triangle_count())
             << bvh.node_count() << " nodes for " << bvh.triangle_count() << " triangles";
+    }
+}
+
+/// The cover holds every triangle in one of at most kCoverBoxes boxes, opened largest first: on a
+/// sphere of 20 000 triangles no box spans more than 0.3 of its diameter.
+TEST(MeshBvhCover, HoldsEveryTriangleInFewSmallBoxes) {
+    const TriangleMesh<float> meshes[] = {meshgen::sphere<float>(20000), meshgen::terrain<float>(100, 2.f, 7u),
+                                          meshgen::thin_cylinder<float>(64, 40, 0.2f, 2.f),
+                                          meshgen::cube_grid<float>(1, 1.f)};
+    for (const auto& m : meshes) {
+        const MeshBvh<float> bvh(m);
+        const auto& cover = bvh.cover();
+        ASSERT_FALSE(cover.empty());
+        EXPECT_LE(cover.size(), MeshBvh<float>::kCoverBoxes);
+        for (std::uint32_t i = 0; i < m.indices.size(); ++i) {
+            const Aabb<float> t = bounds(triangle(m, i));
+            const bool held = std::any_of(cover.begin(), cover.end(), [&](const Aabb<float>& b) {
+                return glm::all(glm::lessThanEqual(b.min, t.min)) && glm::all(glm::lessThanEqual(t.max, b.max));
+            });
+            EXPECT_TRUE(held) << "triangle " << i << " of " << m.indices.size();
+        }
+    }
+    const MeshBvh<float> sphere(meshgen::sphere<float>(20000));
+    for (const Aabb<float>& b : sphere.cover()) {
+        const Vec3<float> e = b.max - b.min;
+        EXPECT_LT(std::max(e.x, std::max(e.y, e.z)), 0.6f) << "a box of the unit sphere's cover";
     }
 }
 

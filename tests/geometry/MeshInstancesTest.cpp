@@ -281,7 +281,7 @@ TEST(MixedPickRule, TheSmallerTWinsAndTheShapeAtEqualT) {
     static_assert(nearer_side<float>(nullptr, nullptr) == MixedSide::none);
 }
 
-/// An instance's box is bounded by the mapped corners of its mesh's cover (the tree's top two
+/// An instance's box is bounded by the mapped corners of its mesh's cover (boxes of the tree's top
 /// levels), not of the mesh's box: a unit sphere turned 45 degrees about z spans about 1 in x, where
 /// the turned box's corners would span sqrt(2).
 TEST(InstanceBounds, ARotatedSphereKeepsATightBox) {
