@@ -191,6 +191,32 @@ TYPED_TEST(MeshInstancesTest, EveryHitEqualsEveryInstancesHits) {
     EXPECT_GT(total, 300u);  // rays cross several instances, most of them twice
 }
 
+/// An instance's world box holds every vertex of its mesh as apply() maps it, under rotations,
+/// non-uniform and negative scales and shears (the box is computed from the cover's boxes per
+/// axis, not from mapped corners).
+TYPED_TEST(MeshInstancesTest, InstanceBoxesHoldEveryMappedVertex) {
+    using T = TypeParam;
+    const std::uint32_t seed = test::seed_from_env(3303u);
+    SCOPED_TRACE("seed " + std::to_string(seed) + " (RAYPICK_SEED reruns it)");
+    test::Random r(seed);
+    const auto meshes = some_meshes<T>(seed);
+    std::vector<Instance<T>> instances = random_instances<T>(r, 40, std::uint32_t(meshes.size()));
+    for (int i = 0; i < 10; ++i) {
+        Instance<T> sheared{std::uint32_t(i % meshes.size()), random_affine<T>(r)};
+        sheared.transform.linear[1] += T(0.7) * sheared.transform.linear[0];  // a shear
+        instances.push_back(sheared);
+    }
+    const InstanceBvh<T> bvh(meshes, instances);
+    for (std::uint32_t i = 0; i < instances.size(); ++i) {
+        const Aabb<T> box = bvh.bounds(i);
+        for (const Vec3<T>& v : meshes[instances[i].mesh]->mesh().positions) {
+            const Vec3<T> w = apply(instances[i].transform, v);
+            ASSERT_TRUE(glm::all(glm::lessThanEqual(box.min, w)) && glm::all(glm::lessThanEqual(w, box.max)))
+                << "instance " << i;
+        }
+    }
+}
+
 TYPED_TEST(MeshInstancesTest, MirroredInstanceKeepsItsFrontOutward) {
     using T = TypeParam;
     const Meshes<T> meshes{std::make_shared<const MeshBvh<T>>(meshgen::uv_sphere<T>(8, 16, T(1)))};
