@@ -20,6 +20,7 @@
 
 #include <raypick/geometry/BvhLeaf.h>
 #include <raypick/geometry/Lanes.h>
+#include <raypick/geometry/NodeRay.h>
 #include <raypick/geometry/TargetIsa.h>
 
 namespace raypick::bvh_node {
@@ -153,12 +154,8 @@ template <typename T> inline bool encode(const Node<T>& exact, Compact<T>& out) 
     return true;
 }
 
-/// Per-ray constants of the node test: per axis, the origin shifted for the near and far planes
-/// (boxes widened by the ray's rounding scale), 1/direction, and whether the hi plane is met first.
-template <typename T> struct RayConsts {
-    T o_near[3], o_far[3], inv[3];
-    bool neg[3];
-};
+/// The node test's per-ray constants (NodeRay.h).
+template <typename T> using RayConsts = detail::RayConsts<T>;
 
 /// What a walk reads: the nodes (root at 0; Node or Compact) and the leaf blocks.
 template <typename N> struct TreeOf {

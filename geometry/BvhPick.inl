@@ -37,21 +37,11 @@ template <typename T> typename Bvh<T>::RayConsts Bvh<T>::ray_consts(const Ray<T>
     // Boxes are widened by delta for this ray: a cast's accept/reject decisions carry rounding of
     // about eps * (|origin| + |shape|) in space (a zero-radius shape at a rounding-level distance
     // from the line may count as hit), so culling must be at least that conservative to agree
-    // with brute force exactly. Folded into the origin: lo - delta - o = lo - (o + delta).
+    // with brute force exactly.
     const T scene_mag = std::max(detail::finite_max_abs(root_lo_), detail::finite_max_abs(root_hi_));
     const T delta = T(16) * std::numeric_limits<T>::epsilon() * (detail::max_abs(ray.origin) + scene_mag) +
                     std::numeric_limits<T>::min();
-    RayConsts rc;
-    const Vec3<T> inv = detail::quotient(Vec3<T>(T(1)), ray.direction);  // +-inf for a zero component
-    for (int a = 0; a < 3; ++a) {
-        rc.neg[a] = std::signbit(ray.direction[a]);  // hi plane first
-        rc.o_near[a] = rc.neg[a] ? ray.origin[a] - delta : ray.origin[a] + delta;
-        rc.o_far[a] = rc.neg[a] ? ray.origin[a] + delta : ray.origin[a] - delta;
-    }
-    rc.inv[0] = inv.x;
-    rc.inv[1] = inv.y;
-    rc.inv[2] = inv.z;
-    return rc;
+    return detail::widened_ray_consts(ray, delta);
 }
 
 template <typename T> bool Bvh<T>::enters_root(const RayConsts& rc, T t_min, T t_max, T& entry) const {

@@ -30,6 +30,7 @@
 #include <raypick/geometry/BvhBuild.h>
 #include <raypick/geometry/CacheSize.h>
 #include <raypick/geometry/Lanes.h>
+#include <raypick/geometry/NodeRay.h>
 #include <raypick/geometry/LargeAlloc.h>
 #include <raypick/geometry/RayHit.h>
 #include <raypick/geometry/RaySphere.h>
@@ -185,12 +186,8 @@ template <typename T> inline Triangle<T> triangle_of(const Packet<T>& p, unsigne
     return tri;
 }
 
-/// Per-ray constants of the node test: per axis the origin shifted for the near and far planes
-/// (boxes widened by the ray's rounding scale), 1 / direction, and whether the hi plane is met first.
-template <typename T> struct RayConsts {
-    T o_near[3], o_far[3], inv[3];
-    bool neg[3];
-};
+/// The node test's per-ray constants (NodeRay.h).
+template <typename T> using RayConsts = detail::RayConsts<T>;
 
 /// Per-ray constants of the watertight triangle test, as intersect() computes them
 /// (detail::triangle_shear), and the ray itself.
@@ -212,17 +209,7 @@ template <typename T> inline RayConsts<T> ray_consts(const Ray<T>& ray, T scene_
     // make the slab distances NaN.
     const T mag = std::min(detail::max_abs(ray.origin) + scene_mag, std::numeric_limits<T>::max());
     const T delta = T(128) * std::numeric_limits<T>::epsilon() * mag + std::numeric_limits<T>::min();
-    RayConsts<T> rc;
-    const Vec3<T> inv = detail::quotient(Vec3<T>(T(1)), ray.direction);
-    for (int a = 0; a < 3; ++a) {
-        rc.neg[a] = std::signbit(ray.direction[a]);
-        rc.o_near[a] = rc.neg[a] ? ray.origin[a] - delta : ray.origin[a] + delta;
-        rc.o_far[a] = rc.neg[a] ? ray.origin[a] + delta : ray.origin[a] - delta;
-    }
-    rc.inv[0] = inv.x;
-    rc.inv[1] = inv.y;
-    rc.inv[2] = inv.z;
-    return rc;
+    return detail::widened_ray_consts(ray, delta);
 }
 
 /// Box i padded outward by a few ulps of its largest coordinate (the scale at which the box and
