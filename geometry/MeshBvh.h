@@ -212,6 +212,21 @@ template <typename T> inline RayConsts<T> ray_consts(const Ray<T>& ray, T scene_
     return detail::widened_ray_consts(ray, delta);
 }
 
+/// Whether a ray with constants rc meets the box [lo, hi] (widened by rc's delta) within [t0, t1]:
+/// the node test's arithmetic (test_planes()) for one box, so as conservative: the root box holds
+/// every triangle's padded box, so a ray that misses it misses every triangle, and the walk stops
+/// there before its first node (a picture's rays mostly miss a mesh).
+template <typename T> inline bool enters(const RayConsts<T>& rc, const Vec3<T>& lo, const Vec3<T>& hi, T t0, T t1) {
+    T tn = t0, tf = t1;
+    for (int a = 0; a < 3; ++a) {
+        const T ta = ((rc.neg[a] ? hi[a] : lo[a]) - rc.o_near[a]) * rc.inv[a];
+        const T tb = ((rc.neg[a] ? lo[a] : hi[a]) - rc.o_far[a]) * rc.inv[a];
+        tn = ta > tn ? ta : tn;  // a NaN distance never wins
+        tf = tb < tf ? tb : tf;
+    }
+    return tn <= tf;
+}
+
 /// Box i padded outward by a few ulps of its largest coordinate (the scale at which the box and
 /// the triangle test round).
 template <typename T> inline Aabb<T> padded(const Aabb<T>& b) {
@@ -556,6 +571,7 @@ private:
     /// nearest() for a valid ray and range.
     bool walk_nearest(const mesh_bvh::ShearedRay<T>& sr, T t_min, mesh_bvh::Best<T>& best) const {
         const auto rc = mesh_bvh::ray_consts(sr.ray, scene_mag_);
+        if (!mesh_bvh::enters(rc, root_lo_, root_hi_, t_min, best.t)) return false;
         const mesh_bvh::Packet<T>* before = best.packet;
         const unsigned before_lane = best.lane;
         with_nodes([&](const auto* nodes) {
