@@ -117,6 +117,37 @@ TYPED_TEST(MeshBvhTest, PickEqualsBruteForceOnSpheresAndTerrain) {
     }
 }
 
+/// Rays that graze the mesh's box: in the planes of a cube's faces, along its edges, through its
+/// corners, from outside and from inside, axis-aligned and slanted, give brute force's answer (a
+/// ray missing the root box stops before the walk; one touching it must not).
+TYPED_TEST(MeshBvhTest, RaysGrazingTheRootBoxEqualBruteForce) {
+    using T = TypeParam;
+    const TriangleMesh<T> m = meshgen::cube_grid<T>(4, T(1));
+    const MeshBvh<T> bvh(m);
+    const T s[] = {T(-1), T(0), T(0.5), T(1)};  // on the faces, inside, and beyond
+    const T out[] = {T(-3), T(3)};
+    int i = 0;
+    for (const T a : s)
+        for (const T b : s)
+            for (const T o : out)
+                for (const T slant : {T(0), T(0.25), T(-1)})
+                    for (int axis = 0; axis < 3; ++axis) {
+                        Vec3<T> from(a, b, o), dir(slant, T(0), -o);
+                        from = Vec3<T>(from[(axis + 0) % 3], from[(axis + 1) % 3], from[(axis + 2) % 3]);
+                        dir = Vec3<T>(dir[(axis + 0) % 3], dir[(axis + 1) % 3], dir[(axis + 2) % 3]);
+                        for (const Ray<T>& ray : {Ray<T>{from, dir}, Ray<T>{from + dir * T(0.5), dir}}) {
+                            expect_same(bvh.pick(ray), pick_nearest_triangle(m, ray), 0u, i);
+                            ++i;
+                        }
+                    }
+    // Along the box's edges and its face diagonals, from beyond a corner.
+    for (const Vec3<T>& dir : {Vec3<T>(1, 0, 0), Vec3<T>(0, 1, 0), Vec3<T>(1, 1, 0), Vec3<T>(1, 1, 1)}) {
+        const Ray<T> ray{Vec3<T>(-1) - dir * T(2), dir};
+        expect_same(bvh.pick(ray), pick_nearest_triangle(m, ray), 0u, i++);
+        EXPECT_TRUE(bvh.pick(ray).has_value()) << "a ray along the box's edge or diagonal from the corner";
+    }
+}
+
 /// Every hit by brute force: intersect() on each triangle, sorted by t then index.
 template <typename T>
 std::vector<std::pair<T, std::uint32_t>> brute_hits(const TriangleMesh<T>& m, const Ray<T>& ray, T t_min, T t_max) {
