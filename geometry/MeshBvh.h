@@ -30,8 +30,8 @@
 #include <raypick/geometry/BvhBuild.h>
 #include <raypick/geometry/CacheSize.h>
 #include <raypick/geometry/Lanes.h>
-#include <raypick/geometry/NodeRay.h>
 #include <raypick/geometry/LargeAlloc.h>
+#include <raypick/geometry/NodeRay.h>
 #include <raypick/geometry/RayHit.h>
 #include <raypick/geometry/RaySphere.h>
 #include <raypick/geometry/RayTriangle.h>
