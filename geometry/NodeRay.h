@@ -25,8 +25,11 @@ template <typename T> inline RayConsts<T> widened_ray_consts(const Ray<T>& ray, 
     const Vec3<T> inv = quotient(Vec3<T>(T(1)), ray.direction);
     for (int a = 0; a < 3; ++a) {
         rc.neg[a] = std::signbit(ray.direction[a]);  // the hi plane first
-        rc.o_near[a] = rc.neg[a] ? ray.origin[a] - delta : ray.origin[a] + delta;
-        rc.o_far[a] = rc.neg[a] ? ray.origin[a] + delta : ray.origin[a] - delta;
+        // o - delta is o + (-delta) exactly; the sign by copysign rather than a branch on it,
+        // which mispredicts on rays of random directions.
+        const T toward = std::copysign(delta, ray.direction[a]);
+        rc.o_near[a] = ray.origin[a] + toward;
+        rc.o_far[a] = ray.origin[a] - toward;
     }
     // By component: a glm vector indexed at run time is a switch.
     rc.inv[0] = inv.x;
