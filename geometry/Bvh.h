@@ -119,6 +119,8 @@ struct BvhOptions {
 ///   a drag). Changing a shape's type rebuilds. Quality degrades after large moves; call build()
 ///   again then.
 /// - Invalid shapes are kept (indices stay stable) but have empty bounds and are never picked.
+/// - A pick's traversal stack lives on the calling thread's stack (README, "Stack": about 51 KB,
+///   130 KB for a bundle).
 template <typename T> class Bvh {
 public:
     Bvh() = default;

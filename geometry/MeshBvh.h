@@ -460,6 +460,8 @@ template <typename T> MeshHit<T> mesh_hit(const TriangleMesh<T>& mesh, std::uint
 ///   the slab test's own rounding can stray), and triangle boxes are padded, so culling never
 ///   loses a triangle the test accepts.
 /// - Immutable once built; const member functions may be called from any number of threads.
+/// - A pick's traversal stack lives on the calling thread's stack (README, "Stack": about 18 KB
+///   for a float pick, 36 KB for a double one, 53 and 86 KB for a bundle).
 template <typename T> class MeshBvh {
 public:
     using Node = mesh_bvh::Node<T>;
