@@ -282,7 +282,7 @@ private:
         // The mesh's cover boxes mapped (every triangle lies in one of them, so its image lies in
         // the box of their images), padded by the mapped ray's rounding: a few ulps of the box's
         // and translation's magnitudes, times the map's condition. A box's image, per world axis
-        // i: the least and greatest of the products linear[j][i] * (its min or max along j),
+        // w: the least and greatest of the products linear[j][w] * (its min or max along j),
         // summed in apply()'s order; rounding is monotonic, so these bound every corner as
         // apply() maps it, at a quarter of the work of mapping the eight corners.
         Aabb<T> b{Vec3<T>(infinity<T>()), Vec3<T>(-infinity<T>())};
@@ -290,15 +290,15 @@ private:
             const Mat3<T>& m = inst.transform.linear;
             for (const Aabb<T>& mb : mesh.cover()) {
                 Vec3<T> lo(T(0)), hi(T(0));
-                for (int i = 0; i < 3; ++i) {
+                for (int w = 0; w < 3; ++w) {
                     T sum_lo = T(0), sum_hi = T(0);
                     for (int j = 0; j < 3; ++j) {
-                        const T p = m[j][i] * mb.min[j], q = m[j][i] * mb.max[j];
-                        sum_lo = j == 0 ? std::min(p, q) : sum_lo + std::min(p, q);
-                        sum_hi = j == 0 ? std::max(p, q) : sum_hi + std::max(p, q);
+                        const T at_min = m[j][w] * mb.min[j], at_max = m[j][w] * mb.max[j];
+                        sum_lo = j == 0 ? std::min(at_min, at_max) : sum_lo + std::min(at_min, at_max);
+                        sum_hi = j == 0 ? std::max(at_min, at_max) : sum_hi + std::max(at_min, at_max);
                     }
-                    lo[i] = sum_lo + inst.transform.translation[i];
-                    hi[i] = sum_hi + inst.transform.translation[i];
+                    lo[w] = sum_lo + inst.transform.translation[w];
+                    hi[w] = sum_hi + inst.transform.translation[w];
                 }
                 b.min = glm::min(b.min, lo);
                 b.max = glm::max(b.max, hi);
