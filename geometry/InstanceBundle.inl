@@ -67,19 +67,16 @@ void InstanceBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::opt
     mesh_bvh::with_walk(isa_, [&](auto w) {
         w.walk_tree(nodes_.data(), leaves, sizeof(Placed), rc.data(), live, t_min, limit, leaf);
     });
-    // The hits built in place (mesh space, then world space), copied out once all are built, as
-    // in MeshBvh::pick_bundle.
-    mesh_bvh::Slots<MeshHit<T>, kMaxBundle> hits, world;
+    // The hits built in place (in world space), copied out once all are built, as in
+    // MeshBvh::pick_bundle.
+    mesh_bvh::Slots<MeshHit<T>, kMaxBundle> world;
     std::uint64_t found = 0;
     for (std::uint64_t m = live; m; m &= m - 1) {
         const std::size_t i = std::size_t(__builtin_ctzll(m));
         if (!best_at[i]) continue;
         found |= std::uint64_t(1) << i;
-        ::new (hits.at(i)) MeshHit<T>(best_at[i]->mesh->hit(best_ray[i], best[i]));
-    }
-    for (std::uint64_t m = found; m; m &= m - 1) {
-        const std::size_t i = std::size_t(__builtin_ctzll(m));
-        ::new (world.at(i)) MeshHit<T>(to_world(*best_at[i], hits[i]));
+        const mesh_instances::NormalFrame<T> frame(best_at[i]->inverse);
+        ::new (world.at(i)) MeshHit<T>(best_at[i]->mesh->hit(best_ray[i], best[i], frame));
     }
     for (std::uint64_t m = found; m; m &= m - 1) {
         const std::size_t i = std::size_t(__builtin_ctzll(m));

@@ -437,14 +437,16 @@ template <typename Fn> inline void with_walk(BatchIsa isa, const Fn& fn) {
 }  // namespace mesh_bvh
 
 /// Triangle `id`'s hit h as a MeshHit: the interpolated vertex normals when the mesh has normals
-/// (normalised; the geometric normal where they cancel out). Requires id < triangle_count().
-template <typename T> MeshHit<T> mesh_hit(const TriangleMesh<T>& mesh, std::uint32_t id, const TriangleHit<T>& h) {
+/// (in `frame`, the one h's normal is in, then normalised; the geometric normal where they cancel
+/// out). Requires id < triangle_count().
+template <typename T, typename Frame = detail::SameFrame>
+MeshHit<T> mesh_hit(const TriangleMesh<T>& mesh, std::uint32_t id, const TriangleHit<T>& h, const Frame& frame = {}) {
     MeshHit<T> out{id, h.t, h.barycentric, h.normal, h.front, std::nullopt};
     if (mesh.has_normals()) {
         const auto& v = mesh.indices[id];
         const Vec3<T>& w = h.barycentric;
-        out.shading_normal =
-            normalize_or(w.x * mesh.normals[v[0]] + w.y * mesh.normals[v[1]] + w.z * mesh.normals[v[2]], h.normal);
+        out.shading_normal = normalize_or(
+            frame(Vec3<T>(w.x * mesh.normals[v[0]] + w.y * mesh.normals[v[1]] + w.z * mesh.normals[v[2]])), h.normal);
     }
     return out;
 }
@@ -515,7 +517,9 @@ public:
 
     /// Every triangle the ray hits with t in [t_min, t_max], sorted by t, then triangle index.
     /// Empty for an invalid ray or range.
-    std::vector<MeshHit<T>> hits(const Ray<T>& ray, T t_min = T(0), T t_max = infinity<T>()) const {
+    /// With a `frame` (as hit()'s), the hits' normals in that frame.
+    template <typename Frame = detail::SameFrame>
+    std::vector<MeshHit<T>> hits(const Ray<T>& ray, T t_min = T(0), T t_max = infinity<T>(), const Frame& frame = {}) const {
         std::vector<mesh_bvh::Best<T>> found;
         if (packets_.empty() || !is_valid(ray) || !detail::valid_range(t_min, t_max)) return {};
         const auto rc = mesh_bvh::ray_consts(ray, scene_mag_);
@@ -529,7 +533,7 @@ public:
         });
         std::vector<MeshHit<T>> out;
         out.reserve(found.size());
-        for (const auto& f : found) out.push_back(hit(ray, f));
+        for (const auto& f : found) out.push_back(hit(ray, f, frame));
         return out;
     }
 
@@ -559,15 +563,22 @@ public:
     /// nearest() or hits() found for this ray: intersect()'s step 7 for that triangle, with the t
     /// and edge functions the walk found (intersect()'s, bit for bit). Its vertices are read from
     /// the packet the walk tested, not from the mesh. Requires `best` set by this hierarchy's
-    /// walk for this ray.
-    MeshHit<T> hit(const Ray<T>& ray, const mesh_bvh::Best<T>& best) const { return hit(mesh_bvh::sheared(ray), best); }
+    /// walk for this ray. `frame` maps the normals (and their fallback directions) before they are
+    /// normalised: an instance's normal map (mesh_instances::NormalFrame) gives them in world
+    /// space with one rounding; by default they stay in the mesh's.
+    template <typename Frame = detail::SameFrame>
+    MeshHit<T> hit(const Ray<T>& ray, const mesh_bvh::Best<T>& best, const Frame& frame = {}) const {
+        return hit(mesh_bvh::sheared(ray), best, frame);
+    }
 
 private:
-    MeshHit<T> hit(const mesh_bvh::ShearedRay<T>& sr, const mesh_bvh::Best<T>& best) const {
+    template <typename Frame = detail::SameFrame>
+    MeshHit<T> hit(const mesh_bvh::ShearedRay<T>& sr, const mesh_bvh::Best<T>& best, const Frame& frame = {}) const {
         const Triangle<T> tri = mesh_bvh::triangle_of(*best.packet, best.lane);
         const T det = best.e[0] + best.e[1] + best.e[2];
-        const TriangleHit<T> h = detail::triangle_hit<T>(sr.ray, detail::area_vector(tri), sr, best.e, det, best.t);
-        return mesh_hit(mesh_, best.id, h);
+        const TriangleHit<T> h =
+            detail::triangle_hit<T>(sr.ray, detail::area_vector(tri), sr, best.e, det, best.t, frame);
+        return mesh_hit(mesh_, best.id, h, frame);
     }
 
     /// nearest() for a valid ray and range.

@@ -48,8 +48,8 @@ template <typename T> struct Instance {
 
 /// Where a ray crosses an instance: the instance's index and the hit in world space — t along the
 /// world ray, the triangle and its barycentrics as in the mesh, the geometric and interpolated
-/// normals mapped by the inverse transpose of the linear part and re-normalised, front as in the
-/// mesh.
+/// normals mapped by the inverse transpose of the linear part, then normalised (the geometric one
+/// from the triangle's area vector: one rounding), front as in the mesh.
 template <typename T> struct InstanceHit {
     std::uint32_t instance = 0;
     MeshHit<T> hit;
@@ -75,6 +75,22 @@ template <typename T> inline Placed<T> placed(const Instance<T>& inst, const Mes
 template <typename T> inline Ray<T> to_mesh(const Placed<T>& p, const Ray<T>& ray) {
     return {p.inverse * (ray.origin - p.translation), p.inverse * ray.direction};
 }
+
+/// The world frame of a placed mesh's normals (MeshBvh::hit()'s frame): a vector times the
+/// inverse transpose of the placing map's linear part, in the vector's own precision (the
+/// triangle's area vector is in TriangleWide<T>), so a world normal is normalised once.
+template <typename T> struct NormalFrame {
+    using W = detail::TriangleWide<T>;
+    Mat3<T> map;
+    Mat3<W> wide_map;
+
+    explicit NormalFrame(const Mat3<T>& inverse) : map(glm::transpose(inverse)), wide_map(map) {}
+
+    template <typename U> Vec3<U> operator()(const Vec3<U>& v) const {
+        if constexpr (std::is_same_v<U, T>) return map * v;
+        else return wide_map * v;
+    }
+};
 
 /// Largest |entry| of m (its max norm).
 template <typename T> inline T max_entry(const Mat3<T>& m) {
@@ -213,7 +229,8 @@ public:
             limit = best.t;
         };
         walk(ray, t_min, t_max, leaf);
-        if (best_at) out = InstanceHit<T>{best_at->instance, to_world(*best_at, best_at->mesh->hit(best_ray, best))};
+        if (best_at)
+            out = InstanceHit<T>{best_at->instance, best_at->mesh->hit(best_ray, best, normal_frame(*best_at))};
         return out;
     }
 
@@ -237,8 +254,8 @@ public:
         const auto leaf = [&](std::uint32_t first, std::uint32_t count, T&) {
             for (std::uint32_t s = first; s < first + count; ++s) {
                 const Placed& p = placed_[s];
-                for (const MeshHit<T>& h : p.mesh->hits(mesh_instances::to_mesh(p, ray), t_min, t_max))
-                    out.push_back({p.instance, to_world(p, h)});
+                for (const MeshHit<T>& h : p.mesh->hits(mesh_instances::to_mesh(p, ray), t_min, t_max, normal_frame(p)))
+                    out.push_back({p.instance, h});
             }
         };
         walk(ray, t_min, t_max, leaf);
@@ -250,9 +267,17 @@ public:
         return out;
     }
 
-    /// Instance i's hit in mesh coordinates h as a world-space hit (normals by the inverse
-    /// transpose, re-normalised; t, triangle, barycentrics and face unchanged).
-    MeshHit<T> to_world(std::uint32_t i, const MeshHit<T>& h) const { return to_world(placed_[slot_of_[i]], h); }
+    /// Instance i alone: its mesh's pick of the ray mapped into it, the hit in world space as
+    /// pick() gives it. Empty for a miss, an invalid ray or range, or i out of range.
+    std::optional<MeshHit<T>> pick_instance(std::uint32_t i, const Ray<T>& ray, T t_min = T(0),
+                                            T t_max = infinity<T>()) const {
+        if (i >= instances_.size() || !is_valid(ray) || !detail::valid_range(t_min, t_max)) return std::nullopt;
+        const Placed& p = placed_[slot_of_[i]];
+        const Ray<T> local = mesh_instances::to_mesh(p, ray);
+        mesh_bvh::Best<T> best{t_max};
+        if (!p.mesh->nearest(local, t_min, best)) return std::nullopt;
+        return p.mesh->hit(local, best, normal_frame(p));
+    }
 
     /// World box of instance i as the hierarchy holds it (padded).
     Aabb<T> bounds(std::uint32_t i) const { return boxes_[slot_of_[i]]; }
@@ -323,12 +348,7 @@ private:
         scene_mag_ = std::min(scene_mag_, std::numeric_limits<T>::max());
     }
 
-    MeshHit<T> to_world(const Placed& p, MeshHit<T> h) const {
-        const Mat3<T> normal_map = glm::transpose(p.inverse);
-        h.normal = normalize_or(normal_map * h.normal, h.normal);
-        if (h.shading_normal) h.shading_normal = normalize_or(normal_map * *h.shading_normal, h.normal);
-        return h;
-    }
+    static mesh_instances::NormalFrame<T> normal_frame(const Placed& p) { return mesh_instances::NormalFrame<T>(p.inverse); }
 
     template <typename Leaf> void walk(const Ray<T>& ray, T t_min, T t_max, const Leaf& leaf) const {
         // The world ray's rounding, and the mapped ray's (scaled by the maps' condition), in space.
@@ -359,11 +379,9 @@ std::optional<InstanceHit<T>> pick_nearest_instance(const InstanceBvh<T>& bvh, c
     // An invalid world ray misses, whatever its mapping into a mesh would be.
     if (!is_valid(ray) || !detail::valid_range(t_min, t_max)) return best;
     for (std::uint32_t i = 0; i < bvh.instances().size(); ++i) {
-        const Instance<T>& inst = bvh.instances()[i];
-        const auto p = mesh_instances::placed(inst, bvh.meshes()[inst.mesh].get(), i);
-        const auto h = p.mesh->pick(mesh_instances::to_mesh(p, ray), t_min, best ? best->hit.t : t_max);
+        const auto h = bvh.pick_instance(i, ray, t_min, best ? best->hit.t : t_max);
         if (!h || (best && h->t == best->hit.t)) continue;  // a tie keeps the smaller instance
-        best = InstanceHit<T>{i, bvh.to_world(i, *h)};
+        best = InstanceHit<T>{i, *h};
     }
     return best;
 }

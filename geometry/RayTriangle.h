@@ -134,14 +134,20 @@ template <typename T> inline TriangleEdges<T> triangle_edges(const TriangleShear
              edge_function(p0.x, p0.y, p1.x, p1.y)}};
 }
 
+/// The frame of triangle_hit()'s normal: the triangle's own (every vector as it is).
+struct SameFrame {
+    template <typename V> const V& operator()(const V& v) const { return v; }
+};
+
 /// Step 7: the hit at t of a ray whose edge functions e with the triangle are all of one sign
 /// (det their non-zero sum): barycentrics, the winding's normal and the face. det > 0 when the
 /// projected triangle runs counter-clockwise seen from +z (its normal points to +z; the shear and
 /// the cyclic permutation keep orientation), so the ray meets the front face when it travels
-/// towards -z. `area`: the triangle's area_vector(), not zero.
-template <typename T>
+/// towards -z. `area`: the triangle's area_vector(), not zero. The normal is frame(area)
+/// normalised, once (an instance's frame maps normals to world space: MeshInstances.h).
+template <typename T, typename Frame = SameFrame>
 inline TriangleHit<T> triangle_hit(const Ray<T>& ray, const Vec3<TriangleWide<T>>& area, const TriangleShear<T>& s,
-                                   const T (&e)[3], T det, T t) {
+                                   const T (&e)[3], T det, T t, const Frame& frame = {}) {
     RAYPICK_NO_CONTRACTION
     using W = TriangleWide<T>;
     TriangleHit<T> h;
@@ -149,7 +155,7 @@ inline TriangleHit<T> triangle_hit(const Ray<T>& ray, const Vec3<TriangleWide<T>
     h.barycentric = Vec3<T>(e[0] / det, e[1] / det, e[2] / det);  // quotients: each in [0, 1]
     h.front = (det > T(0)) != (s.dz > T(0));
     const Vec3<W> facing_ray = h.front ? -Vec3<W>(ray.direction) : Vec3<W>(ray.direction);
-    h.normal = Vec3<T>(normalize_or_dir(area, facing_ray));
+    h.normal = Vec3<T>(normalize_or_dir(frame(area), frame(facing_ray)));
     return h;
 }
 

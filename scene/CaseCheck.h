@@ -87,11 +87,9 @@ std::optional<SceneInstanceHit<T>> cast_instance(const CastScene<T>& cs, std::si
     std::optional<SceneInstanceHit<T>> best;
     if (!is_valid(ray) || !detail::valid_range(t_min, t_max)) return best;
     for (std::size_t i = cs.first_instance.at(k); i < cs.first_instance.at(k + 1); ++i) {
-        const Instance<T>& inst = cs.meshes.instances[i];
-        const auto p = mesh_instances::placed(inst, cs.meshes.meshes[inst.mesh].get(), std::uint32_t(i));
-        const auto h = p.mesh->pick(mesh_instances::to_mesh(p, ray), t_min, best ? best->hit.t : t_max);
+        const auto h = cs.instances.pick_instance(std::uint32_t(i), ray, t_min, best ? best->hit.t : t_max);
         if (!h || (best && h->t == best->hit.t)) continue;  // a tie keeps the lower placement
-        best = SceneInstanceHit<T>{k, cs.meshes.origin[i].placement, cs.instances.to_world(std::uint32_t(i), *h)};
+        best = SceneInstanceHit<T>{k, cs.meshes.origin[i].placement, *h};
     }
     return best;
 }

@@ -80,6 +80,42 @@ TYPED_TEST(MeshInstancesTest, PickEqualsEveryInstanceInOrder) {
     }
 }
 
+// pick_instance() is the pick restricted to one instance: the same hit, bit for bit, for the
+// instance pick() finds; no nearer hit in any other; nothing for an index out of range.
+TYPED_TEST(MeshInstancesTest, PickInstanceIsThatInstanceAlone) {
+    using T = TypeParam;
+    const std::uint32_t seed = test::seed_from_env(20261203u);
+    SCOPED_TRACE("seed " + std::to_string(seed) + " (RAYPICK_SEED reruns it)");
+    test::Random r(seed);
+    const InstanceBvh<T> bvh(some_meshes<T>(seed), random_instances<T>(r, 20, 3));
+    const auto n = std::uint32_t(bvh.instances().size());
+    int hits = 0;
+    for (int i = 0; i < 400; ++i) {
+        const Ray<T> ray = random_ray<T>(r);
+        EXPECT_FALSE(bvh.pick_instance(n, ray)) << "ray " << i;
+        const auto got = bvh.pick(ray);
+        if (!got) continue;
+        ++hits;
+        const auto alone = bvh.pick_instance(got->instance, ray);
+        ASSERT_TRUE(alone) << "ray " << i;
+        EXPECT_EQ(alone->triangle, got->hit.triangle) << "ray " << i;
+        EXPECT_TRUE(test::same_bits(alone->t, got->hit.t)) << "ray " << i;
+        EXPECT_TRUE(test::same_bits(alone->normal, got->hit.normal)) << "ray " << i;
+        EXPECT_NEAR(glm::length(Vec3<double>(alone->normal)), 1.0, 1e-6) << "ray " << i;
+        ASSERT_EQ(alone->shading_normal.has_value(), got->hit.shading_normal.has_value()) << "ray " << i;
+        if (alone->shading_normal) {
+            EXPECT_TRUE(test::same_bits(*alone->shading_normal, *got->hit.shading_normal)) << "ray " << i;
+        }
+        for (std::uint32_t j = 0; j < n; ++j) {
+            const auto other = bvh.pick_instance(j, ray);
+            if (other) {
+                EXPECT_GE(other->t, got->hit.t) << "ray " << i;
+            }
+        }
+    }
+    EXPECT_GT(hits, 40);
+}
+
 /// The instances' triangles mapped into world space, as one mesh, with the winding reversed for
 /// mirroring instances (det < 0), and for each world triangle its instance.
 template <typename T> struct World {
