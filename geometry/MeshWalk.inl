@@ -345,17 +345,12 @@ inline void walk(const N* nodes, const char* leaves, std::size_t leaf_bytes, con
     const RayVecs<T, N> rv = ray_vecs<N>(rc);
     Entry<T> stack[mesh_bvh::kStack];
     int top = 0;
-    stack[top++] = {0, t_min};
     alignas(64) T entry[mesh_bvh::kWidth];
-    while (top > 0) {
-        const Entry<T> e = stack[--top];
-        if (e.t > limit) continue;  // entered beyond the nearest hit found since it was pushed
-        if (e.ref & mesh_bvh::kLeaf) {
-            leaf(mesh_bvh::leaf_first(e.ref), mesh_bvh::leaf_count(e.ref), limit);
-            continue;
-        }
+    // The root is entered directly, not through the stack: an entry written as two fields and
+    // read back whole at once stalls the load until the stores retire (no store forwarding).
+    std::uint32_t ref = 0;
+    for (;;) {
         // Descend: the nearest hit child directly, the others pushed farthest first.
-        std::uint32_t ref = e.ref;
         for (;;) {
             const N& n = nodes[ref];
             Entry<T>* kids = &stack[top];
@@ -372,6 +367,17 @@ inline void walk(const N* nodes, const char* leaves, std::size_t leaf_bytes, con
                 break;
             }
             ref = next.ref;
+        }
+        // Then the nearest pushed child still within the limit; leaves are tested where popped.
+        for (;;) {
+            if (top == 0) return;
+            const Entry<T> e = stack[--top];
+            if (e.t > limit) continue;  // entered beyond the nearest hit found since it was pushed
+            if (!(e.ref & mesh_bvh::kLeaf)) {
+                ref = e.ref;
+                break;
+            }
+            leaf(mesh_bvh::leaf_first(e.ref), mesh_bvh::leaf_count(e.ref), limit);
         }
     }
 }
