@@ -11,6 +11,10 @@ template <typename T> struct Vec {
     static constexpr int kLanes = kVectorBytes / int(sizeof(T));
     typedef T V __attribute__((vector_size(kVectorBytes)));
     using M = decltype(V{} < V{});
+
+    /// x in every lane. x - 0 is x exactly (-0 included), so this compiles to the broadcast alone;
+    /// 0 + x would cost an addition on the way.
+    static V splat(T x) { return x - V{}; }
 };
 
 /// Bit l set where lane l of the comparison result m is true.
@@ -62,12 +66,11 @@ template <typename N, typename T> inline RayVecs<T, N> ray_vecs(const mesh_bvh::
     // Per axis a, N's lo and hi planes of slot 0 (lo[a][0], hi[a][0]), kWidth elements apart.
     constexpr std::size_t lo = offsetof(N, lo), hi = offsetof(N, hi);
     constexpr std::size_t axis = sizeof(N::lo[0]);
-    const typename Vec<T>::V zero{};
     RayVecs<T, N> rv;
     for (int a = 0; a < 3; ++a) {
-        rv.o_near[a] = zero + rc.o_near[a];
-        rv.o_far[a] = zero + rc.o_far[a];
-        rv.inv[a] = zero + rc.inv[a];
+        rv.o_near[a] = Vec<T>::splat(rc.o_near[a]);
+        rv.o_far[a] = Vec<T>::splat(rc.o_far[a]);
+        rv.inv[a] = Vec<T>::splat(rc.inv[a]);
         rv.near_plane[a] = (rc.neg[a] ? hi : lo) + std::size_t(a) * axis;
         rv.far_plane[a] = (rc.neg[a] ? lo : hi) + std::size_t(a) * axis;
     }
@@ -87,10 +90,9 @@ __attribute__((always_inline)) inline unsigned test_planes(const Planes& planes,
                                                            const RayVecs<T, N>& rv, T t0, T t1, T* entry) {
     using V = typename Vec<T>::V;
     constexpr int L = Vec<T>::kLanes;
-    const V zero{};
     unsigned mask = 0;
     for (int c = 0; c < mesh_bvh::kWidth / L; ++c) {
-        V tn = zero + t0, tf = zero + t1;
+        V tn = Vec<T>::splat(t0), tf = Vec<T>::splat(t1);
 #pragma GCC unroll 3
         for (int a = 0; a < 3; ++a) {
             V near_plane, far_plane;
@@ -226,7 +228,7 @@ __attribute__((always_inline)) inline void test_lanes(const mesh_bvh::Packet<T>*
         const W from = (hi < lo ? hi : lo) - margin, to = (lo < hi ? hi : lo) + margin;
         t = t < from ? from : t;
         t = to < t ? to : t;
-        keep &= (t >= zero + t_min) & (t <= zero + t_max);
+        keep &= (t >= t_min - zero) & (t <= t_max - zero);  // broadcasts (x - 0 is x)
         unsigned bits = lane_bits<T, L>(keep) & ((1u << (count - unsigned(c))) - 1);
         while (bits) {
             const int l = __builtin_ctz(bits);
