@@ -186,8 +186,12 @@ template <typename T> inline Triangle<T> triangle_of(const Packet<T>& p, unsigne
     return tri;
 }
 
-/// The node test's per-ray constants (NodeRay.h).
-template <typename T> using RayConsts = detail::RayConsts<T>;
+/// The node test's per-ray constants (NodeRay.h), and whether the walks compiled with fused
+/// multiply-add may compute a slab distance as plane * inv - (origin * inv) in one rounding (see
+/// test_planes()): only where no product can overflow (ray_consts()).
+template <typename T> struct RayConsts : detail::RayConsts<T> {
+    bool fused = false;
+};
 
 /// Per-ray constants of the watertight triangle test, as intersect() computes them
 /// (detail::triangle_shear), and the ray itself.
@@ -204,12 +208,22 @@ template <typename T> inline ShearedRay<T> sheared(const Ray<T>& ray) { return {
 /// there lies within 64 eps |t| |d|_inf <= 64 eps (|origin|_inf + scene_mag) of the box along each
 /// axis. The other half covers the rounding of the slab test itself, which moves a plane by at
 /// most 1.5 eps (|plane| + |origin|) (test_planes()), and of the origin shifted by delta.
+/// Fused when every |1 / direction| is at most max / (64 max(1, |origin|_inf + scene_mag)): a node's
+/// planes lie within 5 scene_mag of 0 (a quantised node's decoded planes within twice its box's
+/// extent of its low corner) and the shifted origin within 2 (|origin|_inf + scene_mag), so both
+/// products and their difference stay below max / 8. Rays with a zero direction component
+/// (1 / direction infinite) or of extreme magnitudes are not fused.
 template <typename T> inline RayConsts<T> ray_consts(const Ray<T>& ray, T scene_mag) {
     // Clamped: near the largest finite values the sum can overflow, and an infinite delta would
     // make the slab distances NaN.
     const T mag = std::min(detail::max_abs(ray.origin) + scene_mag, std::numeric_limits<T>::max());
     const T delta = T(128) * std::numeric_limits<T>::epsilon() * mag + std::numeric_limits<T>::min();
-    return detail::widened_ray_consts(ray, delta);
+    RayConsts<T> rc{detail::widened_ray_consts(ray, delta)};
+    // Products rather than quotients: an overflowing product is infinite and fails the test.
+    const T scale = std::max(mag, T(1)), limit = std::numeric_limits<T>::max() / T(64);
+    rc.fused = std::abs(rc.inv[0]) * scale <= limit && std::abs(rc.inv[1]) * scale <= limit &&
+               std::abs(rc.inv[2]) * scale <= limit;
+    return rc;
 }
 
 /// Whether a ray with constants rc meets the box [lo, hi] (widened by rc's delta) within [t0, t1]:
@@ -404,21 +418,24 @@ template <typename T> struct Collapse {
 
 namespace mesh_walk_sse2 {
 constexpr int kVectorBytes = 16;
+constexpr bool kFma = false;
 #include <raypick/geometry/MeshWalk.inl>
 #include <raypick/geometry/MeshBundleWalk.inl>
 }  // namespace mesh_walk_sse2
 
-RAYPICK_TARGET_BEGIN("avx2")
+RAYPICK_TARGET_BEGIN("avx2,fma")
 namespace mesh_walk_avx2 {
 constexpr int kVectorBytes = 32;
+constexpr bool kFma = true;
 #include <raypick/geometry/MeshWalk.inl>
 #include <raypick/geometry/MeshBundleWalk.inl>
 }  // namespace mesh_walk_avx2
 RAYPICK_TARGET_END
 
-RAYPICK_TARGET_BEGIN("avx2,avx512f,avx512dq,avx512bw,avx512vl")
+RAYPICK_TARGET_BEGIN("avx2,fma,avx512f,avx512dq,avx512bw,avx512vl")
 namespace mesh_walk_avx512 {
 constexpr int kVectorBytes = 32;
+constexpr bool kFma = true;
 #include <raypick/geometry/MeshWalk.inl>
 #include <raypick/geometry/MeshBundleWalk.inl>
 }  // namespace mesh_walk_avx512

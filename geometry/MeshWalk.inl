@@ -3,7 +3,8 @@
 // (16-byte vectors, any x86-64), mesh_walk_avx2 (32-byte vectors, compiled for AVX2 without
 // contraction) and mesh_walk_avx512 (the same widths with AVX-512's mask registers, 32 vector
 // registers and three-operand logic, without contraction).
-// The includer defines kVectorBytes. Every lane does the same IEEE operations in the same order
+// The includer defines kVectorBytes and kFma (whether the copy is compiled with fused
+// multiply-add). Every lane does the same IEEE operations in the same order
 // as the scalar intersect() (RayTriangle.h), so both copies pick the same triangles with the same
 // t, bit for bit. Do not reassociate anything here.
 
@@ -55,11 +56,20 @@ template <typename T, int L> __attribute__((always_inline)) inline typename Vec<
     }
 }
 
-/// A ray's node-test constants for nodes of type N, prepared once per walk: RayConsts as vectors,
-/// and per axis the byte offsets in N of the planes the ray meets first and last.
+/// a * b - c in one rounding, lane by lane (kFma copies only).
+template <typename V> __attribute__((always_inline)) inline V fused_msub(V a, V b, V c) {
+    static_assert(sizeof(V) == 32);
+    if constexpr (sizeof(a[0]) == 4) return V(_mm256_fmsub_ps(__m256(a), __m256(b), __m256(c)));
+    else return V(_mm256_fmsub_pd(__m256d(a), __m256d(b), __m256d(c)));
+}
+
+/// A ray's node-test constants for nodes of type N, prepared once per walk: RayConsts as vectors
+/// (and the shifted origins times 1 / direction, for the fused test), and per axis the byte
+/// offsets in N of the planes the ray meets first and last.
 template <typename T, typename N> struct RayVecs {
-    typename Vec<T>::V o_near[3], o_far[3], inv[3];
+    typename Vec<T>::V o_near[3], o_far[3], inv[3], near_scaled[3], far_scaled[3];
     std::size_t near_plane[3], far_plane[3];
+    bool fused;  ///< slab distances by fused_msub() (test_planes())
 };
 
 template <typename N, typename T> inline RayVecs<T, N> ray_vecs(const mesh_bvh::RayConsts<T>& rc) {
@@ -71,9 +81,12 @@ template <typename N, typename T> inline RayVecs<T, N> ray_vecs(const mesh_bvh::
         rv.o_near[a] = Vec<T>::splat(rc.o_near[a]);
         rv.o_far[a] = Vec<T>::splat(rc.o_far[a]);
         rv.inv[a] = Vec<T>::splat(rc.inv[a]);
+        rv.near_scaled[a] = Vec<T>::splat(rc.o_near[a] * rc.inv[a]);
+        rv.far_scaled[a] = Vec<T>::splat(rc.o_far[a] * rc.inv[a]);
         rv.near_plane[a] = (rc.neg[a] ? hi : lo) + std::size_t(a) * axis;
         rv.far_plane[a] = (rc.neg[a] ? lo : hi) + std::size_t(a) * axis;
     }
+    rv.fused = kFma && rc.fused;
     return rv;
 }
 
@@ -85,9 +98,16 @@ template <typename N, typename T> inline RayVecs<T, N> ray_vecs(const mesh_bvh::
 /// are exact; so no child that holds a hit at t in [t0, t1] is dropped, and its entry distance is
 /// at most t. A NaN slab distance (origin exactly on a plane of an axis the ray is parallel to)
 /// never wins the max/min.
-template <typename T, typename N, typename Planes>
+/// Two forms of the distance, with that same bound (u = eps / 2, inv = (1 / d)(1 + e0)):
+/// - (plane - o) * inv, two roundings: (plane - o)(1 + e1)(1 + e2)(1 + e0) / d, the plane moved by
+///   at most (3u + O(u^2)) (|plane| + |o|);
+/// - fused (rv.fused, kFma copies): plane * inv - (o * inv) in one rounding, a single dependent
+///   operation instead of two: (plane - o (1 + e1))(1 + e0)(1 + e2) / d, the plane moved by at most
+///   u |o| + (2u + O(u^2)) (|plane| + |o|). Only for rays whose products cannot overflow
+///   (mesh_bvh::ray_consts()), so no infinity stands in for a finite distance.
+template <bool kFused, typename T, typename N, typename Planes>
 __attribute__((always_inline)) inline unsigned test_planes(const Planes& planes, std::uint32_t occupied,
-                                                           const RayVecs<T, N>& rv, T t0, T t1, T* entry) {
+                                                              const RayVecs<T, N>& rv, T t0, T t1, T* entry) {
     using V = typename Vec<T>::V;
     constexpr int L = Vec<T>::kLanes;
     unsigned mask = 0;
@@ -95,10 +115,15 @@ __attribute__((always_inline)) inline unsigned test_planes(const Planes& planes,
         V tn = Vec<T>::splat(t0), tf = Vec<T>::splat(t1);
 #pragma GCC unroll 3
         for (int a = 0; a < 3; ++a) {
-            V near_plane, far_plane;
+            V near_plane, far_plane, ta, tb;
             planes(c, a, near_plane, far_plane);
-            const V ta = (near_plane - rv.o_near[a]) * rv.inv[a];
-            const V tb = (far_plane - rv.o_far[a]) * rv.inv[a];
+            if constexpr (kFused) {
+                ta = fused_msub(near_plane, rv.inv[a], rv.near_scaled[a]);
+                tb = fused_msub(far_plane, rv.inv[a], rv.far_scaled[a]);
+            } else {
+                ta = (near_plane - rv.o_near[a]) * rv.inv[a];
+                tb = (far_plane - rv.o_far[a]) * rv.inv[a];
+            }
             tn = ta > tn ? ta : tn;
             tf = tb < tf ? tb : tf;
         }
@@ -110,7 +135,7 @@ __attribute__((always_inline)) inline unsigned test_planes(const Planes& planes,
 }
 
 /// test_planes() on an exact node.
-template <typename T>
+template <bool kFused, typename T>
 __attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::Node<T>& n,
                                                          const RayVecs<T, mesh_bvh::Node<T>>& rv, T t0, T t1,
                                                          T* entry) {
@@ -120,7 +145,7 @@ __attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::Node<T>
         std::memcpy(&near_plane, base + rv.near_plane[a] + std::size_t(c) * sizeof(V), sizeof(V));
         std::memcpy(&far_plane, base + rv.far_plane[a] + std::size_t(c) * sizeof(V), sizeof(V));
     };
-    return test_planes(planes, n.occupied, rv, t0, t1, entry);
+    return test_planes<kFused>(planes, n.occupied, rv, t0, t1, entry);
 }
 
 /// A vector of node n's quantised planes of axis a (the codes at p) decoded: origin + code * scale,
@@ -131,6 +156,7 @@ __attribute__((always_inline)) inline Vec<float>::V decode(const mesh_bvh::QNode
 }
 
 /// test_planes() on a quantised node, its planes decode()d.
+template <bool kFused>
 __attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::QNode& n,
                                                          const RayVecs<float, mesh_bvh::QNode>& rv, float t0, float t1,
                                                          float* entry) {
@@ -141,14 +167,16 @@ __attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::QNode& 
         near_plane = decode(n, a, base + rv.near_plane[a] + c * L);
         far_plane = decode(n, a, base + rv.far_plane[a] + c * L);
     };
-    return test_planes(planes, n.occupied, rv, t0, t1, entry);
+    return test_planes<kFused>(planes, n.occupied, rv, t0, t1, entry);
 }
 
-/// test_node() for a ray given by its RayConsts alone (a walk prepares RayVecs once instead).
+/// test_node() for a ray given by its RayConsts alone (a walk prepares RayVecs once instead), in
+/// two roundings: the bundle walk tests each node for many rays, and the fused form's choice and
+/// products per ray and node cost more there than the fused operation saves.
 template <typename N, typename T>
 __attribute__((always_inline)) inline unsigned test_node(const N& n, const mesh_bvh::RayConsts<T>& rc, T t0, T t1,
                                                          T* entry) {
-    return test_node(n, ray_vecs<N>(rc), t0, t1, entry);
+    return test_node<false>(n, ray_vecs<N>(rc), t0, t1, entry);
 }
 
 /// Lanes [c, c + L) of a leaf's triangles (packets p[0], p[1], ...: lane k is lane k % 4 of
@@ -338,12 +366,11 @@ __attribute__((always_inline)) inline void prefetch_child(const N* nodes, const 
     for (std::size_t l = 0; l < bytes; l += 64) __builtin_prefetch(p + l);
 }
 
-/// The walk: nodes nearest child first, leaves handed to leaf(first, count, limit), which may
-/// lower `limit` (the far end of the range still searched; children entered beyond it are
-/// skipped). Leaf items (triangle packets, instances) start at `leaves`, `leaf_bytes` apart.
-template <typename T, typename N, typename Leaf>
-inline void walk(const N* nodes, const char* leaves, std::size_t leaf_bytes, const mesh_bvh::RayConsts<T>& rc, T t_min,
-                 T& limit, const Leaf& leaf) {
+/// walk() with the node test in one form (test_planes()).
+template <bool kFused, typename T, typename N, typename Leaf>
+inline void walk_as(const N* nodes, const char* leaves, std::size_t leaf_bytes, const mesh_bvh::RayConsts<T>& rc,
+                    T t_min, T& limit, const Leaf& leaf) {
+    // Local, so its vectors stay in registers (and those the form does not use are never made).
     const RayVecs<T, N> rv = ray_vecs<N>(rc);
     Entry<T> stack[mesh_bvh::kStack];
     int top = 0;
@@ -357,7 +384,7 @@ inline void walk(const N* nodes, const char* leaves, std::size_t leaf_bytes, con
             const N& n = nodes[ref];
             Entry<T>* kids = &stack[top];
             Entry<T> next;
-            const int count = sorted_children(n, test_node(n, rv, t_min, limit, entry), entry, kids, next);
+            const int count = sorted_children(n, test_node<kFused>(n, rv, t_min, limit, entry), entry, kids, next);
             if (count == 0) break;
             // Only quantised trees are large (MeshBvh's rule): an exact tree is in cache, where a
             // prefetch costs instructions and gains nothing.
@@ -382,6 +409,18 @@ inline void walk(const N* nodes, const char* leaves, std::size_t leaf_bytes, con
             leaf(mesh_bvh::leaf_first(e.ref), mesh_bvh::leaf_count(e.ref), limit);
         }
     }
+}
+
+/// The walk: nodes nearest child first, leaves handed to leaf(first, count, limit), which may
+/// lower `limit` (the far end of the range still searched; children entered beyond it are
+/// skipped). Leaf items (triangle packets, instances) start at `leaves`, `leaf_bytes` apart.
+/// The node test's form is chosen once per walk, not per node.
+template <typename T, typename N, typename Leaf>
+inline void walk(const N* nodes, const char* leaves, std::size_t leaf_bytes, const mesh_bvh::RayConsts<T>& rc, T t_min,
+                 T& limit, const Leaf& leaf) {
+    if constexpr (kFma)
+        if (rc.fused) return walk_as<true>(nodes, leaves, leaf_bytes, rc, t_min, limit, leaf);
+    walk_as<false>(nodes, leaves, leaf_bytes, rc, t_min, limit, leaf);
 }
 
 /// Nearest triangle of the mesh tree along the ray in [t_min, best.t]: `best` replaced where a

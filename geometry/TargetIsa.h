@@ -38,9 +38,10 @@
 
 namespace raypick {
 
-/// Whether this CPU (and its OS) runs AVX2 code.
+/// Whether this CPU (and its OS) runs AVX2 code with fused multiply-add (FMA3: every CPU with
+/// AVX2 has it), the level the AVX2 and AVX-512 copies are compiled for.
 inline bool cpu_has_avx2() {
-    static const bool yes = __builtin_cpu_supports("avx2");
+    static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     return yes;
 }
 
@@ -52,7 +53,7 @@ inline bool cpu_has_avx512() {
 }
 
 /// Instruction set for raypick's SIMD code (the batch kernels, the BVH's node and leaf tests):
-/// Auto picks the widest the CPU has — AVX-512 (F, DQ, BW, VL), else AVX2, else SSE2 (every
+/// Auto picks the widest the CPU has — AVX-512 (F, DQ, BW, VL), else AVX2 with FMA, else SSE2 (every
 /// x86-64). Asking for one the CPU lacks gives the widest narrower one it has. Every choice gives
 /// the same bits; tests force each to check that.
 enum class BatchIsa { Auto, Sse2, Avx2, Avx512 };

@@ -3,6 +3,7 @@
 // meshes with many shared vertices and on closed spheres, with random rays and rays aimed exactly
 // at vertices and at points of shared edges; every hit against brute force; watertightness.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -146,6 +147,44 @@ TYPED_TEST(MeshBvhTest, RaysGrazingTheRootBoxEqualBruteForce) {
         expect_same(bvh.pick(ray), pick_nearest_triangle(m, ray), 0u, i++);
         EXPECT_TRUE(bvh.pick(ray).has_value()) << "a ray along the box's edge or diagonal from the corner";
     }
+}
+
+/// The node test computes slab distances in one fused rounding where no product can overflow, and
+/// in two roundings (the difference first) elsewhere: rays with one direction component shrunk
+/// towards the smallest magnitudes, over meshes scaled from tiny to huge, fall on both sides of
+/// that limit, and every instruction set and node kind gives brute force's answer on each.
+TYPED_TEST(MeshBvhTest, RaysOnBothSidesOfTheFusedSlabTestEqualBruteForce) {
+    using T = TypeParam;
+    const std::uint32_t seed = test::seed_from_env(20261129u);
+    SCOPED_TRACE("seed " + std::to_string(seed) + " (RAYPICK_SEED reruns it)");
+    test::Random r(seed);
+    const TriangleMesh<T> unit = random_mesh<T>(r, 60, 200);
+    const int lowest = std::numeric_limits<T>::min_exponent10;  // float -37, double -307
+    int fused = 0, unfused = 0;
+    for (const double scale : {std::pow(10.0, lowest / 2), 1.0, std::pow(10.0, -lowest / 2 + 2)}) {
+        TriangleMesh<T> m = unit;
+        for (auto& p : m.positions) p = Vec3<T>(Vec3<double>(p) * scale);
+        for (const BatchIsa isa : {BatchIsa::Sse2, BatchIsa::Avx2, BatchIsa::Auto})
+            for (const std::size_t compact_above : {kExact, kCompact}) {
+                const MeshBvh<T> bvh(m, isa, compact_above);
+                const Aabb<T> box = bvh.bounds();
+                const T mag = std::max(detail::max_abs(box.min), detail::max_abs(box.max));
+                test::Random rr(seed + 1);
+                for (int i = 0; i < 240; ++i) {
+                    Ray<T> ray = random_ray(rr, m);
+                    ray.origin = Vec3<T>(Vec3<double>(random_ray(rr, unit).origin) * scale);
+                    const int axis = i % 3;
+                    // 10^0 down to the smallest normal magnitudes, past the limit at every scale.
+                    const double shrink = std::pow(10.0, double(lowest) * double(i % 8) / 7.0);
+                    ray.direction[axis] = T(double(ray.direction[axis]) * shrink);
+                    if (!is_valid(ray)) continue;
+                    (mesh_bvh::ray_consts(ray, mag).fused ? fused : unfused) += 1;
+                    expect_same(bvh.pick(ray), pick_nearest_triangle(m, ray), seed, i);
+                }
+            }
+    }
+    EXPECT_GT(fused, 100);
+    EXPECT_GT(unfused, 100);
 }
 
 /// Every hit by brute force: intersect() on each triangle, sorted by t then index.
