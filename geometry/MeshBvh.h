@@ -188,8 +188,10 @@ template <typename T> inline Triangle<T> triangle_of(const Packet<T>& p, unsigne
 
 /// The node test's per-ray constants (NodeRay.h), and whether the walks compiled with fused
 /// multiply-add may compute a slab distance as plane * inv - (origin * inv) in one rounding (see
-/// test_planes()): only where no product can overflow (ray_consts()).
+/// test_planes()): only where no product can overflow (ray_consts()). The shifted origins times
+/// inv are then in near_scaled and far_scaled.
 template <typename T> struct RayConsts : detail::RayConsts<T> {
+    T near_scaled[3] = {}, far_scaled[3] = {};
     bool fused = false;
 };
 
@@ -223,6 +225,10 @@ template <typename T> inline RayConsts<T> ray_consts(const Ray<T>& ray, T scene_
     const T scale = std::max(mag, T(1)), limit = std::numeric_limits<T>::max() / T(64);
     rc.fused = std::abs(rc.inv[0]) * scale <= limit && std::abs(rc.inv[1]) * scale <= limit &&
                std::abs(rc.inv[2]) * scale <= limit;
+    for (int a = 0; a < 3; ++a) {
+        rc.near_scaled[a] = rc.o_near[a] * rc.inv[a];
+        rc.far_scaled[a] = rc.o_far[a] * rc.inv[a];
+    }
     return rc;
 }
 

@@ -69,7 +69,6 @@ template <typename V> __attribute__((always_inline)) inline V fused_msub(V a, V 
 template <typename T, typename N> struct RayVecs {
     typename Vec<T>::V o_near[3], o_far[3], inv[3], near_scaled[3], far_scaled[3];
     std::size_t near_plane[3], far_plane[3];
-    bool fused;  ///< slab distances by fused_msub() (test_planes())
 };
 
 template <typename N, typename T> inline RayVecs<T, N> ray_vecs(const mesh_bvh::RayConsts<T>& rc) {
@@ -81,12 +80,11 @@ template <typename N, typename T> inline RayVecs<T, N> ray_vecs(const mesh_bvh::
         rv.o_near[a] = Vec<T>::splat(rc.o_near[a]);
         rv.o_far[a] = Vec<T>::splat(rc.o_far[a]);
         rv.inv[a] = Vec<T>::splat(rc.inv[a]);
-        rv.near_scaled[a] = Vec<T>::splat(rc.o_near[a] * rc.inv[a]);
-        rv.far_scaled[a] = Vec<T>::splat(rc.o_far[a] * rc.inv[a]);
+        rv.near_scaled[a] = Vec<T>::splat(rc.near_scaled[a]);
+        rv.far_scaled[a] = Vec<T>::splat(rc.far_scaled[a]);
         rv.near_plane[a] = (rc.neg[a] ? hi : lo) + std::size_t(a) * axis;
         rv.far_plane[a] = (rc.neg[a] ? lo : hi) + std::size_t(a) * axis;
     }
-    rv.fused = kFma && rc.fused;
     return rv;
 }
 
@@ -101,7 +99,7 @@ template <typename N, typename T> inline RayVecs<T, N> ray_vecs(const mesh_bvh::
 /// Two forms of the distance, with that same bound (u = eps / 2, inv = (1 / d)(1 + e0)):
 /// - (plane - o) * inv, two roundings: (plane - o)(1 + e1)(1 + e2)(1 + e0) / d, the plane moved by
 ///   at most (3u + O(u^2)) (|plane| + |o|);
-/// - fused (rv.fused, kFma copies): plane * inv - (o * inv) in one rounding, a single dependent
+/// - fused (kFma copies, for rays with RayConsts::fused): plane * inv - (o * inv) in one rounding, a single dependent
 ///   operation instead of two: (plane - o (1 + e1))(1 + e0)(1 + e2) / d, the plane moved by at most
 ///   u |o| + (2u + O(u^2)) (|plane| + |o|). Only for rays whose products cannot overflow
 ///   (mesh_bvh::ray_consts()), so no infinity stands in for a finite distance.
@@ -171,11 +169,12 @@ __attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::QNode& 
 }
 
 /// test_node() for a ray given by its RayConsts alone (a walk prepares RayVecs once instead), in
-/// two roundings: the bundle walk tests each node for many rays, and the fused form's choice and
-/// products per ray and node cost more there than the fused operation saves.
+/// the ray's form.
 template <typename N, typename T>
 __attribute__((always_inline)) inline unsigned test_node(const N& n, const mesh_bvh::RayConsts<T>& rc, T t0, T t1,
                                                          T* entry) {
+    if constexpr (kFma)
+        if (rc.fused) return test_node<true>(n, ray_vecs<N>(rc), t0, t1, entry);
     return test_node<false>(n, ray_vecs<N>(rc), t0, t1, entry);
 }
 
