@@ -210,10 +210,10 @@ template <typename T> inline ShearedRay<T> sheared(const Ray<T>& ray) { return {
 /// there lies within 64 eps |t| |d|_inf <= 64 eps (|origin|_inf + scene_mag) of the box along each
 /// axis. The other half covers the rounding of the slab test itself, which moves a plane by at
 /// most 1.5 eps (|plane| + |origin|) (test_planes()), and of the origin shifted by delta.
-/// Fused when every |1 / direction| is at most max / (64 max(1, |origin|_inf + scene_mag)): a node's
-/// planes lie within 5 scene_mag of 0 (a quantised node's decoded planes within twice its box's
-/// extent of its low corner) and the shifted origin within 2 (|origin|_inf + scene_mag), so both
-/// products and their difference stay below max / 8. Rays with a zero direction component
+/// Fused when every |1 / direction| is at most max / (64 max(1, |origin|_inf + scene_mag)): a
+/// node's planes lie within 5 scene_mag of 0 (a quantised node's decoded planes within twice its
+/// box's extent of its low corner) and the shifted origin within 2 max(1, |origin|_inf +
+/// scene_mag), so both products and their difference stay below max / 8. Rays with a zero direction component
 /// (1 / direction infinite) or of extreme magnitudes are not fused.
 template <typename T> inline RayConsts<T> ray_consts(const Ray<T>& ray, T scene_mag) {
     // Clamped: near the largest finite values the sum can overflow, and an infinite delta would

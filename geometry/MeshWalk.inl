@@ -4,9 +4,9 @@
 // contraction) and mesh_walk_avx512 (the same widths with AVX-512's mask registers, 32 vector
 // registers and three-operand logic, without contraction).
 // The includer defines kVectorBytes and kFma (whether the copy is compiled with fused
-// multiply-add). Every lane does the same IEEE operations in the same order
-// as the scalar intersect() (RayTriangle.h), so both copies pick the same triangles with the same
-// t, bit for bit. Do not reassociate anything here.
+// multiply-add, which only the node test uses). Every lane of the leaf test does the same IEEE
+// operations in the same order as the scalar intersect() (RayTriangle.h), so every copy picks the
+// same triangles with the same t, bit for bit. Do not reassociate anything here.
 
 template <typename T> struct Vec {
     static constexpr int kLanes = kVectorBytes / int(sizeof(T));
@@ -99,13 +99,13 @@ template <typename N, typename T> inline RayVecs<T, N> ray_vecs(const mesh_bvh::
 /// Two forms of the distance, with that same bound (u = eps / 2, inv = (1 / d)(1 + e0)):
 /// - (plane - o) * inv, two roundings: (plane - o)(1 + e1)(1 + e2)(1 + e0) / d, the plane moved by
 ///   at most (3u + O(u^2)) (|plane| + |o|);
-/// - fused (kFma copies, for rays with RayConsts::fused): plane * inv - (o * inv) in one rounding, a single dependent
-///   operation instead of two: (plane - o (1 + e1))(1 + e0)(1 + e2) / d, the plane moved by at most
-///   u |o| + (2u + O(u^2)) (|plane| + |o|). Only for rays whose products cannot overflow
-///   (mesh_bvh::ray_consts()), so no infinity stands in for a finite distance.
+/// - fused (kFma copies, rays with RayConsts::fused): plane * inv - (o * inv) in one rounding, one
+///   dependent operation instead of two: (plane - o (1 + e1))(1 + e0)(1 + e2) / d, the plane moved
+///   by at most u |o| + (2u + O(u^2)) (|plane| + |o|). Only for rays whose products cannot
+///   overflow (mesh_bvh::ray_consts()), so no infinity stands in for a finite distance.
 template <bool kFused, typename T, typename N, typename Planes>
 __attribute__((always_inline)) inline unsigned test_planes(const Planes& planes, std::uint32_t occupied,
-                                                              const RayVecs<T, N>& rv, T t0, T t1, T* entry) {
+                                                           const RayVecs<T, N>& rv, T t0, T t1, T* entry) {
     using V = typename Vec<T>::V;
     constexpr int L = Vec<T>::kLanes;
     unsigned mask = 0;
