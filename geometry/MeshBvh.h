@@ -191,7 +191,7 @@ template <typename T> inline Triangle<T> triangle_of(const Packet<T>& p, unsigne
 /// test_planes()): only where no product can overflow (ray_consts()). The shifted origins times
 /// inv are then in near_scaled and far_scaled.
 template <typename T> struct RayConsts : detail::RayConsts<T> {
-    T near_scaled[3] = {}, far_scaled[3] = {};
+    T near_scaled[4] = {}, far_scaled[4] = {};
     bool fused = false;
 };
 
@@ -221,14 +221,17 @@ template <typename T> inline RayConsts<T> ray_consts(const Ray<T>& ray, T scene_
     const T mag = std::min(detail::max_abs(ray.origin) + scene_mag, std::numeric_limits<T>::max());
     const T delta = T(128) * std::numeric_limits<T>::epsilon() * mag + std::numeric_limits<T>::min();
     RayConsts<T> rc{detail::widened_ray_consts(ray, delta)};
+    using L = detail::Lanes4<T>;
+    L inv, o_near, o_far;
+    detail::load<T>(rc.inv, inv);
+    detail::load<T>(rc.o_near, o_near);
+    detail::load<T>(rc.o_far, o_far);
     // Products rather than quotients: an overflowing product is infinite and fails the test.
     const T scale = std::max(mag, T(1)), limit = std::numeric_limits<T>::max() / T(64);
-    rc.fused = std::abs(rc.inv[0]) * scale <= limit && std::abs(rc.inv[1]) * scale <= limit &&
-               std::abs(rc.inv[2]) * scale <= limit;
-    for (int a = 0; a < 3; ++a) {
-        rc.near_scaled[a] = rc.o_near[a] * rc.inv[a];
-        rc.far_scaled[a] = rc.o_far[a] * rc.inv[a];
-    }
+    const L abs_inv = L(detail::Mask4<T>(inv) & ~detail::Mask4<T>(-L{}));  // every bit but the sign
+    rc.fused = detail::all_xyz<T>(abs_inv * scale <= limit);
+    detail::store<T>(o_near * inv, rc.near_scaled);
+    detail::store<T>(o_far * inv, rc.far_scaled);
     return rc;
 }
 
@@ -237,14 +240,22 @@ template <typename T> inline RayConsts<T> ray_consts(const Ray<T>& ray, T scene_
 /// every triangle's padded box, so a ray that misses it misses every triangle, and the walk stops
 /// there before its first node (a picture's rays mostly miss a mesh).
 template <typename T> inline bool enters(const RayConsts<T>& rc, const Vec3<T>& lo, const Vec3<T>& hi, T t0, T t1) {
-    T tn = t0, tf = t1;
-    for (int a = 0; a < 3; ++a) {
-        const T ta = ((rc.neg[a] ? hi[a] : lo[a]) - rc.o_near[a]) * rc.inv[a];
-        const T tb = ((rc.neg[a] ? lo[a] : hi[a]) - rc.o_far[a]) * rc.inv[a];
-        tn = ta > tn ? ta : tn;  // a NaN distance never wins
-        tf = tb < tf ? tb : tf;
-    }
-    return tn <= tf;
+    using L = detail::Lanes4<T>;
+    L inv, o_near, o_far, lo4, hi4;
+    detail::load<T>(rc.inv, inv);
+    detail::load<T>(rc.o_near, o_near);
+    detail::load<T>(rc.o_far, o_far);
+    detail::load(lo, T(0), lo4);
+    detail::load(hi, T(0), hi4);
+    // The hi plane first where the direction is negative: 1 / direction has its sign (zeros too).
+    detail::Mask4<T> neg;
+    detail::sign_bits<T>(inv, neg);
+    neg = neg != detail::Mask4<T>{};
+    const L ta = ((neg ? hi4 : lo4) - o_near) * inv, tb = ((neg ? lo4 : hi4) - o_far) * inv;
+    // A NaN distance never wins: the range's ends stand in for it.
+    const L from = L{} + t0, to = L{} + t1;
+    const L near = ta > from ? ta : from, far = tb < to ? tb : to;
+    return detail::first_max_xyz<T>(near) <= detail::first_min_xyz<T>(far);
 }
 
 /// Box i padded outward by a few ulps of its largest coordinate (the scale at which the box and

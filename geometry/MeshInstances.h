@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -71,9 +72,22 @@ template <typename T> inline Placed<T> placed(const Instance<T>& inst, const Mes
 }
 
 /// The ray in mesh coordinates: origin inverse * (origin - translation), direction inverse *
-/// direction (not normalised, so t is the same parameter along both).
+/// direction (not normalised, so t is the same parameter along both). In vector lanes, column by
+/// column in glm's order ((c0 x + c1 y) + c2 z), so each component is the product glm computes.
 template <typename T> inline Ray<T> to_mesh(const Placed<T>& p, const Ray<T>& ray) {
-    return {p.inverse * (ray.origin - p.translation), p.inverse * ray.direction};
+    static_assert(offsetof(Placed<T>, translation) == sizeof(Mat3<T>) &&
+                  sizeof(Placed<T>) >= offsetof(Placed<T>, translation) + 4 * sizeof(T));
+    using L = detail::Lanes4<T>;
+    L c0, c1, c2, t, o, d;
+    detail::load_followed(p.inverse[0], c0);  // each column followed by the next, the last by
+    detail::load_followed(p.inverse[1], c1);  // the translation, the translation by the mesh
+    detail::load_followed(p.inverse[2], c2);
+    detail::load_followed(p.translation, t);
+    detail::load_followed(ray.origin, o);
+    detail::load_preceded(ray.direction, d);
+    const L v = o - t;
+    const L mo = (c0 * v[0] + c1 * v[1]) + c2 * v[2], md = (c0 * d[0] + c1 * d[1]) + c2 * d[2];
+    return {{mo[0], mo[1], mo[2]}, {md[0], md[1], md[2]}};
 }
 
 /// The world frame of a placed mesh's normals (MeshBvh::hit()'s frame): a vector times the

@@ -2,8 +2,6 @@
 // the shapes' Bvh (BvhNode.h) and MeshBvh; each computes its own widening delta.
 #pragma once
 
-#include <cmath>
-
 #include <raypick/geometry/Lanes.h>
 #include <raypick/geometry/Ray.h>
 
@@ -11,30 +9,33 @@ namespace raypick::detail {
 
 /// Per-ray constants of the node test: per axis, the origin shifted for the near and far planes
 /// (boxes widened by the ray's rounding scale), 1 / direction, and whether the hi plane is met
-/// first.
+/// first. Each array is one vector; its lane 3 is unused.
 template <typename T> struct RayConsts {
-    T o_near[3], o_far[3], inv[3];
+    T o_near[4], o_far[4], inv[4];
     bool neg[3];
 };
 
 /// RayConsts for boxes widened by delta on every side, folded into the origin: the plane lo -
 /// delta is lo - (o + delta) from it. 1 / direction is +-inf for a zero component, its sign
-/// that of the zero.
+/// that of the zero. In vector lanes (x, y, z), each lane what the scalar operation gives.
 template <typename T> inline RayConsts<T> widened_ray_consts(const Ray<T>& ray, T delta) {
+    Lanes4<T> o, d;
+    // By component, not one load across the vector: a ray just written component by component
+    // (a mapped one) would stall a wide load until the stores retire (no store forwarding).
+    load(ray.origin, T(0), o);
+    load(ray.direction, T(1), d);
+    const Lanes4<T> inv = (Lanes4<T>{} + T(1)) / d;
+    // copysign(delta, d) by bits (delta >= 0), not a branch on the sign, which mispredicts on rays
+    // of random directions; o - delta is o + (-delta) exactly.
+    Mask4<T> sign;
+    sign_bits<T>(d, sign);
+    const Lanes4<T> toward = Lanes4<T>(Mask4<T>(Lanes4<T>{} + delta) | sign);
     RayConsts<T> rc;
-    const Vec3<T> inv = quotient(Vec3<T>(T(1)), ray.direction);
-    for (int a = 0; a < 3; ++a) {
-        rc.neg[a] = std::signbit(ray.direction[a]);  // the hi plane first
-        // o - delta is o + (-delta) exactly; the sign by copysign rather than a branch on it,
-        // which mispredicts on rays of random directions.
-        const T toward = std::copysign(delta, ray.direction[a]);
-        rc.o_near[a] = ray.origin[a] + toward;
-        rc.o_far[a] = ray.origin[a] - toward;
-    }
-    // By component: a glm vector indexed at run time is a switch.
-    rc.inv[0] = inv.x;
-    rc.inv[1] = inv.y;
-    rc.inv[2] = inv.z;
+    store<T>(o + toward, rc.o_near);
+    store<T>(o - toward, rc.o_far);
+    store<T>(inv, rc.inv);
+    const unsigned neg = lane_bits(Mask4<T>(sign != Mask4<T>{}));  // the hi plane first
+    for (int a = 0; a < 3; ++a) rc.neg[a] = (neg >> a) & 1u;
     return rc;
 }
 
