@@ -69,13 +69,20 @@ void InstanceBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::opt
     });
     // The hits built in place (in world space), copied out once all are built, as in
     // MeshBvh::pick_bundle.
+    // A normal frame is made once per run of rays hitting the same instance (a tile's rays mostly
+    // hit one).
     mesh_bvh::Slots<MeshHit<T>, kMaxBundle> world;
     std::uint64_t found = 0;
+    const Placed* framed = nullptr;
+    mesh_instances::NormalFrame<T> frame{Mat3<T>(T(1))};
     for (std::uint64_t m = live; m; m &= m - 1) {
         const std::size_t i = std::size_t(__builtin_ctzll(m));
         if (!best_at[i]) continue;
         found |= std::uint64_t(1) << i;
-        const mesh_instances::NormalFrame<T> frame(best_at[i]->inverse);
+        if (best_at[i] != framed) {
+            framed = best_at[i];
+            frame = mesh_instances::NormalFrame<T>(framed->inverse);
+        }
         ::new (world.at(i)) MeshHit<T>(best_at[i]->mesh->hit(best_ray[i], best[i], frame));
     }
     for (std::uint64_t m = found; m; m &= m - 1) {
