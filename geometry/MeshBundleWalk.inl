@@ -84,7 +84,6 @@ inline void walk_bundle(const N* nodes, const char* leaves, std::size_t leaf_byt
     BundleEntry<T> stack[mesh_bvh::kStack];
     int top = 0;
     stack[top++] = {0, t_min, live};
-    alignas(64) T entry[mesh_bvh::kWidth];
     alignas(64) Node decoded;
     // Per group of eight children, per ray: its node test's hits among them (a byte each, so
     // byte_bits() transposes 16 or 32 rays at once).
@@ -110,22 +109,27 @@ inline void walk_bundle(const N* nodes, const char* leaves, std::size_t leaf_byt
         }
         const N& stored = nodes[e.ref];
         const Node& n = bundle_node(stored, decoded);
-        // Each ray's own node test; per child the least entry over the rays that hit it.
+        // Each ray's own node test; per child the least entry over the rays that hit it. The
+        // node's occupied slots as lane masks, made once for all its rays.
         std::memset(hit_children, 0, sizeof(hit_children));
         V child_t[mesh_bvh::kWidth / L];
-        for (V& v : child_t) v = zero + infinity<T>();
+        M occupied[mesh_bvh::kWidth / L];
+        for (int c = 0; c < mesh_bvh::kWidth / L; ++c) {
+            child_t[c] = zero + infinity<T>();
+            occupied[c] = M(((VI{} + I(n.occupied >> (c * L))) & lane_bit) != 0);
+        }
         unsigned children = 0;
         for (; rays; rays &= rays - 1) {
             const int i = __builtin_ctzll(rays);
-            const unsigned mask = test_node(n, rc[i], t_min, limit[i], entry);
+            unsigned mask = 0;
+            test_vectors(n, rc[i], t_min, limit[i], [&](int c, const V& tn, const M& lanes) __attribute__((always_inline)) {
+                const M hit = lanes & occupied[c];
+                mask |= bits_of<T>(hit) << (L * c);
+                const V t = hit ? tn : zero + infinity<T>();
+                child_t[c] = t < child_t[c] ? t : child_t[c];
+            });
             for (int g = 0; g < mesh_bvh::kWidth / 8; ++g) hit_children[g][i] = std::uint8_t(mask >> (8 * g));
             children |= mask;
-            for (int c = 0; c < mesh_bvh::kWidth / L; ++c) {
-                V t;
-                std::memcpy(&t, entry + c * L, sizeof(V));
-                const M hit = M(((VI{} + I(mask >> (c * L))) & lane_bit) != 0);
-                child_t[c] = (hit & M(t < child_t[c])) ? t : child_t[c];
-            }
         }
         // Push the hit children farthest first, so the nearest is popped next.
         const int base = top;

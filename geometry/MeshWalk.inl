@@ -88,14 +88,16 @@ template <typename N, typename T> inline RayVecs<T, N> ray_vecs(const mesh_bvh::
     return rv;
 }
 
-/// Entry distances (into `entry`) and hit mask of a node's occupied children within [t0, t1]:
-/// planes(c, a, near, far) gives vector c's planes of axis a the ray meets first and last. The slab
-/// test with the planes widened by the ray's delta (folded into o_near, o_far). Its rounding needs
-/// no margin of its own: each computed slab distance is the exact one of a plane moved by at most
-/// 1.5 eps (|plane| + |origin|), far inside delta (ray_consts()), and max, min and the comparison
-/// are exact; so no child that holds a hit at t in [t0, t1] is dropped, and its entry distance is
-/// at most t. A NaN slab distance (origin exactly on a plane of an axis the ray is parallel to)
-/// never wins the max/min.
+/// The slab test of a node's children within [t0, t1], L children (one vector) at a time:
+/// planes(c, a, near, far) gives vector c's planes of axis a the ray meets first and last, and
+/// each(c, tn, hit) receives vector c's entry distances and the lanes whose box the ray meets
+/// (empty slots included: their infinite planes can make NaN or a wrong hit, so callers mask
+/// them out). The planes are widened by the ray's delta (folded into o_near, o_far). The test's
+/// rounding needs no margin of its own: each computed slab distance is the exact one of a plane
+/// moved by at most 1.5 eps (|plane| + |origin|), far inside delta (ray_consts()), and max, min
+/// and the comparison are exact; so no child that holds a hit at t in [t0, t1] is dropped, and
+/// its entry distance is at most t. A NaN slab distance (origin exactly on a plane of an axis the
+/// ray is parallel to) never wins the max/min.
 /// Two forms of the distance, with that same bound (u = eps / 2, inv = (1 / d)(1 + e0)):
 /// - (plane - o) * inv, two roundings: (plane - o)(1 + e1)(1 + e2)(1 + e0) / d, the plane moved by
 ///   at most (3u + O(u^2)) (|plane| + |o|);
@@ -103,12 +105,11 @@ template <typename N, typename T> inline RayVecs<T, N> ray_vecs(const mesh_bvh::
 ///   dependent operation instead of two: (plane - o (1 + e1))(1 + e0)(1 + e2) / d, the plane moved
 ///   by at most u |o| + (2u + O(u^2)) (|plane| + |o|). Only for rays whose products cannot
 ///   overflow (mesh_bvh::ray_consts()), so no infinity stands in for a finite distance.
-template <bool kFused, typename T, typename N, typename Planes>
-__attribute__((always_inline)) inline unsigned test_planes(const Planes& planes, std::uint32_t occupied,
-                                                           const RayVecs<T, N>& rv, T t0, T t1, T* entry) {
+template <bool kFused, typename T, typename N, typename Planes, typename Each>
+__attribute__((always_inline)) inline void test_vectors(const Planes& planes, const RayVecs<T, N>& rv, T t0, T t1,
+                                                        const Each& each) {
     using V = typename Vec<T>::V;
     constexpr int L = Vec<T>::kLanes;
-    unsigned mask = 0;
     for (int c = 0; c < mesh_bvh::kWidth / L; ++c) {
         V tn = Vec<T>::splat(t0), tf = Vec<T>::splat(t1);
 #pragma GCC unroll 3
@@ -125,24 +126,42 @@ __attribute__((always_inline)) inline unsigned test_planes(const Planes& planes,
             tn = ta > tn ? ta : tn;
             tf = tb < tf ? tb : tf;
         }
-        std::memcpy(entry + c * L, &tn, sizeof(V));
-        mask |= bits_of<T>(tn <= tf) << (L * c);
+        each(c, tn, tn <= tf);
     }
-    // Occupied slots only: an empty slot's infinite planes can make NaN or a wrong hit.
+}
+
+/// test_vectors() as entry distances (into `entry`) and the hit mask of the occupied children.
+template <bool kFused, typename T, typename N, typename Planes>
+__attribute__((always_inline)) inline unsigned test_planes(const Planes& planes, std::uint32_t occupied,
+                                                           const RayVecs<T, N>& rv, T t0, T t1, T* entry) {
+    using V = typename Vec<T>::V;
+    using M = typename Vec<T>::M;
+    constexpr int L = Vec<T>::kLanes;
+    unsigned mask = 0;
+    test_vectors<kFused>(planes, rv, t0, t1, [&](int c, const V& tn, const M& hit) __attribute__((always_inline)) {
+        std::memcpy(entry + c * L, &tn, sizeof(V));
+        mask |= bits_of<T>(hit) << (L * c);
+    });
     return mask & occupied;
 }
+
+/// The planes of exact node n for a ray's RayVecs, as test_vectors() asks for them.
+template <typename T> struct ExactPlanes {
+    using V = typename Vec<T>::V;
+    const char* base;
+    const RayVecs<T, mesh_bvh::Node<T>>& rv;
+    __attribute__((always_inline)) void operator()(int c, int a, V& near_plane, V& far_plane) const {
+        std::memcpy(&near_plane, base + rv.near_plane[a] + std::size_t(c) * sizeof(V), sizeof(V));
+        std::memcpy(&far_plane, base + rv.far_plane[a] + std::size_t(c) * sizeof(V), sizeof(V));
+    }
+};
 
 /// test_planes() on an exact node.
 template <bool kFused, typename T>
 __attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::Node<T>& n,
                                                          const RayVecs<T, mesh_bvh::Node<T>>& rv, T t0, T t1,
                                                          T* entry) {
-    using V = typename Vec<T>::V;
-    const char* base = reinterpret_cast<const char*>(&n);
-    const auto planes = [&](int c, int a, V& near_plane, V& far_plane) __attribute__((always_inline)) {
-        std::memcpy(&near_plane, base + rv.near_plane[a] + std::size_t(c) * sizeof(V), sizeof(V));
-        std::memcpy(&far_plane, base + rv.far_plane[a] + std::size_t(c) * sizeof(V), sizeof(V));
-    };
+    const ExactPlanes<T> planes{reinterpret_cast<const char*>(&n), rv};
     return test_planes<kFused>(planes, n.occupied, rv, t0, t1, entry);
 }
 
@@ -168,14 +187,19 @@ __attribute__((always_inline)) inline unsigned test_node(const mesh_bvh::QNode& 
     return test_planes<kFused>(planes, n.occupied, rv, t0, t1, entry);
 }
 
-/// test_node() for a ray given by its RayConsts alone (a walk prepares RayVecs once instead), in
-/// the ray's form.
-template <typename N, typename T>
-__attribute__((always_inline)) inline unsigned test_node(const N& n, const mesh_bvh::RayConsts<T>& rc, T t0, T t1,
-                                                         T* entry) {
+/// test_vectors() on exact node n for a ray given by its RayConsts alone (a walk prepares RayVecs
+/// once instead), in the ray's form.
+template <typename T, typename Each>
+__attribute__((always_inline)) inline void test_vectors(const mesh_bvh::Node<T>& n, const mesh_bvh::RayConsts<T>& rc,
+                                                        T t0, T t1, const Each& each) {
+    using N = mesh_bvh::Node<T>;
+    const auto test = [&](auto fused) __attribute__((always_inline)) {
+        const RayVecs<T, N> rv = ray_vecs<N>(rc);
+        test_vectors<decltype(fused)::value>(ExactPlanes<T>{reinterpret_cast<const char*>(&n), rv}, rv, t0, t1, each);
+    };
     if constexpr (kFma)
-        if (rc.fused) return test_node<true>(n, ray_vecs<N>(rc), t0, t1, entry);
-    return test_node<false>(n, ray_vecs<N>(rc), t0, t1, entry);
+        if (rc.fused) return test(std::true_type{});
+    test(std::false_type{});
 }
 
 /// Lanes [c, c + L) of a leaf's triangles (packets p[0], p[1], ...: lane k is lane k % 4 of
