@@ -188,7 +188,7 @@ template <typename T> inline Triangle<T> triangle_of(const Packet<T>& p, unsigne
 
 /// The node test's per-ray constants (NodeRay.h), and whether the walks compiled with fused
 /// multiply-add may compute a slab distance as plane * inv - (origin * inv) in one rounding (see
-/// test_planes()): only where no product can overflow (ray_consts()). The shifted origins times
+/// test_vectors()): only where no product can overflow (ray_consts()). The shifted origins times
 /// inv are then in near_scaled and far_scaled.
 template <typename T> struct RayConsts : detail::RayConsts<T> {
     T near_scaled[4] = {}, far_scaled[4] = {};
@@ -209,7 +209,7 @@ template <typename T> inline ShearedRay<T> sheared(const Ray<T>& ray) { return {
 /// 5): 64 eps of max(|lo|, |hi|), the line's passage through the box, in units of t; the point
 /// there lies within 64 eps |t| |d|_inf <= 64 eps (|origin|_inf + scene_mag) of the box along each
 /// axis. The other half covers the rounding of the slab test itself, which moves a plane by at
-/// most 1.5 eps (|plane| + |origin|) (test_planes()), and of the origin shifted by delta.
+/// most 1.5 eps (|plane| + |origin|) (test_vectors()), and of the origin shifted by delta.
 /// Fused when every |1 / direction| is at most max / (64 max(1, |origin|_inf + scene_mag)): a
 /// node's planes lie within 5 scene_mag of 0 (a quantised node's decoded planes within twice its
 /// box's extent of its low corner) and the shifted origin within 2 max(1, |origin|_inf +
@@ -236,7 +236,7 @@ template <typename T> inline RayConsts<T> ray_consts(const Ray<T>& ray, T scene_
 }
 
 /// Whether a ray with constants rc meets the box [lo, hi] (widened by rc's delta) within [t0, t1]:
-/// the node test's arithmetic (test_planes()) for one box, so as conservative: the root box holds
+/// the node test's arithmetic (test_vectors()) for one box, so as conservative: the root box holds
 /// every triangle's padded box, so a ray that misses it misses every triangle, and the walk stops
 /// there before its first node (a picture's rays mostly miss a mesh).
 template <typename T> inline bool enters(const RayConsts<T>& rc, const Vec3<T>& lo, const Vec3<T>& hi, T t0, T t1) {
