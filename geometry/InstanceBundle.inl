@@ -22,7 +22,10 @@ void InstanceBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::opt
     for (std::size_t i = 0; i < count; ++i) out[i].reset();
     if (nodes_.empty() || count == 0) return;
     const std::uint64_t all = count == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << count) - 1;
-    const std::uint64_t live = mesh_bvh::valid_rays(rays, all, t_min, t_max);
+    std::uint64_t live = mesh_bvh::valid_rays(rays, all, t_min, t_max);
+    // Rays that miss the root's box stop before their constants (as walk()'s root test would).
+    live = mesh_bvh::entering_rays(rays, live, root_.min, root_.max, t_min, t_max,
+                                   [&](const auto& m, auto& sm) { walk_mag(m, sm); });
     if (live == 0) return;
     // Per ray exactly as pick(): its node-test constants (walk()'s), its nearest hit so far, the
     // instance that holds it and the ray mapped into that instance's mesh.
@@ -32,10 +35,9 @@ void InstanceBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::opt
     mesh_bvh::Slots<Ray<T>, kMaxBundle> best_ray;
     for (std::uint64_t m = live; m; m &= m - 1) {
         const int i = __builtin_ctzll(m);
-        // walk()'s constants: the world ray's rounding and the mapped ray's, in space.
-        const T mag = (T(1) + cond_) * (scene_mag_ + detail::max_abs(rays[i].origin));
-        ::new (rc.at(std::size_t(i))) mesh_bvh::RayConsts<T>(
-            mesh_bvh::ray_consts(rays[i], std::min(mag, std::numeric_limits<T>::max())));
+        T mag;
+        walk_mag(detail::max_abs(rays[i].origin), mag);
+        ::new (rc.at(std::size_t(i))) mesh_bvh::RayConsts<T>(mesh_bvh::ray_consts(rays[i], mag));
         ::new (best.at(std::size_t(i))) mesh_bvh::Best<T>{t_max[i]};
         best_at[i] = nullptr;
     }

@@ -18,6 +18,70 @@ inline std::uint64_t valid_rays(const Ray<T>* rays, std::uint64_t live, T t_min,
     return out;
 }
 
+/// The rays of `live` that enter the box [lo, hi] within [t_min, t_max[i]] by their own root test:
+/// lane by lane, four rays at a time, the operations of enters(ray_consts(rays[i], sm), lo, hi,
+/// t_min, t_max[i]), with sm what the caller gives ray_consts() for |rays[i].origin|_inf
+/// (scene_mag(origin_mag, sm) on Lanes4<T>, lane by lane), so each bit is that ray's enters().
+/// A bundle's rays that miss the tree's box stop here, before their per-ray constants (a
+/// picture's rays mostly miss). Requires valid rays (is_valid()).
+template <typename T, typename SceneMag>
+inline std::uint64_t entering_rays(const Ray<T>* rays, std::uint64_t live, const Vec3<T>& lo, const Vec3<T>& hi,
+                                   T t_min, const T* t_max, const SceneMag& scene_mag) {
+    using L = detail::Lanes4<T>;
+    using M = detail::Mask4<T>;
+    std::uint64_t out = 0;
+    for (std::uint64_t left = live; left;) {
+        const int j = __builtin_ctzll(left) & ~3;
+        const unsigned group = unsigned(live >> j) & 15u;
+        left &= ~(std::uint64_t(15) << j);
+        // A lane whose ray is not live repeats a live one: rays past the bundle may not exist.
+        const int some = j + __builtin_ctz(group);
+        int at[4];
+        for (int l = 0; l < 4; ++l) at[l] = group >> l & 1u ? j + l : some;
+        T o_lanes[3][4], d_lanes[3][4], t1[4];
+        for (int l = 0; l < 4; ++l) {
+            for (int a = 0; a < 3; ++a) {
+                o_lanes[a][l] = rays[at[l]].origin[a];
+                d_lanes[a][l] = rays[at[l]].direction[a];
+            }
+            t1[l] = t_max[at[l]];
+        }
+        L o[3], d[3], to;
+        for (int a = 0; a < 3; ++a) {
+            detail::load(o_lanes[a], o[a]);
+            detail::load(d_lanes[a], d[a]);
+        }
+        detail::load(t1, to);
+        const M no_sign = ~M(-L{});
+        const L ax = L(M(o[0]) & no_sign), ay = L(M(o[1]) & no_sign), az = L(M(o[2]) & no_sign);
+        const L yz = az > ay ? az : ay, origin_mag = yz > ax ? yz : ax;  // max_abs(): max(|x|, max(|y|, |z|))
+        L sm, mag, delta;
+        scene_mag(origin_mag, sm);
+        widening_scale<T>(origin_mag, sm, mag);
+        widening<T>(mag, delta);
+        const L from = L{} + t_min;
+        to = L{} + to;
+        L near[3], far[3];
+        for (int a = 0; a < 3; ++a) {
+            // widened_ray_consts() and enters() for axis a, each operation as there.
+            const L inv = (L{} + T(1)) / d[a];
+            M sign;
+            detail::sign_bits<T>(d[a], sign);
+            const L toward = L(M(L{} + delta) | sign);
+            const M neg = sign != M{};
+            const L lo_a{lo[a], lo[a], lo[a], lo[a]}, hi_a{hi[a], hi[a], hi[a], hi[a]};
+            const L ta = ((neg ? hi_a : lo_a) - (o[a] + toward)) * inv;
+            const L tb = ((neg ? lo_a : hi_a) - (o[a] - toward)) * inv;
+            near[a] = ta > from ? ta : from;
+            far[a] = tb < to ? tb : to;
+        }
+        const L near_xy = near[1] > near[0] ? near[1] : near[0], far_xy = far[1] < far[0] ? far[1] : far[0];
+        const L enter = near[2] > near_xy ? near[2] : near_xy, leave = far[2] < far_xy ? far[2] : far_xy;
+        out |= std::uint64_t(detail::lane_bits(M(enter <= leave)) & group) << j;
+    }
+    return out;
+}
+
 /// Storage for up to N values of X, none constructed: a bundle's per-ray arrays are filled for
 /// its live rays only, each value constructed in place (::new (slots.at(i)) X(f(...)) builds f's
 /// result right there). Copying a freshly returned struct into an array element instead reloads
@@ -74,6 +138,10 @@ std::uint64_t MeshBvh<T>::nearest_bundle(const Ray<T>* rays, std::uint64_t live,
     T limit[kMaxBundle];
     for (std::uint64_t m = live; m; m &= m - 1) limit[__builtin_ctzll(m)] = best[__builtin_ctzll(m)].t;
     live = mesh_bvh::valid_rays(rays, live, t_min, limit);
+    live = mesh_bvh::entering_rays(rays, live, root_lo_, root_hi_, t_min, limit, [&](const auto& m, auto& sm) {
+        sm = m * 0;  // finite: the rays are valid
+        sm += scene_mag_;
+    });
     if (live == 0) return 0;
     mesh_bvh::Slots<mesh_bvh::RayConsts<T>, kMaxBundle> rc;
     const mesh_bvh::Packet<T>* before[kMaxBundle];

@@ -203,6 +203,20 @@ template <typename T> struct ShearedRay : detail::TriangleShear<T> {
 
 template <typename T> inline ShearedRay<T> sheared(const Ray<T>& ray) { return {detail::triangle_shear(ray), ray}; }
 
+/// ray_consts()'s scale |origin|_inf + scene_mag, clamped: near the largest finite values the
+/// sum can overflow, and an infinite delta would make the slab distances NaN. For a T or, lane by
+/// lane with the same operations, a Lanes4<T> (written to `out`: a 32-byte vector is not returned
+/// where AVX may be off, as in Lanes.h).
+template <typename S, typename V, typename W>
+inline void widening_scale(const V& origin_mag, const W& scene_mag, V& out) {
+    const V sum = origin_mag + scene_mag, most = V{} + std::numeric_limits<S>::max();
+    out = most < sum ? most : sum;  // std::min(sum, max)
+}
+/// ray_consts()'s widening delta for that scale: 128 eps mag (+ the least normal, so it is never 0).
+template <typename S, typename V> inline void widening(const V& mag, V& out) {
+    out = S(128) * std::numeric_limits<S>::epsilon() * mag + std::numeric_limits<S>::min();
+}
+
 /// RayConsts for a ray in a tree whose boxes reach at most `scene_mag` from the origin: boxes
 /// widened by delta = 128 eps (|origin| + scene_mag), so culling never drops a triangle the test
 /// accepts. The widest the test's t strays from the triangle's box is its clamp (intersect() step
@@ -216,10 +230,9 @@ template <typename T> inline ShearedRay<T> sheared(const Ray<T>& ray) { return {
 /// scene_mag), so both products and their difference stay below max / 8. Rays with a zero direction component
 /// (1 / direction infinite) or of extreme magnitudes are not fused.
 template <typename T> inline RayConsts<T> ray_consts(const Ray<T>& ray, T scene_mag) {
-    // Clamped: near the largest finite values the sum can overflow, and an infinite delta would
-    // make the slab distances NaN.
-    const T mag = std::min(detail::max_abs(ray.origin) + scene_mag, std::numeric_limits<T>::max());
-    const T delta = T(128) * std::numeric_limits<T>::epsilon() * mag + std::numeric_limits<T>::min();
+    T mag, delta;
+    widening_scale<T>(detail::max_abs(ray.origin), scene_mag, mag);
+    widening<T>(mag, delta);
     RayConsts<T> rc{detail::widened_ray_consts(ray, delta)};
     using L = detail::Lanes4<T>;
     L inv, o_near, o_far;

@@ -188,7 +188,7 @@ public:
                 }
             }
         }
-        update_magnitude();
+        update_extent();
     }
 
     /// Rebuilds the hierarchy over the instances' current boxes.
@@ -217,7 +217,7 @@ public:
         }
         mesh_bvh::Collapse<T>(tree.nodes, nodes_, 1).build(
             [](std::uint32_t first, std::uint32_t count) { return mesh_bvh::leaf_ref(first, count); });
-        update_magnitude();
+        update_extent();
     }
 
     /// Nearest instance hit with t in [t_min, t_max] (see the class comment for ties). Empty for a
@@ -355,19 +355,36 @@ private:
         boxes_[s] = b;
     }
 
-    void update_magnitude() {
+    /// The scene's magnitude and the root's box (its children's), as the walks see them.
+    void update_extent() {
         scene_mag_ = T(0);
         for (const Aabb<T>& b : boxes_)
             if (b.min.x <= b.max.x) scene_mag_ = std::max(scene_mag_, std::max(detail::max_abs(b.min), detail::max_abs(b.max)));
         scene_mag_ = std::min(scene_mag_, std::numeric_limits<T>::max());
+        root_ = {Vec3<T>(infinity<T>()), Vec3<T>(-infinity<T>())};
+        if (nodes_.empty()) return;
+        for (int c = 0; c < mesh_bvh::kWidth; ++c)
+            if (nodes_[0].child[c] != mesh_bvh::kNone)
+                for (int a = 0; a < 3; ++a) {
+                    root_.min[a] = std::min(root_.min[a], nodes_[0].lo[a][c]);
+                    root_.max[a] = std::max(root_.max[a], nodes_[0].hi[a][c]);
+                }
+    }
+
+    /// The scene magnitude walk() gives ray_consts() for a ray with |origin|_inf = origin_mag: the
+    /// world ray's rounding and the mapped ray's (scaled by the maps' condition), in space. For a T
+    /// or, lane by lane with the same operations, a Lanes4<T> (written to `out`, as in Lanes.h).
+    template <typename V> void walk_mag(const V& origin_mag, V& out) const {
+        const V mag = (T(1) + cond_) * (scene_mag_ + origin_mag), most = V{} + std::numeric_limits<T>::max();
+        out = most < mag ? most : mag;  // std::min(mag, max)
     }
 
     static mesh_instances::NormalFrame<T> normal_frame(const Placed& p) { return mesh_instances::NormalFrame<T>(p.inverse); }
 
     template <typename Leaf> void walk(const Ray<T>& ray, T t_min, T t_max, const Leaf& leaf) const {
-        // The world ray's rounding, and the mapped ray's (scaled by the maps' condition), in space.
-        const T mag = (T(1) + cond_) * (scene_mag_ + detail::max_abs(ray.origin));
-        const auto rc = mesh_bvh::ray_consts(ray, std::min(mag, std::numeric_limits<T>::max()));
+        T mag;
+        walk_mag(detail::max_abs(ray.origin), mag);
+        const auto rc = mesh_bvh::ray_consts(ray, mag);
         T limit = t_max;
         const char* leaves = reinterpret_cast<const char*>(placed_.data());
         mesh_bvh::with_walk(isa_, [&](auto w) { w.walk_tree(nodes_.data(), leaves, sizeof(Placed), rc, t_min, limit, leaf); });
@@ -380,6 +397,7 @@ private:
     std::vector<Aabb<T>> boxes_;       ///< world boxes by slot
     std::vector<std::uint32_t> slot_of_;  ///< instance -> slot
     T scene_mag_ = T(0), cond_ = T(0);
+    Aabb<T> root_{Vec3<T>(infinity<T>()), Vec3<T>(-infinity<T>())};  ///< the root node's children's box
     BatchIsa isa_ = BatchIsa::Sse2;  ///< the walk's, an effective_isa()
 };
 

@@ -224,6 +224,67 @@ TYPED_TEST(MeshBundleTest, InstancesEqualPicks) {
     }
 }
 
+TYPED_TEST(MeshBundleTest, EnteringRaysAreEachRaysOwnRootTest) {
+    // The bundle's cull gives, ray by ray, enters(ray_consts()) — the single-ray walk's root test —
+    // for rays inside, outside, grazing and along the box's planes, with zero and negative-zero
+    // direction components, near and far origins, partial groups of four, and short ranges.
+    using T = TypeParam;
+    using L = detail::Lanes4<T>;
+    const std::uint32_t seed = announced_seed(20261214u);
+    SCOPED_TRACE("seed " + std::to_string(seed) + " (RAYPICK_SEED reruns it)");
+    test::Random r(seed);
+    const Vec3<T> lo(T(-1), T(-0.5), T(0)), hi(T(2), T(0.5), T(3));
+    const T scene_mag = T(3), cond = T(1.5);
+    std::size_t entered = 0, missed = 0, grazing = 0;  // grazing: decided by the widening's size
+    for (int bundle = 0; bundle < 400; ++bundle) {
+        std::vector<Ray<T>> rays(64);
+        std::vector<T> t_max(64, infinity<T>());
+        const double reach = std::pow(10.0, 4 * std::abs(r.sym()));
+        for (std::size_t i = 0; i < rays.size(); ++i) {
+            Vec3<T> o = Vec3<T>(r.cube() * reach), d = Vec3<T>(r.cube());
+            // A third aimed through a point of the box, some exactly along one of its planes.
+            if (i % 3 == 0) d = Vec3<T>(Vec3<double>(lo) + (Vec3<double>(hi - lo)) * (r.cube() * 0.5 + 0.5)) - o;
+            if (i % 7 == 1) d[i % 3] = (i & 8) ? T(0) : -T(0);
+            if (i % 11 == 2) o[i % 3] = (i & 16) ? lo[i % 3] : hi[i % 3];
+            if (i % 13 == 4) {
+                // Parallel to a face, just outside it: in or out by the widening alone.
+                const int a = int(i % 3);
+                d[a] = T(0);
+                o[a] = T(double(lo[a]) - std::abs(r.sym()) * 3 * 128 * double(std::numeric_limits<T>::epsilon()) *
+                                             (double(detail::max_abs(o)) + double(scene_mag)));
+            }
+            if (d == Vec3<T>(T(0))) d.x = T(1);
+            rays[i] = {o, d};
+            if (i % 5 == 3) t_max[i] = T(std::abs(r.sym()));
+        }
+        // Bundles of every length up to 64, with some rays left out.
+        const std::size_t count = 1 + std::size_t(bundle) % 64;
+        std::uint64_t live = count == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << count) - 1;
+        if (bundle % 3 == 1) live &= 0xb6db6db6db6db6dbull;
+        const T t_min = bundle % 4 == 0 ? T(0.25) : T(0);
+        const std::uint64_t mesh = mesh_bvh::entering_rays(rays.data(), live, lo, hi, t_min, t_max.data(),
+                                                           [&](const L& m, L& sm) { sm = m * 0 + scene_mag; });
+        const std::uint64_t scaled = mesh_bvh::entering_rays(rays.data(), live, lo, hi, t_min, t_max.data(),
+                                                             [&](const L& m, L& sm) { sm = (T(1) + cond) * (scene_mag + m); });
+        EXPECT_EQ(mesh & ~live, 0u);
+        for (std::size_t i = 0; i < count; ++i) {
+            if (!(live >> i & 1u)) continue;
+            const T m = detail::max_abs(rays[i].origin);
+            const bool want = mesh_bvh::enters(mesh_bvh::ray_consts(rays[i], scene_mag), lo, hi, t_min, t_max[i]);
+            const bool want_scaled =
+                mesh_bvh::enters(mesh_bvh::ray_consts(rays[i], (T(1) + cond) * (scene_mag + m)), lo, hi, t_min, t_max[i]);
+            EXPECT_EQ(bool(mesh >> i & 1u), want) << "bundle " << bundle << " ray " << i;
+            EXPECT_EQ(bool(scaled >> i & 1u), want_scaled) << "bundle " << bundle << " ray " << i;
+            (want ? entered : missed) += 1;
+            grazing += i % 13 == 4 && want != mesh_bvh::enters(mesh_bvh::ray_consts(rays[i], T(0)), lo, hi, t_min, t_max[i]);
+        }
+    }
+    // Both outcomes are exercised.
+    EXPECT_GT(entered, 1000u);
+    EXPECT_GT(missed, 1000u);
+    EXPECT_GT(grazing, 5u);
+}
+
 TYPED_TEST(MeshBundleTest, EmptyMeshesAndBundlesMiss) {
     using T = TypeParam;
     const MeshBvh<T> empty{TriangleMesh<T>{}};
