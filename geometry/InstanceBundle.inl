@@ -70,9 +70,8 @@ void InstanceBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::opt
         w.walk_tree(nodes_.data(), leaves, sizeof(Placed), rc.data(), live, t_min, limit, leaf);
     });
     // The hits built in place (in world space), copied out once all are built, as in
-    // MeshBvh::pick_bundle.
-    // A normal frame is made once per run of rays hitting the same instance (a tile's rays mostly
-    // hit one).
+    // MeshBvh::pick_bundle; a normal frame made once per run of rays hitting the same instance (a
+    // tile's rays mostly hit one).
     mesh_bvh::Slots<MeshHit<T>, kMaxBundle> world;
     std::uint64_t found = 0;
     const Placed* framed = nullptr;

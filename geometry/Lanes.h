@@ -159,7 +159,9 @@ inline void sqrt_lanes(const Lanes4<double>& v, Lanes4<double>& out) {
 template <typename T> inline bool all_xyz(const Mask4<T>& m) { return (lane_bits(m) & 7u) == 7u; }
 
 /// The sign bit of every lane of v, the other bits zero.
-template <typename T> inline void sign_bits(const Lanes4<T>& v, Mask4<T>& out) { out = Mask4<T>(v) & Mask4<T>(-Lanes4<T>{}); }
+template <typename T> inline void sign_bits(const Lanes4<T>& v, Mask4<T>& out) {
+    out = Mask4<T>(v) & Mask4<T>(-Lanes4<T>{});
+}
 
 /// The four lanes of v to out[0..3], and back.
 template <typename T> inline void store(const Lanes4<T>& v, T (&out)[4]) { __builtin_memcpy(out, &v, sizeof v); }

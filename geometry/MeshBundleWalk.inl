@@ -122,12 +122,13 @@ inline void walk_bundle(const N* nodes, const char* leaves, std::size_t leaf_byt
         for (; rays; rays &= rays - 1) {
             const int i = __builtin_ctzll(rays);
             unsigned mask = 0;
-            test_vectors(n, rc[i], t_min, limit[i], [&](int c, const V& tn, const M& lanes) __attribute__((always_inline)) {
+            const auto merge = [&](int c, const V& tn, const M& lanes) __attribute__((always_inline)) {
                 const M hit = lanes & occupied[c];
                 mask |= bits_of<T>(hit) << (L * c);
                 const V t = hit ? tn : zero + infinity<T>();
                 child_t[c] = t < child_t[c] ? t : child_t[c];
-            });
+            };
+            test_vectors(n, rc[i], t_min, limit[i], merge);
             for (int g = 0; g < mesh_bvh::kWidth / 8; ++g) hit_children[g][i] = std::uint8_t(mask >> (8 * g));
             children |= mask;
         }
