@@ -27,17 +27,13 @@ void InstanceBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::opt
     live = mesh_bvh::entering_rays(rays, live, root_.min, root_.max, t_min, t_max,
                                    [&](const auto& m, auto& sm) { walk_mag(m, sm); });
     if (live == 0) return;
-    // Per ray exactly as pick(): its node-test constants (walk()'s), its nearest hit so far, the
-    // instance that holds it and the ray mapped into that instance's mesh.
-    mesh_bvh::Slots<mesh_bvh::RayConsts<T>, kMaxBundle> rc;
+    // Per ray exactly as pick(): its nearest hit so far, the instance that holds it and the ray
+    // mapped into that instance's mesh.
     mesh_bvh::Slots<mesh_bvh::Best<T>, kMaxBundle> best;
     const Placed* best_at[kMaxBundle];
     mesh_bvh::Slots<Ray<T>, kMaxBundle> best_ray;
     for (std::uint64_t m = live; m; m &= m - 1) {
         const int i = __builtin_ctzll(m);
-        T mag;
-        walk_mag(detail::max_abs(rays[i].origin), mag);
-        ::new (rc.at(std::size_t(i))) mesh_bvh::RayConsts<T>(mesh_bvh::ray_consts(rays[i], mag));
         ::new (best.at(std::size_t(i))) mesh_bvh::Best<T>{t_max[i]};
         best_at[i] = nullptr;
     }
@@ -65,10 +61,24 @@ void InstanceBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::opt
     };
     alignas(64) T limit[kMaxBundle];
     for (std::size_t i = 0; i < kMaxBundle; ++i) limit[i] = live >> i & 1u ? t_max[i] : -std::numeric_limits<T>::max();
-    const char* leaves = reinterpret_cast<const char*>(placed_.data());
-    mesh_bvh::with_walk(isa_, [&](auto w) {
-        w.walk_tree(nodes_.data(), leaves, sizeof(Placed), rc.data(), live, t_min, limit, leaf);
-    });
+    if (placed_.size() == 1) {
+        // The root's one child is the instance's leaf and root_ its box: entering_rays() has run
+        // each ray's node test of that child, so the walk would hand the leaf exactly `live`.
+        leaf(0, 1, live, limit);
+    } else {
+        // Each ray's node-test constants, walk()'s.
+        mesh_bvh::Slots<mesh_bvh::RayConsts<T>, kMaxBundle> rc;
+        for (std::uint64_t m = live; m; m &= m - 1) {
+            const int i = __builtin_ctzll(m);
+            T mag;
+            walk_mag(detail::max_abs(rays[i].origin), mag);
+            ::new (rc.at(std::size_t(i))) mesh_bvh::RayConsts<T>(mesh_bvh::ray_consts(rays[i], mag));
+        }
+        const char* leaves = reinterpret_cast<const char*>(placed_.data());
+        mesh_bvh::with_walk(isa_, [&](auto w) {
+            w.walk_tree(nodes_.data(), leaves, sizeof(Placed), rc.data(), live, t_min, limit, leaf);
+        });
+    }
     // The hits built in place (in world space), copied out once all are built, as in
     // MeshBvh::pick_bundle; a normal frame made once per run of rays hitting the same instance (a
     // tile's rays mostly hit one).
