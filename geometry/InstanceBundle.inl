@@ -47,8 +47,12 @@ void InstanceBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::opt
                 ::new (local.at(std::size_t(i))) Ray<T>(mesh_instances::to_mesh(p, rays[i]));
                 ::new (b.at(std::size_t(i))) mesh_bvh::Best<T>{best[i].t};
             }
-            // The tie rule of pick(): a nearer hit, or an equal one in a smaller instance.
-            for (std::uint64_t m = p.mesh->nearest_bundle(local.data(), in, t_min, b.data()); m; m &= m - 1) {
+            // The tie rule of pick(): a nearer hit, or an equal one in a smaller instance. The
+            // rays met the instance's box, which holds the mapped mesh: the mesh's root test would
+            // cull few of them.
+            const std::uint64_t found =
+                p.mesh->nearest_bundle(local.data(), in, t_min, b.data(), mesh_bvh::RootCull::skip);
+            for (std::uint64_t m = found; m; m &= m - 1) {
                 const int i = __builtin_ctzll(m);
                 if (b[i].t < best[i].t || !best_at[i] || p.instance < best_at[i]->instance) {
                     best[i] = b[i];

@@ -131,17 +131,18 @@ void MeshBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optiona
 }
 
 template <typename T>
-std::uint64_t MeshBvh<T>::nearest_bundle(const Ray<T>* rays, std::uint64_t live, T t_min,
-                                         mesh_bvh::Best<T>* best) const {
+std::uint64_t MeshBvh<T>::nearest_bundle(const Ray<T>* rays, std::uint64_t live, T t_min, mesh_bvh::Best<T>* best,
+                                         mesh_bvh::RootCull cull) const {
     static_assert(kMaxBundle == std::size_t(mesh_walk_sse2::kBundleRays), "one bit per ray in the walk's masks");
     if (packets_.empty()) return 0;
     T limit[kMaxBundle];
     for (std::uint64_t m = live; m; m &= m - 1) limit[__builtin_ctzll(m)] = best[__builtin_ctzll(m)].t;
     live = mesh_bvh::valid_rays(rays, live, t_min, limit);
-    live = mesh_bvh::entering_rays(rays, live, root_lo_, root_hi_, t_min, limit, [&](const auto& m, auto& sm) {
-        sm = m * 0;  // finite: the rays are valid
-        sm += scene_mag_;
-    });
+    if (cull == mesh_bvh::RootCull::test)
+        live = mesh_bvh::entering_rays(rays, live, root_lo_, root_hi_, t_min, limit, [&](const auto& m, auto& sm) {
+            sm = m * 0;  // finite: the rays are valid
+            sm += scene_mag_;
+        });
     if (live == 0) return 0;
     mesh_bvh::Slots<mesh_bvh::RayConsts<T>, kMaxBundle> rc;
     const mesh_bvh::Packet<T>* before[kMaxBundle];

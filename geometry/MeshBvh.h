@@ -153,6 +153,9 @@ template <typename T> struct alignas(32) Packet {
     std::uint32_t id[4];
 };
 
+/// Whether a bundle walk first tests each ray against the tree's root box (MeshBvh::nearest_bundle()).
+enum class RootCull { test, skip };
+
 /// The nearest hit so far: its t, triangle index (kNone: none yet), where its vertices are and
 /// its edge functions with the ray (intersect()'s step 3, for the hit's barycentrics).
 template <typename T> struct Best {
@@ -604,7 +607,10 @@ public:
     static constexpr std::size_t kMaxBundle = 64;
     /// nearest() for the rays of `live` (bit i: rays[i]) at once, each with its own best[i]:
     /// returns the rays whose best was replaced. Exactly nearest(rays[i], t_min, best[i]) per ray.
-    std::uint64_t nearest_bundle(const Ray<T>* rays, std::uint64_t live, T t_min, mesh_bvh::Best<T>* best) const;
+    /// RootCull::skip leaves out the test of each ray against the root's box (entering_rays()), a
+    /// cull only: for rays already culled by a box that holds the mesh, as an instance's does.
+    std::uint64_t nearest_bundle(const Ray<T>* rays, std::uint64_t live, T t_min, mesh_bvh::Best<T>* best,
+                                 mesh_bvh::RootCull cull = mesh_bvh::RootCull::test) const;
 
     /// The full hit (as intersect() gives it, plus the interpolated normal) of the triangle that
     /// nearest() or hits() found for this ray: intersect()'s step 7 for that triangle, with the t
