@@ -22,10 +22,10 @@ void InstanceBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::opt
     for (std::size_t i = 0; i < count; ++i) out[i].reset();
     if (nodes_.empty() || count == 0) return;
     const std::uint64_t all = count == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << count) - 1;
-    std::uint64_t live = mesh_bvh::valid_rays(rays, all, t_min, t_max);
-    // Rays that miss the root's box stop before their constants (as walk()'s root test would).
-    live = mesh_bvh::entering_rays(rays, live, root_.min, root_.max, t_min, t_max,
-                                   [&](const auto& m, auto& sm) { walk_mag(m, sm); });
+    // Valid rays that meet the root's box, by the arithmetic of walk()'s test of its children:
+    // the rest stop before their constants.
+    const std::uint64_t live = mesh_bvh::entering_rays(rays, all, root_.min, root_.max, t_min, t_max,
+                                                       [&](const auto& m, auto& sm) { walk_mag(m, sm); });
     if (live == 0) return;
     // Per ray exactly as pick(): its nearest hit so far, the instance that holds it and the ray
     // mapped into that instance's mesh.

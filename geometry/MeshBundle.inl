@@ -18,12 +18,13 @@ inline std::uint64_t valid_rays(const Ray<T>* rays, std::uint64_t live, T t_min,
     return out;
 }
 
-/// The rays of `live` that enter the box [lo, hi] within [t_min, t_max[i]] by their own root test:
-/// lane by lane, four rays at a time, the operations of enters(ray_consts(rays[i], sm), lo, hi,
+/// The rays of `live` that are valid (valid_rays()) and enter the box [lo, hi] within [t_min,
+/// t_max[i]] by their own root test: lane by lane, four rays at a time, the operations of
+/// is_valid(rays[i]), valid_range(t_min, t_max[i]) and enters(ray_consts(rays[i], sm), lo, hi,
 /// t_min, t_max[i]), with sm what the caller gives ray_consts() for |rays[i].origin|_inf
-/// (scene_mag(origin_mag, sm) on Lanes4<T>, lane by lane), so each bit is that ray's enters().
+/// (scene_mag(origin_mag, sm) on Lanes4<T>, lane by lane), so each bit is that ray's answer.
 /// A bundle's rays that miss the tree's box stop here, before their per-ray constants (a
-/// picture's rays mostly miss). Requires valid rays (is_valid()).
+/// picture's rays mostly miss).
 template <typename T, typename SceneMag>
 inline std::uint64_t entering_rays(const Ray<T>* rays, std::uint64_t live, const Vec3<T>& lo, const Vec3<T>& hi,
                                    T t_min, const T* t_max, const SceneMag& scene_mag) {
@@ -52,6 +53,11 @@ inline std::uint64_t entering_rays(const Ray<T>* rays, std::uint64_t live, const
             detail::load(d_lanes[a], d[a]);
         }
         detail::load(t1, to);
+        // is_valid() and valid_range(), as there: x * 0 is 0 for finite x only.
+        const L zero{}, dd = (d[0] * d[0] + d[1] * d[1]) + d[2] * d[2];
+        const M valid = ((o[0] * T(0) + o[1] * T(0)) + o[2] * T(0) == zero) &
+                        ((d[0] * T(0) + d[1] * T(0)) + d[2] * T(0) == zero) & (dd > zero) &
+                        (dd <= zero + std::numeric_limits<T>::max()) & (zero + t_min <= to);
         const M no_sign = ~M(-L{});
         const L ax = L(M(o[0]) & no_sign), ay = L(M(o[1]) & no_sign), az = L(M(o[2]) & no_sign);
         const L yz = az > ay ? az : ay, origin_mag = yz > ax ? yz : ax;  // max_abs(): max(|x|, max(|y|, |z|))
@@ -77,7 +83,7 @@ inline std::uint64_t entering_rays(const Ray<T>* rays, std::uint64_t live, const
         }
         const L near_xy = near[1] > near[0] ? near[1] : near[0], far_xy = far[1] < far[0] ? far[1] : far[0];
         const L enter = near[2] > near_xy ? near[2] : near_xy, leave = far[2] < far_xy ? far[2] : far_xy;
-        out |= std::uint64_t(detail::lane_bits(M(enter <= leave)) & group) << j;
+        out |= std::uint64_t(detail::lane_bits(valid & M(enter <= leave)) & group) << j;
     }
     return out;
 }
@@ -137,12 +143,12 @@ std::uint64_t MeshBvh<T>::nearest_bundle(const Ray<T>* rays, std::uint64_t live,
     if (packets_.empty()) return 0;
     T limit[kMaxBundle];
     for (std::uint64_t m = live; m; m &= m - 1) limit[__builtin_ctzll(m)] = best[__builtin_ctzll(m)].t;
-    live = mesh_bvh::valid_rays(rays, live, t_min, limit);
     if (cull == mesh_bvh::RootCull::test)
-        live = mesh_bvh::entering_rays(rays, live, root_lo_, root_hi_, t_min, limit, [&](const auto& m, auto& sm) {
-            sm = m * 0;  // finite: the rays are valid
-            sm += scene_mag_;
+        live = mesh_bvh::entering_rays(rays, live, root_lo_, root_hi_, t_min, limit, [&](const auto&, auto& sm) {
+            sm = std::remove_reference_t<decltype(sm)>{} + scene_mag_;
         });
+    else
+        live = mesh_bvh::valid_rays(rays, live, t_min, limit);
     if (live == 0) return 0;
     mesh_bvh::Slots<mesh_bvh::RayConsts<T>, kMaxBundle> rc;
     const mesh_bvh::Packet<T>* before[kMaxBundle];

@@ -228,10 +228,11 @@ TYPED_TEST(MeshBundleTest, InstancesEqualPicks) {
         }
 }
 
-TYPED_TEST(MeshBundleTest, EnteringRaysAreEachRaysOwnRootTest) {
+TYPED_TEST(MeshBundleTest, EnteringRaysAreValidRaysThatPassTheirOwnRootTest) {
     // The bundle's cull gives, ray by ray, enters(ray_consts()) — the single-ray walk's root test —
     // for rays inside, outside, grazing and along the box's planes, with zero and negative-zero
-    // direction components, near and far origins, partial groups of four, and short ranges.
+    // direction components, near and far origins, partial groups of four, and short ranges; and
+    // no invalid ray or range (is_valid(), valid_range()) gets through.
     using T = TypeParam;
     using L = detail::Lanes4<T>;
     const std::uint32_t seed = announced_seed(20261214u);
@@ -239,7 +240,7 @@ TYPED_TEST(MeshBundleTest, EnteringRaysAreEachRaysOwnRootTest) {
     test::Random r(seed);
     const Vec3<T> lo(T(-1), T(-0.5), T(0)), hi(T(2), T(0.5), T(3));
     const T scene_mag = T(3), cond = T(1.5);
-    std::size_t entered = 0, missed = 0, grazing = 0;  // grazing: decided by the widening's size
+    std::size_t entered = 0, missed = 0, invalid = 0, grazing = 0;  // grazing: decided by the widening's size
     for (int bundle = 0; bundle < 400; ++bundle) {
         std::vector<Ray<T>> rays(64);
         std::vector<T> t_max(64, infinity<T>());
@@ -260,6 +261,20 @@ TYPED_TEST(MeshBundleTest, EnteringRaysAreEachRaysOwnRootTest) {
             if (d == Vec3<T>(T(0))) d.x = T(1);
             rays[i] = {o, d};
             if (i % 5 == 3) t_max[i] = T(std::abs(r.sym()));
+            // Some invalid: a non-finite origin or direction, a direction whose squared length
+            // is 0 or overflows, an empty or NaN range.
+            if (i % 17 == 6) {
+                const T tiny = T(1e-30) * T(1e-30) * T(1e-30), huge = T(1e30) * T(1e30) * T(1e30);
+                switch (i / 17 % 7) {
+                    case 0: rays[i].origin[i % 3] = std::numeric_limits<T>::quiet_NaN(); break;
+                    case 1: rays[i].direction[i % 3] = -infinity<T>(); break;
+                    case 2: rays[i].direction = Vec3<T>(tiny, T(0), -tiny); break;
+                    case 3: rays[i].direction = Vec3<T>(huge, T(1), T(0)); break;
+                    case 4: t_max[i] = std::numeric_limits<T>::quiet_NaN(); break;
+                    case 5: t_max[i] = T(-1); break;
+                    default: rays[i].origin[i % 3] = infinity<T>(); break;
+                }
+            }
         }
         // Bundles of every length up to 64, with some rays left out.
         const std::size_t count = 1 + std::size_t(bundle) % 64;
@@ -273,6 +288,14 @@ TYPED_TEST(MeshBundleTest, EnteringRaysAreEachRaysOwnRootTest) {
         EXPECT_EQ(mesh & ~live, 0u);
         for (std::size_t i = 0; i < count; ++i) {
             if (!(live >> i & 1u)) continue;
+            const bool valid = is_valid(rays[i]) && detail::valid_range(t_min, t_max[i]);
+            EXPECT_EQ(mesh_bvh::valid_rays(rays.data(), std::uint64_t(1) << i, t_min, t_max.data()) != 0, valid);
+            if (!valid) {
+                EXPECT_FALSE(mesh >> i & 1u) << "bundle " << bundle << " invalid ray " << i;
+                EXPECT_FALSE(scaled >> i & 1u) << "bundle " << bundle << " invalid ray " << i;
+                ++invalid;
+                continue;
+            }
             const T m = detail::max_abs(rays[i].origin);
             const bool want = mesh_bvh::enters(mesh_bvh::ray_consts(rays[i], scene_mag), lo, hi, t_min, t_max[i]);
             const bool want_scaled =
@@ -286,6 +309,7 @@ TYPED_TEST(MeshBundleTest, EnteringRaysAreEachRaysOwnRootTest) {
     // Both outcomes are exercised.
     EXPECT_GT(entered, 1000u);
     EXPECT_GT(missed, 1000u);
+    EXPECT_GT(invalid, 500u);
     EXPECT_GT(grazing, 5u);
 }
 
