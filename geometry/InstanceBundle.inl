@@ -66,8 +66,9 @@ void InstanceBvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::opt
     alignas(64) T limit[kMaxBundle];
     for (std::size_t i = 0; i < kMaxBundle; ++i) limit[i] = live >> i & 1u ? t_max[i] : -std::numeric_limits<T>::max();
     if (placed_.size() == 1) {
-        // The root's one child is the instance's leaf and root_ its box: entering_rays() has run
-        // each ray's node test of that child, so the walk would hand the leaf exactly `live`.
+        // The root's one child is the instance's leaf and root_ its box: entering_rays() has
+        // already tested each ray against it with the node test's conservative arithmetic, so
+        // the walk would only repeat that test.
         leaf(0, 1, live, limit);
     } else {
         // Each ray's node-test constants, walk()'s.
