@@ -264,7 +264,9 @@ TYPED_TEST(MeshBundleTest, EnteringRaysAreValidRaysThatPassTheirOwnRootTest) {
             // Some invalid: a non-finite origin or direction, a direction whose squared length
             // is 0 or overflows, an empty or NaN range.
             if (i % 17 == 6) {
-                const T tiny = T(1e-30) * T(1e-30) * T(1e-30), huge = T(1e30) * T(1e30) * T(1e30);
+                // Finite components whose squares underflow to 0, or overflow.
+                const T tiny = std::sqrt(std::numeric_limits<T>::denorm_min()) / T(4);
+                const T huge = std::sqrt(std::numeric_limits<T>::max()) * T(2);
                 switch (i / 17 % 7) {
                     case 0: rays[i].origin[i % 3] = std::numeric_limits<T>::quiet_NaN(); break;
                     case 1: rays[i].direction[i % 3] = -infinity<T>(); break;
