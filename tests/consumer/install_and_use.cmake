@@ -1,6 +1,7 @@
 # Installs the build tree BUILD into a fresh prefix under WORK, then uses the installation as
 # another project would, from a working directory outside both trees:
-#   1. a CMake project finds raypick with find_package and casts, picks and reads a case file;
+#   1. a CMake project finds raypick with find_package, casts, picks shapes and meshes, and reads
+#      case files, one of them naming model files (OBJ, glTF);
 #   2. the header-only core compiles with nothing but pkg-config's flags;
 #   3. the installed raypick-cast checks an installed case file;
 #   4. the installed demo draws the installed showcase to a screenshot (when a display is set).
@@ -27,6 +28,7 @@ run("configuring the consumer" ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE} -B ${WORK}
 run("building the consumer" ${CMAKE_COMMAND} --build ${WORK}/consumer -j2)
 run("the consumer" ${WORK}/consumer/consumer)
 run("the scene consumer" ${WORK}/consumer/scene_consumer ${assets}/seed001_ray_sphere_table.json)
+run("the scene consumer, models" ${WORK}/consumer/scene_consumer ${assets}/mesh_model_files.json)
 
 # 2. pkg-config
 find_program(PKG_CONFIG pkg-config REQUIRED)
