@@ -43,6 +43,7 @@ App::App(const CommandLine& options, GLFWwindow* window, const std::string& conf
         state_.editor.reset(std::move(std::get<Scene>(loaded)));
         // A model file opens as a new scene, which is saved elsewhere (never over the model).
         if (!model_format_of(options.scene_file)) state_.scene_path = options.scene_file;
+        else state_.made_from = options.scene_file;
     } else {
         state_.editor.reset(default_scene(state_.scene_path));
     }

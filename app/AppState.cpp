@@ -98,8 +98,14 @@ void replace_scene(AppState& s, Scene scene, const std::string& path, bool recor
     if (record_history) s.editor.replace(std::move(scene));
     else s.editor.reset(std::move(scene));
     s.scene_path = path;
+    s.made_from.clear();
     s.sel = Selection{};
     reset_camera(s);
+}
+
+std::string scene_title(const AppState& s) {
+    if (!s.scene_path.empty()) return s.scene_path;
+    return s.made_from.empty() ? "(unsaved scene)" : "(unsaved scene from " + s.made_from + ")";
 }
 
 std::variant<Scene, std::string> scene_of_model_file(const std::string& path) {
@@ -146,6 +152,7 @@ bool open_scene(AppState& s, const std::string& path) {
     // A model becomes a new scene: saving it must not write scene JSON over the model file.
     const bool model = model_format_of(path).has_value();
     replace_scene(s, std::move(std::get<Scene>(loaded)), model ? std::string() : path, true);
+    if (model) s.made_from = path;
     add_recent_file(s.recent_files, path);
     s.status = "opened " + path;
     return true;

@@ -75,7 +75,8 @@ struct AppState {
     const Scene& scene() const { return editor.scene(); }
     /// Bumped once by every change of the scene (SceneEditor::version()).
     std::uint64_t scene_version() const { return editor.version(); }
-    std::string scene_path;  ///< where the scene came from / is saved to; empty: built in
+    std::string scene_path;  ///< where the scene came from / is saved to; empty: not saved yet
+    std::string made_from;   ///< the model file an unsaved scene was opened from (never saved over)
     Selection sel;
     Camera camera;
     ViewOptions view;
@@ -114,6 +115,9 @@ std::variant<Scene, std::string> load_scene(const std::string& path);
 /// Replaces the scene (undoable when `record_history`, else the history starts over), resets
 /// selection and camera.
 void replace_scene(AppState& s, Scene scene, const std::string& path, bool record_history);
+/// What the menu bar names the scene by: its file, else "(unsaved scene)", with the model it was
+/// opened from.
+std::string scene_title(const AppState& s);
 /// Loads `path` (a scene or a model file); on failure keeps the current scene and sets the error
 /// message. True on success (`path` then heads the recent files).
 bool open_scene(AppState& s, const std::string& path);

@@ -56,6 +56,17 @@ std::optional<TriangleReadout> triangle_readout(InstancePicker& instances, const
                            shape_t <= h->hit.t};
 }
 
+std::optional<PickedName> picked_name(const Scene& scene, const PickResult& result, const TriangleReadout* mesh) {
+    if (mesh && !mesh->hidden && mesh->instance < scene.instances.size())
+        return PickedName{scene.instances[mesh->instance].name + " (mesh, triangle " +
+                              std::to_string(mesh->hit.hit.triangle) + ")",
+                          mesh->hit.hit.t};
+    if (result.nearest && *result.nearest < scene.shapes.size() && *result.nearest < result.shapes.size() &&
+        result.shapes[*result.nearest].surface)
+        return PickedName{scene.shapes[*result.nearest].name, result.shapes[*result.nearest].surface->t};
+    return std::nullopt;
+}
+
 Triangle<double> hit_triangle(const InstanceBvh<double>& bvh, const InstanceHit<double>& hit) {
     const Instance<double>& inst = bvh.instances().at(hit.instance);
     const Triangle<double> local = triangle(bvh.meshes()[inst.mesh]->mesh(), hit.hit.triangle);

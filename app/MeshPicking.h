@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "app/Commands.h"
@@ -124,6 +125,15 @@ private:
 /// `shape_t`, is nearer; empty when no instance is hit.
 std::optional<TriangleReadout> triangle_readout(InstancePicker& instances, const SceneEditor& editor,
                                                 const Ray<double>& ray, double shape_t);
+
+/// What a ray picks, as the readouts name it: the shape pick or the mesh readout, whichever is
+/// nearer (the shape at equal t, as TriangleReadout::hidden says), and its t.
+struct PickedName {
+    std::string name;  ///< the shape's name, or the instance's with "(mesh, triangle N)"
+    double t = 0.0;
+};
+/// Empty when neither a shape nor a mesh instance is hit.
+std::optional<PickedName> picked_name(const Scene& scene, const PickResult& result, const TriangleReadout* mesh);
 
 /// The nearest surface among shapes (through `shapes`) and instances (through `instances`), by
 /// nearer_side(): the smaller t, a shape at equal t. Empty for a miss.

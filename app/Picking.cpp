@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <type_traits>
 
+#include "app/MeshPicking.h"
 #include <raypick/geometry/textbook/TextbookAabb.h>
 #include <raypick/geometry/textbook/TextbookCapsule.h>
 #include <raypick/geometry/textbook/TextbookObb.h>
@@ -314,11 +315,11 @@ std::string format_triangle_hit(const TriangleHit<double>& h) {
     return "barycentric " + full(h.barycentric) + (h.front ? ", front face" : ", back face");
 }
 
-std::string format_result(const Scene& scene, const PickResult& r, bool include_misses) {
+std::string format_result(const Scene& scene, const PickResult& r, bool include_misses, const TriangleReadout* mesh) {
     std::string out;
     out += "ray origin " + full(r.ray.origin) + " direction " + full(r.ray.direction) + "\n";
-    out += "picked: " + (r.nearest && *r.nearest < scene.shapes.size() ? scene.shapes[*r.nearest].name
-                                                                       : std::string("none")) + "\n";
+    const auto picked = picked_name(scene, r, mesh);
+    out += "picked: " + (picked ? picked->name + " at t " + full(picked->t) : std::string("none")) + "\n";
     for (std::size_t i = 0; i < r.shapes.size() && i < scene.shapes.size(); ++i) {
         const ShapeResult& s = r.shapes[i];
         const std::string head = "[" + std::to_string(i) + "] " + scene.shapes[i].name + " (" +
@@ -343,6 +344,15 @@ std::string format_result(const Scene& scene, const PickResult& r, bool include_
             }
             out += v.differs ? "  DIFFERS: " + v.difference + "\n" : "  (agrees)\n";
         }
+    }
+    if (mesh && mesh->instance < scene.instances.size()) {
+        const MeshHit<double>& h = mesh->hit.hit;
+        out += "[mesh] " + scene.instances[mesh->instance].name + ": triangle " + std::to_string(h.triangle) +
+               (mesh->hidden ? " (behind the picked shape)" : "") + "\n";
+        out += "  t " + full(h.t) + "  point " + full(r.ray.at(h.t)) + "\n";
+        out += "  barycentric " + full(h.barycentric) + (h.front ? ", front face" : ", back face") + "\n";
+        out += "  face normal " + full(h.normal) + "\n";
+        if (h.shading_normal) out += "  interpolated normal " + full(*h.shading_normal) + "\n";
     }
     return out;
 }

@@ -103,8 +103,13 @@ private:
     double last_pick_us_ = 0.0;
 };
 
-/// Plain-text report of a result in full precision (see full()), for "copy as text".
-std::string format_result(const Scene& scene, const PickResult& result, bool include_misses);
+struct TriangleReadout;
+
+/// Plain-text report of a result in full precision (see full()), for "copy as text": what the ray
+/// picks, every shape it hits (or every shape, with include_misses) and, with `mesh`, the nearest
+/// mesh instance's triangle (MeshPicking.h).
+std::string format_result(const Scene& scene, const PickResult& result, bool include_misses,
+                          const TriangleReadout* mesh = nullptr);
 
 /// Where `ray` crosses `shape` when it is a triangle: its intersect() (barycentric weights of a, b,
 /// c and the face it arrives at), for the readouts. Empty for another type or a miss.

@@ -99,7 +99,7 @@ void draw_menu_bar(AppState& s, FilePopups& files) {
         }
         ImGui::EndMenu();
     }
-    ImGui::TextDisabled("| %s", s.scene_path.empty() ? "(built-in scene)" : s.scene_path.c_str());
+    ImGui::TextDisabled("| %s", scene_title(s).c_str());
     ImGui::EndMainMenuBar();
 }
 

@@ -7,6 +7,7 @@
 
 #include <imgui.h>
 
+#include "app/MeshPicking.h"
 #include "app/Picking.h"
 #include "app/ShapeMeshes.h"
 
@@ -52,14 +53,15 @@ void RayPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
     if (ImGui::Checkbox("Freeze ray (Space)", &frozen)) set_frozen(s, frozen);
     flow("Look at ray", true);
     if (ImGui::Button("Look at ray")) {  // orbit around the ray's first hit (or a point along it)
-        const double t = s.result.nearest ? s.result.shapes[*s.result.nearest].surface->t
-                                          : 5.0 / std::max(glm::length(s.ray.ray.direction), 1e-300);
+        const auto picked = picked_name(s.scene(), s.result, s.triangle ? &*s.triangle : nullptr);
+        const double t = picked ? picked->t : 5.0 / std::max(glm::length(s.ray.ray.direction), 1e-300);
         s.camera.look_at(s.camera.eye(), s.ray.ray.at(t));
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("turn the camera to the ray's first hit and orbit around it");
     flow("Copy as text", true);
     if (ImGui::Button("Copy as text"))
-        ImGui::SetClipboardText(format_result(s.scene(), s.result, s.view.show_misses).c_str());
+        ImGui::SetClipboardText(
+            format_result(s.scene(), s.result, s.view.show_misses, s.triangle ? &*s.triangle : nullptr).c_str());
 
     if (!s.ray.valid) {
         hint("No ray yet: move the mouse over the view (or start with --ray).");
@@ -87,16 +89,19 @@ void RayPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
     if (!s.ray.frozen) hint("The ray through the mouse. Freeze it to edit it and orbit around it.");
 
     const PickResult& res = s.result;
-    if (res.nearest && *res.nearest < s.scene().shapes.size()) {
+    if (const auto picked = picked_name(s.scene(), res, s.triangle ? &*s.triangle : nullptr)) {
         ImGui::PushStyleColor(ImGuiCol_Text, kGreen);
-        ImGui::TextWrapped("picked: %s at t = %s", s.scene().shapes[*res.nearest].name.c_str(),
-                           full(res.shapes[*res.nearest].surface->t).c_str());
+        ImGui::TextWrapped("picked: %s at t = %s", picked->name.c_str(), full(picked->t).c_str());
         ImGui::PopStyleColor();
     } else {
         ImGui::TextDisabled("picked: nothing");
     }
-    ImGui::Text("%zu of %zu shapes hit", res.hit_count, s.scene().shapes.size());
+    if (!s.scene().shapes.empty()) ImGui::Text("%zu of %zu shapes hit", res.hit_count, s.scene().shapes.size());
     if (s.triangle && s.triangle->instance < s.scene().instances.size()) draw_triangle_readout(s, *s.triangle);
+    if (s.scene().shapes.empty()) {  // a scene of meshes alone: no table of shapes
+        ImGui::End();
+        return;
+    }
 
     // One row per shape that is hit (every shape with "show misses"); details below for one shape.
     std::vector<std::size_t> rows;

@@ -1,5 +1,7 @@
 #include "app/ui/Panels.h"
 
+#include <cstddef>
+
 #include <imgui.h>
 
 #include "app/ViewLayout.h"
@@ -14,8 +16,10 @@ void draw_status_bar(AppState& s, PanelBackgrounds& backgrounds) {
     if (begin_panel("##status", backgrounds,
                      ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoInputs | ImGuiWindowFlags_NoSavedSettings |
                          ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoBringToFrontOnFocus)) {
-        ImGui::Text("%s ray | %zu shapes | undo %zu / redo %zu | %s", s.ray.frozen ? "frozen" : "mouse",
-                    s.scene().shapes.size(), s.editor.undo_count(), s.editor.redo_count(), s.status.c_str());
+        const std::size_t shapes = s.scene().shapes.size(), instances = s.scene().instances.size();
+        ImGui::Text("%s ray | %zu shape%s, %zu mesh instance%s | undo %zu / redo %zu | %s",
+                    s.ray.frozen ? "frozen" : "mouse", shapes, shapes == 1 ? "" : "s", instances,
+                    instances == 1 ? "" : "s", s.editor.undo_count(), s.editor.redo_count(), s.status.c_str());
     }
     ImGui::End();
     ImGui::PopStyleVar();

@@ -56,8 +56,10 @@ TEST(AppState, SaveThenOpenRoundTripsAndOpeningIsUndoable) {
     s.editor.reset(showcase_scene());
     s.sel.selected = 2;
     const fs::path file = temp("round_trip.json");
+    EXPECT_EQ(scene_title(s), "(unsaved scene)");
     ASSERT_TRUE(save_scene(s, file.string())) << s.error_message;
     EXPECT_EQ(s.scene_path, file.string());
+    EXPECT_EQ(scene_title(s), file.string());
     const Scene saved = s.scene();
 
     AppState t;

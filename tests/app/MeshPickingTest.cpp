@@ -42,6 +42,20 @@ Scene mixed_scene() {
     return s;
 }
 
+/// An icosphere "ball" (unit radius) at the origin and a box "wall" across +z, z in [3, 3.5].
+Scene ball_behind_wall() {
+    Scene s;
+    s.meshes.push_back({"ball", "", make_icosphere(2, 1.0), ""});
+    SceneInstance inst;
+    inst.name = "ball";
+    s.instances.push_back(inst);
+    SceneShape wall;
+    wall.name = "wall";
+    wall.shape = Aabb<double>{Vec3<double>(-2, -2, 3), Vec3<double>(2, 2, 3.5)};
+    s.shapes.push_back(wall);
+    return s;
+}
+
 /// A ray from a random point on a sphere of radius 9 towards a random point near the origin.
 Ray<double> random_ray(std::mt19937& rng) {
     std::uniform_real_distribution<double> u(-1.0, 1.0), near(-4.0, 4.0);
@@ -92,16 +106,7 @@ TEST(MeshPicking, ShapesAndInstancesMatchBruteForce) {
 }
 
 TEST(MeshPicking, NearerShapeHidesInstanceAndBack) {
-    Scene s;
-    s.meshes.push_back({"ball", "", make_icosphere(2, 1.0), ""});
-    SceneInstance inst;
-    inst.name = "ball";
-    s.instances.push_back(inst);
-    SceneShape wall;
-    wall.name = "wall";
-    wall.shape = Aabb<double>{Vec3<double>(-2, -2, 3), Vec3<double>(2, 2, 3.5)};
-    s.shapes.push_back(wall);
-    SceneEditor editor(s);
+    SceneEditor editor(ball_behind_wall());
     ScenePicker sp;
     InstancePicker ip;
     const Ray<double> from_front{{0, 0, 10}, {0, 0, -1}};
@@ -115,6 +120,46 @@ TEST(MeshPicking, NearerShapeHidesInstanceAndBack) {
     EXPECT_EQ(*b->instance, 0u);
     EXPECT_NEAR(b->t, 9.0, 0.05);  // the icosphere is inscribed in the unit sphere
     EXPECT_TRUE(b->mesh->hit.front);
+}
+
+TEST(MeshPicking, ReadoutsNameTheNearerOfShapeAndMesh) {
+    SceneEditor editor(ball_behind_wall());
+    InstancePicker ip;
+    const auto readout = [&](const Ray<double>& ray, PickResult& shapes) {
+        shapes = cast_all(editor.scene(), ray, CompareOptions{});
+        const double shape_t = shapes.nearest ? shapes.shapes[*shapes.nearest].surface->t : infinity<double>();
+        return triangle_readout(ip, editor, ray, shape_t);
+    };
+    // From the back only the ball is hit: it is what the ray picks, and the report says where.
+    PickResult back;
+    const auto behind = readout({{0, 0, -10}, {0, 0, 1}}, back);
+    ASSERT_TRUE(behind);
+    EXPECT_FALSE(behind->hidden);
+    const auto picked = picked_name(editor.scene(), back, &*behind);
+    ASSERT_TRUE(picked);
+    EXPECT_EQ(picked->name, "ball (mesh, triangle " + std::to_string(behind->hit.hit.triangle) + ")");
+    EXPECT_EQ(picked->t, behind->hit.hit.t);
+    const std::string text = format_result(editor.scene(), back, false, &*behind);
+    EXPECT_NE(text.find("picked: " + picked->name + " at t " + full(picked->t)), std::string::npos) << text;
+    EXPECT_NE(text.find("[mesh] ball: triangle " + std::to_string(behind->hit.hit.triangle) + "\n"), std::string::npos);
+    EXPECT_NE(text.find("barycentric " + full(behind->hit.hit.barycentric) + ", front face"), std::string::npos);
+    EXPECT_NE(text.find("face normal " + full(behind->hit.hit.normal)), std::string::npos);
+    // From the front the wall is nearer: it is picked, and the ball's triangle is reported behind it.
+    PickResult front;
+    const auto hidden = readout({{0, 0, 10}, {0, 0, -1}}, front);
+    ASSERT_TRUE(hidden);
+    EXPECT_TRUE(hidden->hidden);
+    const auto wall_picked = picked_name(editor.scene(), front, &*hidden);
+    ASSERT_TRUE(wall_picked);
+    EXPECT_EQ(wall_picked->name, "wall");
+    EXPECT_EQ(wall_picked->t, 10.0 - 3.5);
+    EXPECT_NE(format_result(editor.scene(), front, false, &*hidden).find("(behind the picked shape)"), std::string::npos);
+    // A ray that misses both picks nothing.
+    PickResult none;
+    const auto missed = readout({{5, 5, 10}, {0, 0, -1}}, none);
+    EXPECT_FALSE(missed);
+    EXPECT_FALSE(picked_name(editor.scene(), none, nullptr));
+    EXPECT_NE(format_result(editor.scene(), none, false).find("picked: none\n"), std::string::npos);
 }
 
 TEST(MeshPicking, MovesRefitAndFollowUndoRedo) {
@@ -272,6 +317,7 @@ TEST(MeshPicking, AModelFileOpensAsOneMeshAndOneIdentityInstance) {
     EXPECT_EQ(scene.instances[0], (SceneInstance{"ring", 0, Vec3<double>(0.0), Vec3<double>(0.0), Vec3<double>(1.0), ""}));
     // Saving must not write scene JSON over the model: the scene has no path of its own.
     EXPECT_TRUE(s.scene_path.empty());
+    EXPECT_EQ(scene_title(s), "(unsaved scene from " + path + ")");
     // Framed: the camera looks at the torus's centre and sees all of it.
     const Aabb<double> b = scene_bounds(scene);
     EXPECT_NEAR(b.max.x, 1.3, 1e-3);
