@@ -437,6 +437,8 @@ void App::build_overlay() {
     // the ray chosen in the Case panel in the selection's colour; with details, exit points and
     // both normals of every shape the ray passes through, like the current ray.
     if (v.show_scene_rays) {
+        InstancePicker& instances = interaction_.instance_picker();
+        instances.sync(s.editor);
         const auto& failing = ui_.failing_rays();
         const std::size_t n = std::min<std::size_t>(s.scene().rays.size(), 2000);
         for (std::size_t i = 0; i < n; ++i) {
@@ -446,7 +448,7 @@ void App::build_overlay() {
             const bool chosen = ui_.selected_case_ray() == i;
             const Color col = chosen ? palette::selected : failed ? palette::failed : palette::scene_ray;
             double t0 = std::max(r.t_min, 0.0), t1 = r.t_max;
-            const std::optional<SurfaceHit<double>> best = first_hit(s.scene(), r);
+            const std::optional<SurfaceHit<double>> best = first_hit(s.scene(), instances.bvh(), r);
             if (!std::isfinite(t1)) t1 = (best ? best->t : t0) + 20.0 / glm::length(r.ray.direction);
             if (!std::isfinite(t0)) t0 = 0.0;
             if (v.scene_ray_details)
@@ -469,11 +471,16 @@ void App::build_overlay() {
         }
     }
 
-    // The current ray and its results.
+    // The current ray and its results: every shape's entry and exit, the mesh triangle's entry.
     if (s.ray.valid) {
         const Ray<double>& ray = s.ray.ray;
         const double dlen = glm::length(ray.direction);
         double t_end = 0.0;
+        const bool mesh_hit = s.triangle && s.triangle->instance < instance_count;
+        if (mesh_hit) {
+            t_end = s.triangle->hit.hit.t;
+            if (v.show_entry) entries.points.push_back({glm::vec3(ray.at(t_end)), palette::entry});
+        }
         for (std::size_t i = 0; i < s.result.shapes.size() && i < s.scene().shapes.size(); ++i) {
             const ShapeResult& r = s.result.shapes[i];
             if (r.hit) {
@@ -499,7 +506,7 @@ void App::build_overlay() {
                 if (vr.has_second) show(vr.t2, vr.point2, vr.normal2);
             }
         }
-        const bool any_hit = s.result.hit_count > 0;
+        const bool any_hit = s.result.hit_count > 0 || mesh_hit;
         if (v.show_ray && (any_hit || v.show_misses || s.ray.frozen)) {
             const double len = std::max(t_end * dlen * 1.25, 30.0) / dlen;
             overlay_.annotations.line(ray.origin, ray.at(len), any_hit ? palette::ray : palette::ray_miss);

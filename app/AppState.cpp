@@ -26,12 +26,18 @@ Aabb<double> scene_bounds(const Scene& scene) {
     return b ? *b : Aabb<double>{Vec3d(-1.0), Vec3d(1.0)};
 }
 
-std::optional<SurfaceHit<double>> first_hit(const Scene& scene, const SceneRay& ray) {
+std::optional<SurfaceHit<double>> first_hit(const Scene& scene, const InstanceBvh<double>& instances,
+                                            const SceneRay& ray) {
     std::optional<SurfaceHit<double>> best;
     for (const SceneShape& sh : scene.shapes) {
         const auto h = pick(ray.ray, sh.shape, ray.t_min, ray.t_max);
         if (h && (!best || h->t < best->t)) best = h;
     }
+    // Only instances up to the shape's hit, inclusive: nearer_side() keeps the shape at equal t.
+    const auto m = instances.pick(ray.ray, ray.t_min, best ? best->t : ray.t_max);
+    const double* shape_t = best ? &best->t : nullptr;
+    if (nearer_side(shape_t, m ? &m->hit.t : nullptr) == MixedSide::instance)
+        best = SurfaceHit<double>{m->hit.t, ray.ray.at(m->hit.t), m->hit.normal, false};
     return best;
 }
 
@@ -47,10 +53,11 @@ std::vector<Vec3d> framing_points(const Scene& scene) {
     for (const SceneShape& sh : scene.shapes) add_box(bounds(sh.shape));
     for (std::size_t i = 0; i < scene.instances.size(); ++i)
         if (const auto b = instance_bounds(scene, i)) add_box(*b);
+    const InstanceBvh<double> instances = scene.rays.empty() ? InstanceBvh<double>() : prepare_scene<double>(scene).instances;
     for (const SceneRay& r : scene.rays) {
         if (!is_valid(r.ray)) continue;
         add(r.ray.origin);
-        if (const auto hit = first_hit(scene, r)) add(hit->point);
+        if (const auto hit = first_hit(scene, instances, r)) add(hit->point);
     }
     if (points.empty())
         for (int k = 0; k < 8; ++k) points.emplace_back((k & 1) ? 1.0 : -1.0, (k & 2) ? 1.0 : -1.0, (k & 4) ? 1.0 : -1.0);

@@ -141,8 +141,11 @@ Aabb<double> scene_bounds(const Scene& scene);
 /// What framing the scene shows: the corners of every shape's and mesh instance's bounds, every scene ray's origin and
 /// the first surface it hits (the corners of a unit box around the origin when there is none).
 std::vector<Vec3d> framing_points(const Scene& scene);
-/// The first surface `ray` meets among the scene's shapes within its [t_min, t_max], if any.
-std::optional<SurfaceHit<double>> first_hit(const Scene& scene, const SceneRay& ray);
+/// The first surface `ray` meets within its [t_min, t_max] among the scene's shapes and its mesh
+/// instances (`instances`: the scene's, placed by place_meshes()), by nearer_side(): the smaller
+/// t, a shape at equal t. A triangle's hit is never an exit. Empty when nothing is hit.
+std::optional<SurfaceHit<double>> first_hit(const Scene& scene, const InstanceBvh<double>& instances,
+                                            const SceneRay& ray);
 /// Whether `camera` shows every shape's and mesh instance's bounds whole on a width x height view (in front of the
 /// near plane, inside the picture).
 bool shows_every_shape(const Camera& camera, const Scene& scene, double width, double height);

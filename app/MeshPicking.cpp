@@ -7,9 +7,10 @@
 
 namespace raypick::app {
 
-std::optional<InstanceHit<double>> InstancePicker::pick(const SceneEditor& editor, const Ray<double>& ray, double t_max) {
+std::optional<InstanceHit<double>> InstancePicker::pick(const SceneEditor& editor, const Ray<double>& ray,
+                                                        double t_min, double t_max) {
     instances_.sync(editor);
-    return instances_.bvh().pick(ray, 0.0, t_max);
+    return instances_.bvh().pick(ray, t_min, t_max);
 }
 
 std::optional<SceneHit> pick_scene(ScenePicker& shapes, InstancePicker& instances, const SceneEditor& editor,
@@ -19,7 +20,7 @@ std::optional<SceneHit> pick_scene(ScenePicker& shapes, InstancePicker& instance
     // The shape's t: its own first surface along the ray (the hierarchy answered which shape).
     const auto surface = s ? raypick::pick(ray, editor.scene().shapes[*s].shape) : std::nullopt;
     const double t_shape = surface ? surface->t : infinity<double>();
-    auto m = instances.pick(editor, ray, t_shape);
+    auto m = instances.pick(editor, ray, 0.0, t_shape);
     switch (nearer_side(surface ? &surface->t : nullptr, m ? &m->hit.t : nullptr)) {
         case MixedSide::shape: out = SceneHit{s, std::nullopt, std::nullopt, t_shape}; break;
         case MixedSide::instance: {

@@ -108,8 +108,8 @@ private:
 /// Nearest-instance picking (hover and click) through the editor's scene's instances.
 class InstancePicker {
 public:
-    /// The nearest instance hit with t in [0, t_max], after bringing the hierarchy up to date.
-    std::optional<InstanceHit<double>> pick(const SceneEditor& editor, const Ray<double>& ray,
+    /// The nearest instance hit with t in [t_min, t_max], after bringing the hierarchy up to date.
+    std::optional<InstanceHit<double>> pick(const SceneEditor& editor, const Ray<double>& ray, double t_min = 0.0,
                                             double t_max = infinity<double>());
     void sync(const SceneEditor& editor) { instances_.sync(editor); }
     std::size_t scene_instance_of(std::uint32_t k) const { return instances_.scene_instance_of(k); }

@@ -3,9 +3,13 @@
 // how the camera frames a case (the file's camera only when it shows every shape).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "app/AppState.h"
 #include "app/LabelLayout.h"
 #include "app/ViewLayout.h"
+#include <raypick/scene/CaseCheck.h>
+#include <raypick/scene/ModelGenerators.h>
 
 using namespace raypick;
 using namespace raypick::app;
@@ -122,6 +126,42 @@ TEST(Framing, AFileCameraIsTakenOnlyWhenItShowsEveryShape) {
     EXPECT_NEAR(s.camera.forward().z, -1.0, 1e-9) << "framing keeps the file camera's direction";
 }
 
+TEST(Framing, ARaysFirstHitMayBeOnAMeshInstance) {
+    // The ball at the origin, and an icosphere (inscribed in the unit sphere) placed at x = -5,
+    // nearer along a ray coming from -x.
+    Scene scene = ball_scene();
+    scene.meshes.push_back({"ico", "", make_icosphere(2, 1.0), ""});
+    SceneInstance ico;
+    ico.name = "ico";
+    ico.translation = Vec3d(-5.0, 0.0, 0.0);
+    scene.instances.push_back(ico);
+    SceneRay ray;
+    ray.name = "from_afar";
+    ray.ray.origin = Vec3d(-20.0, 0.0, 0.0);
+    ray.ray.direction = Vec3d(1.0, 0.0, 0.0);
+    scene.rays.push_back(ray);
+    const InstanceBvh<double> instances = prepare_scene<double>(scene).instances;
+    const auto mesh = first_hit(scene, instances, ray);
+    ASSERT_TRUE(mesh);
+    EXPECT_GE(mesh->point.x, -6.0);
+    EXPECT_LT(mesh->point.x, -5.9);
+    EXPECT_EQ(mesh->point, ray.ray.at(mesh->t));
+    EXPECT_FALSE(mesh->is_exit);
+    EXPECT_NEAR(mesh->normal.x, -1.0, 0.05);
+    // Framing shows that hit, not the ball's behind it.
+    const std::vector<Vec3d> points = framing_points(scene);
+    EXPECT_NE(std::find(points.begin(), points.end(), mesh->point), points.end());
+    // A range starting past the icosphere reaches the ball; one ending before it, nothing.
+    SceneRay past = ray;
+    past.t_min = 16.5;
+    const auto ball = first_hit(scene, instances, past);
+    ASSERT_TRUE(ball);
+    EXPECT_NEAR(ball->point.x, -1.0, 1e-12);
+    SceneRay short_of = ray;
+    short_of.t_max = 10.0;
+    EXPECT_FALSE(first_hit(scene, instances, short_of));
+}
+
 TEST(Framing, FramingShowsTheRaysOriginsAndFirstHitsToo) {
     Scene scene = ball_scene();
     SceneRay ray;
@@ -132,7 +172,7 @@ TEST(Framing, FramingShowsTheRaysOriginsAndFirstHitsToo) {
     const std::vector<Vec3d> points = framing_points(scene);
     EXPECT_EQ(points.size(), 8u + 2u) << "the ball's bounds' corners, the ray's origin and first hit";
     EXPECT_EQ(points[8], ray.ray.origin);
-    const auto hit = first_hit(scene, scene.rays[0]);
+    const auto hit = first_hit(scene, InstanceBvh<double>(), scene.rays[0]);
     ASSERT_TRUE(hit);
     EXPECT_NEAR(hit->point.x, -1.0, 1e-12);
     AppState s;
