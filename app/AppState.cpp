@@ -53,12 +53,9 @@ std::vector<Vec3d> framing_points(const Scene& scene) {
     for (const SceneShape& sh : scene.shapes) add_box(bounds(sh.shape));
     for (std::size_t i = 0; i < scene.instances.size(); ++i)
         if (const auto b = instance_bounds(scene, i)) add_box(*b);
-    const InstanceBvh<double> instances = scene.rays.empty() ? InstanceBvh<double>() : prepare_scene<double>(scene).instances;
-    for (const SceneRay& r : scene.rays) {
-        if (!is_valid(r.ray)) continue;
-        add(r.ray.origin);
-        if (const auto hit = first_hit(scene, instances, r)) add(hit->point);
-    }
+    // A ray's hits lie on shapes and instances, inside the bounds above: its origin is what adds.
+    for (const SceneRay& r : scene.rays)
+        if (is_valid(r.ray)) add(r.ray.origin);
     if (points.empty())
         for (int k = 0; k < 8; ++k) points.emplace_back((k & 1) ? 1.0 : -1.0, (k & 2) ? 1.0 : -1.0, (k & 4) ? 1.0 : -1.0);
     return points;

@@ -311,9 +311,14 @@ std::optional<TriangleHit<double>> triangle_hit(const Shape<double>& shape, cons
     return std::nullopt;
 }
 
-std::string format_triangle_hit(const TriangleHit<double>& h) {
-    return "barycentric " + full(h.barycentric) + (h.front ? ", front face" : ", back face");
+namespace {
+/// A triangle hit's barycentrics and face, as the reports give them.
+std::string barycentric_and_face(const Vec3<double>& barycentric, bool front) {
+    return "barycentric " + full(barycentric) + (front ? ", front face" : ", back face");
 }
+}  // namespace
+
+std::string format_triangle_hit(const TriangleHit<double>& h) { return barycentric_and_face(h.barycentric, h.front); }
 
 std::string format_result(const Scene& scene, const PickResult& r, bool include_misses, const TriangleReadout* mesh) {
     std::string out;
@@ -350,7 +355,7 @@ std::string format_result(const Scene& scene, const PickResult& r, bool include_
         out += "[mesh] " + scene.instances[mesh->instance].name + ": triangle " + std::to_string(h.triangle) +
                (mesh->hidden ? " (behind the picked shape)" : "") + "\n";
         out += "  t " + full(h.t) + "  point " + full(r.ray.at(h.t)) + "\n";
-        out += "  barycentric " + full(h.barycentric) + (h.front ? ", front face" : ", back face") + "\n";
+        out += "  " + barycentric_and_face(h.barycentric, h.front) + "\n";
         out += "  face normal " + full(h.normal) + "\n";
         if (h.shading_normal) out += "  interpolated normal " + full(*h.shading_normal) + "\n";
     }
