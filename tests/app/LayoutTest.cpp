@@ -1,8 +1,8 @@
 // Where things go on screen, without a window: the free region the docked columns leave, how a
 // column's panels share its height, where the view's labels go so that none overlaps another, and
-// how the camera frames a case (the file's camera only when it shows every shape).
+// how the camera frames a case (the file's camera only when it shows every shape), and where a
+// case's rays first meet the scene.
 #include <gtest/gtest.h>
-
 
 #include "app/AppState.h"
 #include "app/LabelLayout.h"
@@ -125,7 +125,7 @@ TEST(Framing, AFileCameraIsTakenOnlyWhenItShowsEveryShape) {
     EXPECT_NEAR(s.camera.forward().z, -1.0, 1e-9) << "framing keeps the file camera's direction";
 }
 
-TEST(Framing, ARaysFirstHitMayBeOnAMeshInstance) {
+TEST(SceneRays, TheFirstHitMayBeOnAMeshInstance) {
     // The ball at the origin, and an icosphere (inscribed in the unit sphere) placed at x = -5,
     // nearer along a ray coming from -x.
     Scene scene = ball_scene();
