@@ -152,6 +152,11 @@ public:
     /// scene. Nothing is visited for an invalid ray or range.
     template <typename Visit>
     void for_each_hit(const Ray<T>& ray, Visit&& visit, T t_min = T(0), T t_max = infinity<T>()) const;
+    /// Calls visit(index, const Shape<T>&) once for each shape in the leaves whose boxes the ray
+    /// crosses within [t_min, t_max] (the walk's widened test): a superset of the shapes
+    /// for_each_hit() visits, for tests of one's own. Nothing for an invalid ray or range.
+    template <typename Visit>
+    void for_each_candidate(const Ray<T>& ray, Visit&& visit, T t_min = T(0), T t_max = infinity<T>()) const;
     /// Rays per bundle walk (larger bundles are split).
     static constexpr std::size_t kMaxBundle = 64;
 

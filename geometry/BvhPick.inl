@@ -72,6 +72,17 @@ std::optional<NearestHit<T>> Bvh<T>::finish(const Ray<T>& ray, const bvh_leaf::C
 template <typename T>
 template <typename Visit>
 void Bvh<T>::for_each_hit(const Ray<T>& ray, Visit&& visit, T t_min, T t_max) const {
+    for_each_candidate(
+        ray,
+        [&](std::uint32_t id, const Shape<T>& s) {
+            if (const auto h = cast(ray, s, t_min, t_max)) visit(id, *h);
+        },
+        t_min, t_max);
+}
+
+template <typename T>
+template <typename Visit>
+void Bvh<T>::for_each_candidate(const Ray<T>& ray, Visit&& visit, T t_min, T t_max) const {
     if (nodes_.empty() || !is_valid(ray) || !(t_min <= t_max)) return;
     const RayConsts rc = ray_consts(ray);
     T root_entry;
@@ -80,15 +91,12 @@ void Bvh<T>::for_each_hit(const Ray<T>& ray, Visit&& visit, T t_min, T t_max) co
     // here, where the visitor's type is known.
     struct Context {
         const Bvh& bvh;
-        const Ray<T>& ray;
         Visit& visit;
-        T t_min, t_max;
-    } ctx{*this, ray, visit, t_min, t_max};
+    } ctx{*this, visit};
     auto leaf = [](void* p, std::uint32_t ref, bvh_leaf::Counts counts) {
         Context& c = *static_cast<Context*>(p);
-        bvh_leaf::for_each_shape<T>(&c.bvh.leaves_[ref & kOffsetMask], counts, [&](std::uint32_t id, const Shape<T>& s) {
-            if (const auto h = cast(c.ray, s, c.t_min, c.t_max)) c.visit(id, *h);
-        });
+        bvh_leaf::for_each_shape<T>(&c.bvh.leaves_[ref & kOffsetMask], counts,
+                                    [&](std::uint32_t id, const Shape<T>& s) { c.visit(id, s); });
     };
     const bvh_node::Tree<T> tree{nodes_.data(), leaves_.data()};
     switch (isa_) {

@@ -199,6 +199,11 @@ struct Walks {
                           const mesh_bvh::ShearedRay<T>& sr, T t_min, T t_max, const Visit& visit) {
         every(nodes, packets, rc, sr, t_min, t_max, visit);
     }
+    template <typename T, typename N, typename Visit>
+    static bool every_hit_until(const N* nodes, const mesh_bvh::Packet<T>* packets, const mesh_bvh::RayConsts<T>& rc,
+                                const mesh_bvh::ShearedRay<T>& sr, T t_min, T t_max, const Visit& visit) {
+        return every_until(nodes, packets, rc, sr, t_min, t_max, visit);
+    }
     // Bundles: the rays of `live`, each with its own RayConsts and limit.
     template <typename T, typename N, typename Leaf>
     static void walk_tree(const N* nodes, const char* leaves, std::size_t leaf_bytes, const mesh_bvh::RayConsts<T>* rc,

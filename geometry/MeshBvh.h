@@ -587,6 +587,51 @@ public:
         return out;
     }
 
+    /// Calls visit(const mesh_bvh::Best<T>&) for the triangles the ray hits with t in [t_min,
+    /// t_max] (intersect()'s hits: best.id the triangle, best.t its t; hit() gives the full hit),
+    /// in the walk's order, not sorted, until visit returns true; returns whether it did. Nothing
+    /// is visited for an invalid ray or range.
+    template <typename Visit> bool visit_hits(const Ray<T>& ray, T t_min, T t_max, const Visit& visit) const {
+        if (packets_.empty() || !is_valid(ray) || !detail::valid_range(t_min, t_max)) return false;
+        const auto rc = mesh_bvh::ray_consts(ray, scene_mag_);
+        if (!mesh_bvh::enters(rc, root_lo_, root_hi_, t_min, t_max)) return false;
+        const auto sr = mesh_bvh::sheared(ray);
+        bool stopped = false;
+        with_nodes([&](const auto* nodes) {
+            mesh_bvh::with_walk(isa_, [&](auto w) {
+                stopped = w.every_hit_until(nodes, packets_.data(), rc, sr, t_min, t_max, visit);
+            });
+        });
+        return stopped;
+    }
+
+    /// Whether the ray hits some triangle with t in [t_min, t_max]: exactly when pick() would not
+    /// be empty, found by a walk that stops at the first hit. False for an invalid ray or range.
+    bool occluded(const Ray<T>& ray, T t_min = T(0), T t_max = infinity<T>()) const {
+        return visit_hits(ray, t_min, t_max, [](const mesh_bvh::Best<T>&) { return true; });
+    }
+
+    /// Calls fn(const Triangle<T>&, std::uint32_t index) once for each triangle of the leaves
+    /// whose boxes the ray crosses within [t_min, t_max] (the walk's widened test): a superset of
+    /// the triangles the ray or any line within rounding of it meets there. Zero-area triangles
+    /// are not in the tree. Nothing for an invalid ray or range.
+    template <typename Fn> void for_each_candidate(const Ray<T>& ray, T t_min, T t_max, const Fn& fn) const {
+        if (packets_.empty() || !is_valid(ray) || !detail::valid_range(t_min, t_max)) return;
+        const auto rc = mesh_bvh::ray_consts(ray, scene_mag_);
+        if (!mesh_bvh::enters(rc, root_lo_, root_hi_, t_min, t_max)) return;
+        const auto leaf = [&](std::uint32_t first, std::uint32_t count, T&) {
+            for (std::uint32_t k = 0; k < count; ++k) {
+                const Packet& p = packets_[first + k / 4];
+                fn(mesh_bvh::triangle_of(p, k % 4), p.id[k % 4]);
+            }
+        };
+        T limit = t_max;
+        const char* leaves = reinterpret_cast<const char*>(packets_.data());
+        with_nodes([&](const auto* nodes) {
+            mesh_bvh::with_walk(isa_, [&](auto w) { w.walk_tree(nodes, leaves, sizeof(Packet), rc, t_min, limit, leaf); });
+        });
+    }
+
     /// The hierarchy's part of pick(), for callers that combine several meshes: replaces `best`
     /// when a triangle is hit at t in [t_min, best.t] with t < best.t, or t == best.t and an
     /// index below best.id. Returns whether it replaced it. An invalid ray or range changes nothing.

@@ -281,6 +281,32 @@ public:
         return out;
     }
 
+    /// Calls fn(const mesh_instances::Placed<T>& p) for each instance whose box the ray crosses
+    /// within [t_min, t_max], nearer boxes first (p.instance is its index; to_mesh(p, ray) the ray
+    /// in its mesh, normal_frame(p) its normals' map), until fn returns true; returns whether it
+    /// did. Nothing for an invalid ray or range.
+    template <typename Fn> bool visit_instances(const Ray<T>& ray, T t_min, T t_max, const Fn& fn) const {
+        if (nodes_.empty() || !is_valid(ray) || !detail::valid_range(t_min, t_max)) return false;
+        bool stop = false;
+        const auto leaf = [&](std::uint32_t first, std::uint32_t count, T& limit) {
+            for (std::uint32_t s = first; s < first + count && !stop; ++s) stop = fn(placed_[s]);
+            if (stop) limit = -infinity<T>();  // no child is entered below -inf
+        };
+        walk(ray, t_min, t_max, leaf);
+        return stop;
+    }
+
+    /// Whether the ray hits a triangle of some instance with t in [t_min, t_max]: exactly when
+    /// pick() would not be empty, found by walks that stop at the first hit.
+    bool occluded(const Ray<T>& ray, T t_min = T(0), T t_max = infinity<T>()) const {
+        return visit_instances(ray, t_min, t_max, [&](const Placed& p) {
+            return p.mesh->occluded(mesh_instances::to_mesh(p, ray), t_min, t_max);
+        });
+    }
+
+    /// The world frame of instance p's normals (MeshBvh::hit()'s frame argument).
+    static mesh_instances::NormalFrame<T> normal_frame(const Placed& p) { return mesh_instances::NormalFrame<T>(p.inverse); }
+
     /// Instance i alone: its mesh's pick of the ray mapped into it, the hit in world space as
     /// pick() gives it. Empty for a miss, an invalid ray or range, or i out of range.
     std::optional<MeshHit<T>> pick_instance(std::uint32_t i, const Ray<T>& ray, T t_min = T(0),
@@ -378,8 +404,6 @@ private:
         const V mag = (T(1) + cond_) * (scene_mag_ + origin_mag), most = V{} + std::numeric_limits<T>::max();
         out = most < mag ? most : mag;  // std::min(mag, max)
     }
-
-    static mesh_instances::NormalFrame<T> normal_frame(const Placed& p) { return mesh_instances::NormalFrame<T>(p.inverse); }
 
     template <typename Leaf> void walk(const Ray<T>& ray, T t_min, T t_max, const Leaf& leaf) const {
         T mag;

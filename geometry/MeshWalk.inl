@@ -476,3 +476,23 @@ inline void every(const N* nodes, const mesh_bvh::Packet<T>* packets,
     T limit = t_max;
     walk(nodes, reinterpret_cast<const char*>(packets), sizeof(mesh_bvh::Packet<T>), rc, t_min, limit, leaf);
 }
+
+/// every() until visit returns true: then the walk stops (the rest of the leaf's hits and every
+/// node still on the stack are skipped). Returns whether visit stopped it.
+template <typename T, typename N, typename Visit>
+inline bool every_until(const N* nodes, const mesh_bvh::Packet<T>* packets, const mesh_bvh::RayConsts<T>& rc,
+                        const mesh_bvh::ShearedRay<T>& sr, T t_min, T t_max, const Visit& visit) {
+    bool stop = false;
+    const auto leaf = [&](std::uint32_t first, std::uint32_t count, T& limit) {
+        if (stop) return;
+        const mesh_bvh::Packet<T>* p = packets + first;
+        test_leaf(p, sr, t_min, t_max, count, [&](unsigned k, T t, T e0, T e1, T e2) {
+            if (!stop) stop = visit(mesh_bvh::Best<T>::of(p, k, t, e0, e1, e2));
+        });
+        if (stop) limit = -std::numeric_limits<T>::infinity();  // no child is entered below -inf
+    };
+    T limit = t_max;
+    walk(nodes, reinterpret_cast<const char*>(packets), sizeof(mesh_bvh::Packet<T>), rc, t_min, limit, leaf);
+    return stop;
+}
+
