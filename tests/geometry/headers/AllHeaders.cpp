@@ -7,6 +7,7 @@
 #include <raypick/geometry/MeshGenerators.h>
 #include <raypick/geometry/MeshInstances.h>
 #include <raypick/geometry/MixedPick.h>
+#include <raypick/geometry/SceneBvh.h>
 #include <raypick/geometry/Shape.h>
 #include <raypick/geometry/Validate.h>
 #include <raypick/geometry/textbook/TextbookAabb.h>
@@ -31,6 +32,15 @@ template <typename T> void instantiate_meshes(const Bvh<T>& shapes) {
     instances.refit();
     (void)instances.pick(ray), (void)instances.hits(ray), (void)pick_nearest_instance(instances, ray);
     (void)pick_mixed(shapes, instances, ray);
+    (void)bvh->occluded(ray), (void)instances.occluded(ray);
+    SceneBvh<T> scene;
+    scene.add_instance(scene.add_mesh(mesh), Affine<T>{});
+    scene.add_shape(Sphere<T>{});
+    scene.commit();
+    QueryFilter<T> filter;
+    filter.accept = [](const HitCandidate<T>&) { return true; };
+    (void)scene.pick(ray, T(0), infinity<T>(), filter), (void)scene.occluded(ray, T(0), infinity<T>(), filter);
+    (void)scene.crossings(ray), (void)scene.contains(ray.origin), (void)scene.classify(ray.origin, 0);
 }
 
 template <typename T> void instantiate() {
