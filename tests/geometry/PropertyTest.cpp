@@ -57,7 +57,14 @@ namespace {
 using LD = long double;
 
 constexpr uint64_t kDefaultSeed = 0x5EED2026ull;
-constexpr long kCases = 100000;  // per shape type; each case runs in double and in float
+/// Cases per shape type (each runs in double and in float): RAYPICK_PROPERTY_CASES, else 100 000.
+/// The sanitizer pass in CI runs fewer; scripts/long-tests.sh many more.
+long case_count() {
+    const char* e = std::getenv("RAYPICK_PROPERTY_CASES");
+    if (e && *e) return std::max(1L, std::strtol(e, nullptr, 0));
+    return 100000;
+}
+const long kCases = case_count();
 constexpr LD kK = 16;            // tolerance factor on eps * magnitude
 constexpr int kMaxReported = 10; // detailed failures printed per test (all are counted)
 
