@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include <raypick/geometry/MeshGenerators.h>
@@ -18,15 +19,19 @@ namespace raypick::bench {
 
 class EmbreeMesh {
 public:
-    /// One mesh; the scene is committed (built) only by commit().
-    explicit EmbreeMesh(const TriangleMesh<float>& mesh) {
-        open();
+    /// One mesh; the scene is committed (built) only by commit(). `flags`: the scenes' flags, e.g.
+    /// RTC_SCENE_FLAG_ROBUST (Embree's mode that avoids most cracks at edges and vertices) and
+    /// RTC_SCENE_FLAG_CONTEXT_FILTER_FUNCTION (for count_hits()).
+    explicit EmbreeMesh(const TriangleMesh<float>& mesh, RTCSceneFlags flags = RTC_SCENE_FLAG_NONE) {
+        open(flags);
         attach(scene_, mesh);
     }
     /// Instances of one mesh placed by `places`; committed by commit().
-    EmbreeMesh(const TriangleMesh<float>& mesh, const std::vector<meshgen::Placement<float>>& places) {
-        open();
+    EmbreeMesh(const TriangleMesh<float>& mesh, const std::vector<meshgen::Placement<float>>& places,
+               RTCSceneFlags flags = RTC_SCENE_FLAG_NONE) {
+        open(flags);
         prototype_ = rtcNewScene(device_);
+        rtcSetSceneFlags(prototype_, flags);
         attach(prototype_, mesh);
         rtcCommitScene(prototype_);
         for (const auto& p : places) {
@@ -63,11 +68,44 @@ public:
         return rh.hit.geomID != RTC_INVALID_GEOMETRY_ID;
     }
 
+    /// Whether anything is hit along the ray with t in [0, t_max] (rtcOccluded1).
+    bool occluded(const Ray<float>& ray, float t_max) const {
+        RTCIntersectContext ctx;
+        rtcInitIntersectContext(&ctx);
+        RTCRay r = embree_ray(ray, t_max);
+        rtcOccluded1(scene_, &ctx, &r);
+        return r.tfar < 0.f;  // Embree sets tfar to -inf on a hit
+    }
+
+    /// Every hit along the ray with t in [0, inf), counted by a context filter function that
+    /// rejects each hit so the traversal goes on: how Open3D counts crossings for its inside test.
+    /// Needs RTC_SCENE_FLAG_CONTEXT_FILTER_FUNCTION.
+    unsigned count_hits(const Ray<float>& ray) const {
+        struct Counting : RTCIntersectContext {
+            unsigned hits = 0;
+        } ctx;
+        rtcInitIntersectContext(&ctx);
+        ctx.filter = [](const RTCFilterFunctionNArguments* args) {
+            auto* c = static_cast<Counting*>(args->context);
+            for (unsigned i = 0; i < args->N; ++i)
+                if (args->valid[i] != 0) {
+                    ++c->hits;
+                    args->valid[i] = 0;
+                }
+        };
+        RTCRayHit rh{};
+        rh.ray = embree_ray(ray, std::numeric_limits<float>::infinity());
+        rh.hit.geomID = RTC_INVALID_GEOMETRY_ID;
+        rtcIntersect1(scene_, &ctx, &rh);
+        return ctx.hits;
+    }
+
 private:
-    void open() {
+    void open(RTCSceneFlags flags) {
         device_ = rtcNewDevice("threads=1");
         rtcSetDeviceMemoryMonitorFunction(device_, &EmbreeMesh::monitor, this);
         scene_ = rtcNewScene(device_);
+        rtcSetSceneFlags(scene_, flags);
     }
     static bool monitor(void* self, ssize_t bytes, bool) {
         static_cast<EmbreeMesh*>(self)->bytes_ += bytes;

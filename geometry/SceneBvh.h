@@ -104,6 +104,7 @@ public:
     ObjectId add_shape(const Shape<T>& shape, std::uint32_t mask = ~std::uint32_t(0)) {
         check_shape("add_shape", shape);
         objects_.push_back({Kind::Shape, 0, mask, true});
+        zero_masks_ += mask == 0;
         shapes_dirty_ = true;
         shape_values_.push_back({ObjectId(objects_.size() - 1), shape});
         return ObjectId(objects_.size() - 1);
@@ -126,6 +127,7 @@ public:
                                         " out of range (" + std::to_string(meshes_.size()) + " meshes)");
         check_transform("add_instance", transform);
         objects_.push_back({Kind::Instance, 0, mask, true});
+        zero_masks_ += mask == 0;
         instance_values_.push_back({ObjectId(objects_.size() - 1), Instance<T>{mesh, transform}});
         instances_dirty_ = true;
         return ObjectId(objects_.size() - 1);
@@ -148,13 +150,18 @@ public:
     }
 
     /// Sets object `id`'s mask (takes effect at once).
-    void set_mask(ObjectId id, std::uint32_t mask) { object(id, "set_mask").mask = mask; }
+    void set_mask(ObjectId id, std::uint32_t mask) {
+        Object& o = object(id, "set_mask");
+        zero_masks_ = zero_masks_ - (o.mask == 0) + (mask == 0);
+        o.mask = mask;
+    }
     std::uint32_t mask(ObjectId id) const { return object(id, "mask").mask; }
 
     /// Removes object `id`; its id is not given again.
     void remove(ObjectId id) {
         Object& o = object(id, "remove");
         o.live = false;
+        zero_masks_ -= o.mask == 0;
         (o.kind == Kind::Shape ? shapes_dirty_ : instances_dirty_) = true;
     }
 
@@ -467,11 +474,8 @@ private:
     static bool culled(const QueryFilter<T>& f, const Shape<T>& shape, bool front) {
         return f.cull_back_faces && !front && std::holds_alternative<Triangle<T>>(shape);
     }
-    std::size_t zero_masks() const {
-        std::size_t n = 0;
-        for (const Object& o : objects_) n += o.live && o.mask == 0;
-        return n;
-    }
+    /// Live objects whose mask is 0 (no query mask lets them through).
+    std::size_t zero_masks() const { return zero_masks_; }
 
     /// A shape's surface points in [t_min, t_max], in order (a triangle shape's, culled by its face
     /// later).
@@ -541,6 +545,7 @@ private:
     Bvh<T> shapes_;
     InstanceBvh<T> instances_;
     bool shapes_dirty_ = false, instances_dirty_ = false;
+    std::size_t zero_masks_ = 0;
     std::vector<std::uint32_t> moved_shapes_, moved_instances_;
 };
 
