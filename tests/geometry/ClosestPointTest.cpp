@@ -703,7 +703,7 @@ TYPED_TEST(ClosestMeshTest, EqualsBruteForceOnSpheresAndTerrainExactAndQuantised
         for (const std::size_t compact_above : {kExact, kCompact}) {
             const MeshBvh<T> bvh(m, BatchIsa::Auto, compact_above);
             test::Random r(seed);
-            for (int i = 0; i < 120; ++i) {
+            for (int i = 0; i < 80; ++i) {
                 const Vec3<T> p = mesh_query(r, m, 1.5);
                 const T cut = cut_off<T>(r, i);
                 expect_same(bvh.closest_point(p, cut), closest_triangle(m, p, cut), "query " + std::to_string(i));
