@@ -188,7 +188,10 @@ public:
     /// node is skipped when its box lies farther than the nearest surface so far (with the slack
     /// of the distances' rounding): a box holds its shapes' surfaces, so its distance bounds
     /// theirs. Empty for a non-finite p, a negative or NaN max_distance, or nothing within it.
-    std::optional<ShapeClosest<T>> closest_point(const Vec3<T>& p, T max_distance = infinity<T>()) const;
+    /// keep(index): whether a shape takes part (a filter's; default all).
+    template <typename Keep = KeepAll>
+    std::optional<ShapeClosest<T>> closest_point(const Vec3<T>& p, T max_distance = infinity<T>(),
+                                                 const Keep& keep = {}) const;
 
 private:
     // The hierarchy is built binary (BinNode) and then collapsed into 16-wide nodes (Node), whose

@@ -38,7 +38,8 @@ struct ClosestRef {
 }  // namespace bvh_node
 
 template <typename T>
-std::optional<ShapeClosest<T>> Bvh<T>::closest_point(const Vec3<T>& p, T max_distance) const {
+template <typename Keep>
+std::optional<ShapeClosest<T>> Bvh<T>::closest_point(const Vec3<T>& p, T max_distance, const Keep& keep) const {
     std::optional<ShapeClosest<T>> best;
     if (nodes_.empty() || !is_finite(p) || !(max_distance >= T(0))) return best;
     // Every valid shape's surface lies in its box. Prune with the slack of the shapes' computed
@@ -53,6 +54,7 @@ std::optional<ShapeClosest<T>> Bvh<T>::closest_point(const Vec3<T>& p, T max_dis
     using Entry = detail::WalkEntry<T, Ref>;
     const auto leaf = [&](const Ref& r) {
         bvh_leaf::for_each_shape<T>(&leaves_[r.ref & kOffsetMask], r.counts, [&](std::uint32_t id, const Shape<T>& s) {
+            if (!keep(id)) return;
             const auto c = raypick::closest_point(p, s);
             if (!c) return;
             const T d = c->distance;

@@ -62,7 +62,8 @@ template <typename T> inline T smallest_singular_bound(const Mat3<T>& m) {
 }  // namespace mesh_instances
 
 template <typename T>
-std::optional<InstanceClosest<T>> InstanceBvh<T>::closest_point(const Vec3<T>& p, T max_distance) const {
+template <typename Keep>
+std::optional<InstanceClosest<T>> InstanceBvh<T>::closest_point(const Vec3<T>& p, T max_distance, const Keep& keep) const {
     std::optional<InstanceClosest<T>> best;
     if (nodes_.empty() || !is_finite(p) || !(max_distance >= T(0))) return best;
     const T eps = std::numeric_limits<T>::epsilon();
@@ -75,6 +76,7 @@ std::optional<InstanceClosest<T>> InstanceBvh<T>::closest_point(const Vec3<T>& p
     mesh_bvh::walk_closest(nodes_.data(), query, limit, [&](std::uint32_t first, std::uint32_t count) {
         for (std::uint32_t slot = first; slot < first + count; ++slot) {
             const Placed& placed = placed_[slot];
+            if (!keep(placed.instance)) continue;
             const Affine<T>& transform = instances_[placed.instance].transform;
             const mesh_instances::NormalFrame<T> frame(placed.inverse);
             // The mesh is walked from q, p mapped into it. Every point x of a mesh box at least d

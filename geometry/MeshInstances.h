@@ -334,7 +334,10 @@ public:
     /// distance, each instance's mesh tree from p mapped into it, its boxes scaled by a lower bound
     /// of the map's smallest singular value. Moved instances count after refit() or rebuild(), as
     /// for picks. Empty for a non-finite p, a negative or NaN max_distance, or nothing within it.
-    std::optional<InstanceClosest<T>> closest_point(const Vec3<T>& p, T max_distance = infinity<T>()) const;
+    /// keep(instance): whether an instance takes part (a filter's; default all).
+    template <typename Keep = KeepAll>
+    std::optional<InstanceClosest<T>> closest_point(const Vec3<T>& p, T max_distance = infinity<T>(),
+                                                    const Keep& keep = {}) const;
 
 private:
     static void grow(Aabb<T>& b, const Aabb<T>& x) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <raypick/geometry/Bvh.h>
+#include <raypick/geometry/ClosestPoint.h>
 #include <raypick/geometry/MeshClosure.h>
 #include <raypick/geometry/MeshInstances.h>
 #include <raypick/geometry/MixedPick.h>
@@ -82,6 +83,17 @@ template <typename T> struct Crossing {
     ObjectId object = kNoObject;
     std::uint32_t triangle = kNoTriangle;  ///< for a mesh instance: the triangle taking the crossing
     CrossingKind kind = CrossingKind::Enter;
+};
+
+/// The surface point nearest to a query point.
+template <typename T> struct SceneClosest {
+    ObjectId object = kNoObject;
+    std::uint32_t triangle = kNoTriangle;  ///< for a mesh instance
+    /// Distance, point, unit normal, feature (face, edge, vertex) and its index, as
+    /// closest_point() of the shape or of the instance's placed triangle gives them; `inside` is
+    /// the object's exact classify() (Inside).
+    SurfacePoint<T> surface;
+    Vec3<T> barycentric{T(0)};  ///< a mesh triangle's weights of its vertices a, b, c at the point
 };
 
 /// A scene of shapes and mesh instances with stable object ids, for every query.
@@ -409,6 +421,58 @@ public:
             return false;
         });
         std::sort(out.begin(), out.end());
+        return out;
+    }
+
+    /// The surface point nearest to `point` within max_distance (distance <= max_distance) among
+    /// the objects the filter's mask lets through (its other parts do not apply): the smaller
+    /// distance, at equal distance a shape before an instance, then the smaller slot, then the
+    /// smaller triangle. Shapes' surfaces are measured also from inside them (a point inside a
+    /// sphere of radius R is R - |p - centre| from it); an instance's triangles are measured
+    /// placed (Bvh::closest_point(), InstanceBvh::closest_point(): hierarchy walks pruned by
+    /// distance, exactly their brute-force answers). Empty for a non-finite point, a negative or
+    /// NaN max_distance, or nothing within it.
+    std::optional<SceneClosest<T>> closest_point(const Vec3<T>& point, T max_distance = infinity<T>(),
+                                                 const QueryFilter<T>& filter = {}) const {
+        Containment where;
+        return closest_point(point, max_distance, filter, where);
+    }
+
+    /// The distance to the nearest surface (closest_point()), negative when the point lies inside
+    /// the object that surface belongs to, exactly (classify(): the sign never depends on
+    /// rounding), and 0 when it lies on its surface. An object without an inside (a triangle shape,
+    /// an open mesh: NoInside) gives the distance unsigned. Where solids overlap this is the signed
+    /// distance to the nearest object's surface, not to their union's. Empty as closest_point().
+    std::optional<T> signed_distance(const Vec3<T>& point, T max_distance = infinity<T>(),
+                                     const QueryFilter<T>& filter = {}) const {
+        Containment where;
+        const auto c = closest_point(point, max_distance, filter, where);
+        if (!c) return std::nullopt;
+        if (where == Containment::OnSurface) return T(0);
+        return where == Containment::Inside ? -c->surface.distance : c->surface.distance;
+    }
+
+    /// closest_point(), with the nearest object's classify() of the point in `where`.
+    std::optional<SceneClosest<T>> closest_point(const Vec3<T>& point, T max_distance, const QueryFilter<T>& filter,
+                                                 Containment& where) const {
+        require_committed("closest_point");
+        std::optional<SceneClosest<T>> out;
+        const auto keep_shape = [&](std::uint32_t k) { return takes_part(shape_values_[k].id, filter); };
+        const auto keep_instance = [&](std::uint32_t k) { return takes_part(instance_values_[k].id, filter); };
+        const auto s = shapes_.closest_point(point, max_distance, keep_shape);
+        // An instance must be strictly nearer than the shape (a shape wins ties).
+        const auto i = instances_.closest_point(point, s ? s->surface.distance : max_distance, keep_instance);
+        if (i && (!s || i->closest.surface.distance < s->surface.distance)) {
+            out = SceneClosest<T>{instance_values_[i->instance].id, i->closest.triangle, i->closest.surface,
+                                  i->closest.barycentric};
+        } else if (s) {
+            out = SceneClosest<T>{shape_values_[s->shape].id, kNoTriangle, s->surface, Vec3<T>(T(0))};
+        }
+        where = Containment::Outside;
+        if (out) {
+            where = classify(point, out->object);
+            out->surface.inside = where == Containment::Inside;
+        }
         return out;
     }
 

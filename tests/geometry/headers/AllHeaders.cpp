@@ -42,6 +42,7 @@ template <typename T> void instantiate_meshes(const Bvh<T>& shapes) {
     filter.accept = [](const HitCandidate<T>&) { return true; };
     (void)scene.pick(ray, T(0), infinity<T>(), filter), (void)scene.occluded(ray, T(0), infinity<T>(), filter);
     (void)scene.crossings(ray), (void)scene.contains(ray.origin), (void)scene.classify(ray.origin, 0);
+    (void)scene.closest_point(ray.origin), (void)scene.signed_distance(ray.origin, T(1), filter);
     const Vec3<T> p(T(1));
     (void)bvh->closest_point(p), (void)closest_triangle(mesh, p), (void)bvh->degenerate_triangles();
     (void)instances.closest_point(p, T(2)), (void)closest_instance(instances, p);
