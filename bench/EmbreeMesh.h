@@ -10,6 +10,7 @@
 #include <limits>
 #include <vector>
 
+#include <raypick/geometry/ClosestPoint.h>
 #include <raypick/geometry/MeshGenerators.h>
 #include <raypick/geometry/TriangleMesh.h>
 
@@ -22,7 +23,7 @@ public:
     /// One mesh; the scene is committed (built) only by commit(). `flags`: the scenes' flags, e.g.
     /// RTC_SCENE_FLAG_ROBUST (Embree's mode that avoids most cracks at edges and vertices) and
     /// RTC_SCENE_FLAG_CONTEXT_FILTER_FUNCTION (for count_hits()).
-    explicit EmbreeMesh(const TriangleMesh<float>& mesh, RTCSceneFlags flags = RTC_SCENE_FLAG_NONE) {
+    explicit EmbreeMesh(const TriangleMesh<float>& mesh, RTCSceneFlags flags = RTC_SCENE_FLAG_NONE) : mesh_(&mesh) {
         open(flags);
         attach(scene_, mesh);
     }
@@ -100,6 +101,39 @@ public:
         return ctx.hits;
     }
 
+    /// The triangle nearest to p (one mesh only: rtcPointQuery with the usual callback, the
+    /// closest point on each candidate triangle shrinking the query's radius). False when the
+    /// scene holds instances.
+    bool closest(const Vec3<float>& p, float& distance, unsigned& prim) const {
+        if (prototype_) return false;
+        struct Query {
+            const TriangleMesh<float>* mesh;
+            Vec3<float> p;
+            float best = std::numeric_limits<float>::infinity();
+            unsigned prim = RTC_INVALID_GEOMETRY_ID;
+        } data{mesh_, p};
+        RTCPointQuery q;
+        q.x = p.x;
+        q.y = p.y;
+        q.z = p.z;
+        q.time = 0.f;
+        q.radius = std::numeric_limits<float>::infinity();
+        RTCPointQueryContext ctx;
+        rtcInitPointQueryContext(&ctx);
+        rtcPointQuery(scene_, &q, &ctx, [](RTCPointQueryFunctionArguments* args) {
+            auto* d = static_cast<Query*>(args->userPtr);
+            const auto c = closest_point_barycentric(d->p, triangle(*d->mesh, args->primID));
+            if (!c || !(c->surface.distance < args->query->radius)) return false;
+            args->query->radius = c->surface.distance;
+            d->best = c->surface.distance;
+            d->prim = args->primID;
+            return true;  // the radius shrank
+        }, &data);
+        distance = data.best;
+        prim = data.prim;
+        return prim != RTC_INVALID_GEOMETRY_ID;
+    }
+
 private:
     void open(RTCSceneFlags flags) {
         device_ = rtcNewDevice("threads=1");
@@ -123,6 +157,7 @@ private:
         rtcAttachGeometry(scene, g);
         rtcReleaseGeometry(g);
     }
+    const TriangleMesh<float>* mesh_ = nullptr;  ///< for closest(): the one mesh, kept by the caller
     RTCDevice device_ = nullptr;
     RTCScene scene_ = nullptr, prototype_ = nullptr;
     std::atomic<long long> bytes_{0};

@@ -5,7 +5,10 @@
 // (SceneBvh::contains against the method Open3D's compute_occupancy uses: Embree in robust mode,
 // every hit along one fixed direction counted by a context filter, parity). The Embree method's
 // wrong answers on points whose rays pass exactly through edges and vertices of a grid cube are
-// counted beside raypick's (the counters hard_points and hard_wrong).
+// counted beside raypick's (the counters hard_points and hard_wrong). Closest points for points
+// near the sphere and in the city (MeshBvh, InstanceBvh and SceneBvh::closest_point against
+// rtcPointQuery with the usual closest-point-on-triangle callback, on the sphere: Embree's point
+// queries through instances hold only for similarity transforms, and the city's are not).
 //
 //   cmake --build build-bench --target raypick_bench_queries && build-bench/bench/raypick_bench_queries
 #include <benchmark/benchmark.h>
@@ -145,6 +148,62 @@ void BM_ContainsRaypickHardPoints(benchmark::State& state) {
 }
 BENCHMARK(BM_ContainsRaypickHardPoints);
 
+/// Points near the sphere's surface: radius 0.9 to 1.1 in random directions.
+const std::vector<Vec3<float>>& near_points() {
+    static const std::vector<Vec3<float>> p = [] {
+        std::mt19937 rng(4343);
+        std::uniform_real_distribution<float> u(-1.f, 1.f), r(0.9f, 1.1f);
+        std::vector<Vec3<float>> out;
+        while (out.size() < (1u << 16)) {
+            const Vec3<float> v(u(rng), u(rng), u(rng));
+            const float l2 = glm::dot(v, v);
+            if (l2 > 1e-2f && l2 <= 1.f) out.push_back(v * (r(rng) / std::sqrt(l2)));
+        }
+        return out;
+    }();
+    return p;
+}
+/// Points in the city: over its ground, up to 5 units high (among and above the buildings).
+const std::vector<Vec3<float>>& city_points() {
+    static const std::vector<Vec3<float>> p = [] {
+        std::mt19937 rng(4444);
+        std::uniform_real_distribution<float> u(-1.f, 97.f), h(0.f, 5.f);
+        std::vector<Vec3<float>> out;
+        for (int i = 0; i < (1 << 16); ++i) out.push_back({u(rng), u(rng), h(rng)});
+        return out;
+    }();
+    return p;
+}
+
+void BM_ClosestRaypick(benchmark::State& state) {
+    const int where = int(state.range(0));
+    const auto& p = where == City ? city_points() : near_points();
+    (void)sphere_bvh(), (void)city_instances();
+    std::size_t i = 0;
+    double sum = 0;
+    for (auto _ : state) {
+        const Vec3<float>& q = p[i++ % p.size()];
+        if (where == City) sum += city_instances().closest_point(q)->closest.surface.distance;
+        else sum += sphere_bvh().closest_point(q)->surface.distance;
+    }
+    state.SetItemsProcessed(int64_t(state.iterations()));
+    state.counters["mean_distance"] = sum / double(std::max<std::size_t>(1, i));
+    state.SetLabel(where == City ? "city" : "sphere");
+}
+BENCHMARK(BM_ClosestRaypick)->Arg(SphereMesh)->Arg(City);
+
+void BM_SignedDistanceScene(benchmark::State& state) {
+    const int where = int(state.range(0));
+    const auto& p = where == City ? city_points() : near_points();
+    const SceneBvh<float>& s = scene(where == City);
+    std::size_t i = 0, inside = 0;
+    for (auto _ : state) inside += *s.signed_distance(p[i++ % p.size()]) < 0.f;
+    state.SetItemsProcessed(int64_t(state.iterations()));
+    state.counters["inside_rate"] = double(inside) / double(std::max<std::size_t>(1, i));
+    state.SetLabel(where == City ? "city" : "sphere");
+}
+BENCHMARK(BM_SignedDistanceScene)->Arg(SphereMesh)->Arg(City);
+
 #ifdef RAYPICK_HAVE_EMBREE
 const bench::EmbreeMesh& embree_scene(int where, bool robust) {
     static std::unique_ptr<bench::EmbreeMesh> cache[2][2];
@@ -194,6 +253,23 @@ void BM_ContainsEmbreeParity(benchmark::State& state) {
     state.counters["hard_wrong"] = double(wrong);
 }
 BENCHMARK(BM_ContainsEmbreeParity);
+
+void BM_ClosestEmbree(benchmark::State& state) {
+    const auto& e = embree_scene(SphereMesh, false);
+    const auto& p = near_points();
+    std::size_t i = 0;
+    double sum = 0;
+    float d;
+    unsigned prim;
+    for (auto _ : state) {
+        e.closest(p[i++ % p.size()], d, prim);
+        sum += d;
+    }
+    state.SetItemsProcessed(int64_t(state.iterations()));
+    state.counters["mean_distance"] = sum / double(std::max<std::size_t>(1, i));
+    state.SetLabel("sphere");
+}
+BENCHMARK(BM_ClosestEmbree);
 #endif
 
 }  // namespace
