@@ -349,7 +349,10 @@ void App::draw_raycast_view() {
 
 void App::update_raycast(const glm::dmat4& view_projection) {
     AppState& s = state_;
-    const IdPicture gl_ids = [&](PictureSize p) { return renderer_.render_ids(s.scene(), view_projection, p.width, p.height); };
+    const IdPicture gl_ids = [&](PictureSize p) {
+        return OtherPicture(renderer_.render_ids(s.scene(), view_projection, p.width, p.height),
+                            renderer_.render_normals(view_projection, p.width, p.height));
+    };
     if (!raycast_.update(s.editor, s.camera, s.viewport.width, s.viewport.height, s.view.raycast, gl_ids)) return;
     renderer_.upload_picture(raycast_.rgba(), raycast_.size().width, raycast_.size().height);
     s.stats.raycast_ms = raycast_.cast_ms();
@@ -370,13 +373,18 @@ RaycastCheck App::raycast_check(int shift) {
     options.margin = 2;
     RaycastView view;  // its own, at full size, whatever the panel's settings
     view.update(s.editor, s.camera, s.viewport.width, s.viewport.height, options, [&](PictureSize p) {
-        return shift_ids(renderer_.render_ids(s.scene(), vp, p.width, p.height), p.width, p.height, shift);
+        std::vector<std::uint8_t> normals = renderer_.render_normals(vp, p.width, p.height);
+        if (shift != 0) normals.clear();  // the shifted test aid compares objects only
+        return OtherPicture(shift_ids(renderer_.render_ids(s.scene(), vp, p.width, p.height), p.width, p.height, shift),
+                            std::move(normals));
     });
     RaycastCheck c;
     c.size = view.size();
     c.compared = view.comparison().compared;
     c.differing = view.comparison().differing;
     c.skipped = view.comparison().skipped;
+    c.normals_compared = view.comparison().normals_compared;
+    c.normals_differing = view.comparison().normals_differing;
     c.cpu_ms = view.cast_ms();
     c.rgba = view.rgba();
     return c;

@@ -18,10 +18,12 @@ struct GLFWwindow;
 
 namespace raypick::app {
 
-/// The figures of --raycast-check: the CPU picture against the OpenGL ids at the view's size.
+/// The figures of --raycast-check: the CPU picture against the OpenGL ids and solid-mode normals
+/// at the view's size.
 struct RaycastCheck {
     PictureSize size;
     std::size_t compared = 0, differing = 0, skipped = 0;
+    std::size_t normals_compared = 0, normals_differing = 0;  ///< of compared: same object, normals compared
     double cpu_ms = 0.0;
     std::vector<std::uint8_t> rgba;  ///< the difference picture, row 0 at the top
     bool passed() const { return double(differing) <= 0.001 * double(compared); }

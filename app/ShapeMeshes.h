@@ -231,5 +231,9 @@ bool solid_cullable(UnitMesh mesh, const ShapeInstance& instance, const glm::mat
 /// a triangle's (edges b - a and c - a, third column 0) turns +-z into +-unit(cross(b - a, c - a)).
 /// Zero only for faces that have no area.
 glm::vec3 instance_normal(const ShapeInstance& instance, const glm::vec3& unit_normal);
+/// Whether an instance's solid is flat (a column of its transform zero: a triangle, a flat box):
+/// its two faces lie in one plane, so the shader draws only the face turned to the eye, whose
+/// normal faces the ray as the core's pick normal does (shaders/solid_instanced.vert, solid.frag).
+bool solid_one_sided(const ShapeInstance& instance);
 
 }  // namespace raypick::app

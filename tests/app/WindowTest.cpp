@@ -442,14 +442,18 @@ struct RaycastFigures {
     int width = 0, height = 0;
     std::size_t compared = 0, differing = 0, skipped = 0;
     double percent = 0.0, cpu_ms = 0.0;
+    std::size_t normals_compared = 0, normals_differing = 0;
 };
 
 std::optional<RaycastFigures> parse_raycast_check(const std::string& output) {
     const auto at = output.find("raycast-check: ");
     if (at == std::string::npos) return std::nullopt;
     RaycastFigures f;
-    if (std::sscanf(output.c_str() + at, "raycast-check: %d x %d, compared %zu, differing %zu (%lf%%), skipped %zu, cpu %lf ms",
-                    &f.width, &f.height, &f.compared, &f.differing, &f.percent, &f.skipped, &f.cpu_ms) != 7)
+    if (std::sscanf(output.c_str() + at,
+                    "raycast-check: %d x %d, compared %zu, differing %zu (%lf%%), skipped %zu, cpu %lf ms; "
+                    "normals compared %zu, differing %zu",
+                    &f.width, &f.height, &f.compared, &f.differing, &f.percent, &f.skipped, &f.cpu_ms,
+                    &f.normals_compared, &f.normals_differing) != 9)
         return std::nullopt;
     return f;
 }
@@ -501,6 +505,27 @@ TEST(AppWindow, RaycastCheckCpuAndOpenGlPicturesAgreeAwayFromSilhouettes) {
     const auto g = parse_raycast_check(many.output);
     ASSERT_TRUE(g) << many.output;
     EXPECT_GT(g->compared, std::size_t(g->width) * std::size_t(g->height) / 2) << many.output;
+}
+
+TEST(AppWindow, RaycastCheckComparesTheSolidModesNormalsToo) {
+    // Triangles and flat boxes have both faces in one plane: solid mode must show the face turned
+    // to the eye, whose normal is the core's pick normal (the ray-cast view's colour). The check
+    // compares each pixel's solid-mode normal with the CPU picture's, so a reversed normal fails.
+    REQUIRE_DISPLAY();
+    const std::string assets = RAYPICK_SOURCE_ASSETS_DIR;
+    for (const std::string name : {"edge_triangle_closed_cube.json", "edge_triangle_back_face.json", "edge_aabb_flat.json", "edge_obb_zero_extent.json", "showcase.json", "mesh_cube_edges.json"}) {
+        SCOPED_TRACE(name);
+        if (!fs::exists(assets + "/" + name)) {
+            ADD_FAILURE() << "missing asset " << name;
+            continue;
+        }
+        const AppRun r = run_app("--scene " + quote(assets + "/" + name) + " --solid --raycast-check");
+        EXPECT_EQ(r.code, 0) << r.output;
+        const auto f = parse_raycast_check(r.output);
+        ASSERT_TRUE(f) << r.output;
+        EXPECT_GT(f->normals_compared, 2000u) << "the shapes' surfaces are compared; " << r.output;
+        EXPECT_EQ(f->normals_differing, 0u) << r.output;
+    }
 }
 
 TEST(AppWindow, RaycastCheckFailsWhenTheOpenGlPictureIsOffByAFewPixels) {
