@@ -102,8 +102,7 @@ bool FilePopups::draw_browser(AppState& s) {
     }
     ImGui::EndChild();
     if (clicked) {  // after the loop: entering a folder replaces the listing being drawn
-        browser_.click(*clicked);
-        if (double_clicked && !clicked->is_dir) action = browser_.choose();
+        action = browser_.click(*clicked, double_clicked);
         confirm_overwrite_.clear();
     }
 
