@@ -104,6 +104,12 @@ bool App::wants_frames() const {
            state_.quit_requested;
 }
 
+bool App::intercept_close() {
+    if (screenshot_mode_ || !has_unsaved_changes(state_)) return false;
+    request_scene_action(state_, {SceneAction::Kind::Quit, ""});
+    return true;
+}
+
 void App::handle_keys() {
     ImGuiIO& io = ImGui::GetIO();
     const bool ctrl = io.KeyCtrl, shift = io.KeyShift;
@@ -121,7 +127,7 @@ void App::handle_keys() {
     if (io.WantCaptureKeyboard) {
         // A dialog or a field has the keyboard; quitting and screenshots still work (P only when
         // no text is being typed).
-        if (ctrl && pressed(GLFW_KEY_Q)) s.quit_requested = true;
+        if (ctrl && pressed(GLFW_KEY_Q)) request_scene_action(s, {SceneAction::Kind::Quit, ""});
         else if (!ctrl && (pressed(GLFW_KEY_F12) || (!io.WantTextInput && pressed(GLFW_KEY_P)))) request_screenshot();
         return;
     }
@@ -138,7 +144,7 @@ void App::handle_keys() {
         if (!s.scene_path.empty()) save_scene(s, s.scene_path);
         else ui_.request_save_as();
     } else if (ctrl && pressed(GLFW_KEY_Q)) {
-        s.quit_requested = true;
+        request_scene_action(s, {SceneAction::Kind::Quit, ""});
     } else if (ctrl && pressed(GLFW_KEY_O)) {
         ui_.request_open();
     } else if (!ctrl && pressed(GLFW_KEY_DELETE)) {
@@ -253,7 +259,10 @@ void App::update() {
 
     cast_ray();
     if (s.view.panels.shown) ui_.draw(s, renderer_.scene_line_vertices());
-    else ui_.check_case(s);
+    else {
+        ui_.check_case(s);
+        ui_.draw_dialogs(s);
+    }
     if (!config_dir_.empty() && s.recent_files != saved_recent_) {  // remembered at once, not only on exit
         if (auto err = save_user_state()) s.status = "could not remember the recent files: " + *err;
     }

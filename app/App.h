@@ -44,6 +44,9 @@ public:
     /// Whether the next frame must be drawn whatever the input: a gesture in progress, a mouse
     /// button held, a frame driver, a screenshot pending.
     bool wants_frames() const;
+    /// The window's close button was pressed: with unsaved edits, asks about them (as Ctrl+Q
+    /// does) and returns true (the window stays open); else false.
+    bool intercept_close();
     /// The time until the next frame was spent sleeping for input, not drawing: it is left out
     /// of the frame times (Stats).
     void slept() { skip_frame_time_ = true; }

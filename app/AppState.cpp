@@ -156,6 +156,7 @@ bool open_scene(AppState& s, const std::string& path) {
     // A model becomes a new scene: saving it must not write scene JSON over the model file.
     const bool model = model_format_of(path).has_value();
     replace_scene(s, std::move(std::get<Scene>(loaded)), model ? std::string() : path, true);
+    s.editor.mark_saved();  // as the file (or the model) has it
     if (model) s.made_from = path;
     add_recent_file(s.recent_files, path);
     s.status = "opened " + path;
@@ -178,9 +179,83 @@ bool save_scene(AppState& s, const std::string& path) {
         return false;
     }
     s.scene_path = path;
+    s.editor.mark_saved();
     add_recent_file(s.recent_files, path);
     s.status = "saved " + path;
     return true;
+}
+
+bool has_unsaved_changes(const AppState& s) { return s.editor.modified(); }
+
+bool perform_scene_action(AppState& s, const SceneAction& action) {
+    switch (action.kind) {
+        case SceneAction::Kind::Quit: s.quit_requested = true; return true;
+        case SceneAction::Kind::Open: return open_scene(s, action.path);
+        case SceneAction::Kind::NewScene:
+            replace_scene(s, Scene{}, "", true);
+            s.editor.mark_saved();
+            return true;
+        case SceneAction::Kind::BuiltInShowcase: {
+            std::string path;
+            Scene scene = default_scene(path);
+            replace_scene(s, std::move(scene), path, true);
+            s.editor.mark_saved();
+            return true;
+        }
+    }
+    return false;
+}
+
+bool request_scene_action(AppState& s, SceneAction action) {
+    if (!has_unsaved_changes(s)) {
+        s.pending_action.reset();
+        s.pending_waits_for_save_as = false;
+        return perform_scene_action(s, action);
+    }
+    s.pending_action = std::move(action);
+    s.pending_waits_for_save_as = false;
+    return false;
+}
+
+PendingOutcome answer_unsaved_changes(AppState& s, UnsavedChoice choice) {
+    if (!s.pending_action) return PendingOutcome::Done;
+    const SceneAction action = *s.pending_action;
+    if (choice == UnsavedChoice::Cancel) {
+        s.pending_action.reset();
+        s.status = "kept the scene";
+        return PendingOutcome::Done;
+    }
+    if (choice == UnsavedChoice::Save) {
+        if (s.scene_path.empty()) {
+            s.pending_waits_for_save_as = true;
+            return PendingOutcome::NeedsSaveAs;
+        }
+        if (!save_scene(s, s.scene_path)) {
+            s.pending_action.reset();
+            return PendingOutcome::Failed;
+        }
+    }
+    s.pending_action.reset();
+    perform_scene_action(s, action);
+    return PendingOutcome::Done;
+}
+
+void finish_save_as(AppState& s, bool saved) {
+    if (!s.pending_action || !s.pending_waits_for_save_as) return;
+    const SceneAction action = *s.pending_action;
+    s.pending_action.reset();
+    s.pending_waits_for_save_as = false;
+    if (saved) perform_scene_action(s, action);
+}
+
+std::string scene_action_text(const SceneAction& action) {
+    switch (action.kind) {
+        case SceneAction::Kind::Quit: return "quitting";
+        case SceneAction::Kind::Open: return "opening " + fs::path(action.path).filename().string();
+        case SceneAction::Kind::NewScene: return "starting a new scene";
+        case SceneAction::Kind::BuiltInShowcase: return "opening the built-in showcase";
+    }
+    return "going on";
 }
 
 bool undo(AppState& s) {

@@ -118,6 +118,12 @@ int run_demo(const CommandLine& opt, LoopHooks& hooks, const char* program) {
                 if (stop) break;
                 app->slept();
             }
+            // The close button: unsaved edits are asked about first (the window stays open).
+            if (glfwWindowShouldClose(window)) {
+                if (!app->intercept_close()) break;
+                glfwSetWindowShouldClose(window, GLFW_FALSE);
+                events.any = true;
+            }
             if (events.any) settle = kSettleFrames;
             events.any = false;
             if (settle > 0) --settle;

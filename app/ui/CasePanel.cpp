@@ -115,7 +115,8 @@ void CasePanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
             const bool failed = !c.error.empty() || (double_ ? c.failed_double : c.failed_float) > 0;
             const std::string text = std::string(failed ? "FAIL " : "pass ") + c.name;
             ImGui::PushID(c.path.c_str());
-            if (wrapped_selectable("##file", text.c_str(), s.scene_path == c.path, failed ? kRed : kGreen)) open_scene(s, c.path);
+            if (wrapped_selectable("##file", text.c_str(), s.scene_path == c.path, failed ? kRed : kGreen))
+                request_scene_action(s, {SceneAction::Kind::Open, c.path});
             if (ImGui::IsItemHovered()) {
                 if (!c.error.empty()) ImGui::SetTooltip("%s", c.error.c_str());
                 else ImGui::SetTooltip("%zu expectations, failed: float %zu, double %zu", c.expectations, c.failed_float,

@@ -46,7 +46,7 @@ const std::vector<std::pair<const char*, const char*>>& controls() {
 void draw_menu_bar(AppState& s, FilePopups& files) {
     if (!ImGui::BeginMainMenuBar()) return;
     if (ImGui::BeginMenu("File")) {
-        if (ImGui::MenuItem("New empty scene")) replace_scene(s, Scene{}, "", true);
+        if (ImGui::MenuItem("New empty scene")) request_scene_action(s, {SceneAction::Kind::NewScene, ""});
         if (ImGui::MenuItem("Open...", "Ctrl+O")) files.request_open();
         if (ImGui::MenuItem("Save", "Ctrl+S", false, true)) {
             if (s.scene_path.empty()) files.request_save_as();
@@ -58,7 +58,7 @@ void draw_menu_bar(AppState& s, FilePopups& files) {
             s.screenshot_path = "raypick-screenshot.png";
             s.screenshot_requested = true;
         }
-        if (ImGui::MenuItem("Quit", "Ctrl+Q")) s.quit_requested = true;
+        if (ImGui::MenuItem("Quit", "Ctrl+Q")) request_scene_action(s, {SceneAction::Kind::Quit, ""});
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Edit")) {
@@ -82,13 +82,10 @@ void draw_menu_bar(AppState& s, FilePopups& files) {
     }
     if (ImGui::BeginMenu("Presets")) {
         if (!s.case_files_scanned) scan_case_files(s);
-        if (ImGui::MenuItem("Built-in showcase")) {
-            std::string p;
-            replace_scene(s, default_scene(p), p, true);
-        }
+        if (ImGui::MenuItem("Built-in showcase")) request_scene_action(s, {SceneAction::Kind::BuiltInShowcase, ""});
         if (s.case_files.empty()) ImGui::TextDisabled("no case files found in assets/");
         for (const CaseFile& c : s.case_files)
-            if (ImGui::MenuItem(c.name.c_str())) open_scene(s, c.path);
+            if (ImGui::MenuItem(c.name.c_str())) request_scene_action(s, {SceneAction::Kind::Open, c.path});
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Help")) {
