@@ -486,6 +486,17 @@ void App::build_overlay() {
             overlay_.markers.push_back({chosen ? 10.0f : 6.0f, {{glm::vec3(r.ray.origin), col}}});
             if (best) entries.points.push_back({glm::vec3(best->point), palette::entry});
         }
+        // The textbook comparison applies to these rays as to the mouse ray: the variants' points,
+        // joined to the ray's origin when they lie behind it (where the textbook capsule's bug is).
+        for (const VariantPoint& vp : scene_ray_variants(s.scene(), v.compare)) {
+            variant_markers.points.push_back({glm::vec3(vp.point), palette::variant});
+            const SceneRay& r = s.scene().rays[vp.ray];
+            if (glm::dot(vp.point - r.ray.origin, r.ray.direction) < 0.0)
+                overlay_.annotations.line(r.ray.origin, vp.point, palette::variant);
+            const Vec3d& n = vp.normal;
+            if (v.show_normals && std::isfinite(n.x) && std::isfinite(n.y) && std::isfinite(n.z))
+                normal_arrow(vp.point, n, palette::variant, 0.8);
+        }
     }
 
     // The current ray and its results: every shape's entry and exit, the mesh triangle's entry.
