@@ -279,7 +279,7 @@ void set_frozen(AppState& s, bool frozen) {
 
 std::vector<std::string> asset_dirs() {
     std::vector<std::string> dirs = data_dirs("assets");
-    dirs.emplace_back("assets");
+    dirs.push_back(resolved_path("assets"));
     return dirs;
 }
 
