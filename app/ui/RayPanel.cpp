@@ -136,8 +136,7 @@ void RayPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
                 ImGui::PushID(static_cast<int>(i));
-                if (ImGui::Selectable("##hit", s.sel.selected == i,
-                                      ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap)) {
+                if (ImGui::Selectable("##hit", s.sel.selected == i, ImGuiSelectableFlags_SpanAllColumns)) {
                     s.sel.selected = i;
                     s.sel.selected_instance.reset();
                 }

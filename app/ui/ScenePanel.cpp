@@ -83,7 +83,7 @@ void ScenePanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
             const float deg_x = type_x - st.ItemSpacing.x - ImGui::CalcTextSize("deg").x;
             const float name_x = ImGui::GetCursorPosX();
             ImGui::PushID(row);
-            if (ImGui::Selectable("##shape", s.sel.selected == i, ImGuiSelectableFlags_AllowItemOverlap)) {
+            if (ImGui::Selectable("##shape", s.sel.selected == i)) {
                 s.sel.selected = i;
                 s.sel.selected_instance.reset();
             }

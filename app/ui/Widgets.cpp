@@ -168,11 +168,14 @@ float panel_content_height(const char* name) {
     return w->ContentSize.y + 2.0f * w->WindowPadding.y + w->TitleBarHeight();
 }
 
+// No ImGuiSelectableFlags_AllowItemOverlap: with it a row counts as hovered only if it (or nothing)
+// was hovered the frame before, so a click that arrives with the pointer's move onto the row (a
+// quick click, or one that wakes an idle demo) would be lost. The text drawn over it takes no input.
 bool wrapped_selectable(const char* id, const char* text, bool selected, const ImVec4& colour) {
     const float wrap = std::max(1.0f, ImGui::GetContentRegionAvail().x);
     const ImVec2 size = ImGui::CalcTextSize(text, nullptr, false, wrap);
     const ImVec2 start = ImGui::GetCursorPos();
-    const bool clicked = ImGui::Selectable(id, selected, ImGuiSelectableFlags_AllowItemOverlap, ImVec2(0.0f, size.y));
+    const bool clicked = ImGui::Selectable(id, selected, 0, ImVec2(0.0f, size.y));
     const ImVec2 after = ImGui::GetCursorPos();
     ImGui::SetCursorPos(start);
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
