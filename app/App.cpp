@@ -23,6 +23,23 @@ namespace raypick::app {
 
 namespace {
 glm::dvec3 to_d(const Vec3<double>& v) { return v; }
+
+/// A palette colour for text in the view, lightened a little so that it reads on a dark backdrop.
+ImU32 label_colour(const Color& c) {
+    const glm::vec4 light = glm::mix(c, glm::vec4(1.0f), 0.25f);
+    return IM_COL32(int(light.r * 255.0f), int(light.g * 255.0f), int(light.b * 255.0f), 255);
+}
+
+/// `text` beside the pointer at (x, y) on a dark translucent backdrop, so that it reads over any
+/// wireframe or surface colour.
+void pointer_label(double x, double y, const std::string& text) {
+    ImDrawList* dl = ImGui::GetForegroundDrawList();
+    const ImVec2 at(float(x) + 14.0f, float(y) + 4.0f);
+    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+    dl->AddRectFilled(ImVec2(at.x - 4.0f, at.y - 2.0f), ImVec2(at.x + size.x + 4.0f, at.y + size.y + 2.0f),
+                      IM_COL32(0, 0, 0, 200), 3.0f);
+    dl->AddText(at, label_colour(palette::hovered), text.c_str());
+}
 }  // namespace
 
 App::App(const CommandLine& options, GLFWwindow* window, const std::string& config_dir)
@@ -274,15 +291,11 @@ void App::update() {
     // The hovered shape's name beside the cursor.
     if (s.sel.hovered && *s.sel.hovered < s.scene().shapes.size() && !interaction_.busy() &&
         s.viewport.contains(mouse_.x, mouse_.y) && !mouse_.ui_wants) {
-        const std::string& name = s.scene().shapes[*s.sel.hovered].name;
-        ImGui::GetForegroundDrawList()->AddText(ImVec2(float(mouse_.x) + 14.0f, float(mouse_.y) + 4.0f),
-                                                IM_COL32(255, 200, 120, 255), name.c_str());
+        pointer_label(mouse_.x, mouse_.y, s.scene().shapes[*s.sel.hovered].name);
     }
     if (s.sel.hovered_instance && *s.sel.hovered_instance < s.scene().instances.size() && !interaction_.busy() &&
         s.viewport.contains(mouse_.x, mouse_.y) && !mouse_.ui_wants) {
-        const std::string& name = s.scene().instances[*s.sel.hovered_instance].name;
-        ImGui::GetForegroundDrawList()->AddText(ImVec2(float(mouse_.x) + 14.0f, float(mouse_.y) + 4.0f),
-                                                IM_COL32(255, 200, 120, 255), name.c_str());
+        pointer_label(mouse_.x, mouse_.y, s.scene().instances[*s.sel.hovered_instance].name);
     }
 }
 
@@ -403,9 +416,10 @@ void App::build_overlay() {
     const AppState& s = state_;
     const ViewOptions& v = s.view;
     overlay_.clear();
-    MarkerBatch variant_markers{14.0f, {}};
+    MarkerBatch variant_markers{14.0f, {}, MarkerShape::Diamond};
     MarkerBatch exits{10.0f, {}};
     MarkerBatch entries{10.0f, {}};
+    MarkerBatch case_hits{10.0f, {}};
     MarkerBatch handle_markers{8.0f, {}};
     MarkerBatch hot_handle{12.0f, {}};
 
@@ -417,9 +431,10 @@ void App::build_overlay() {
         const Shape<double>& shape = s.scene().shapes[*s.sel.selected].shape;
         append_wireframe(overlay_.highlight, shape, palette::selected, renderer_.circle_segments());
         if (v.show_handles)
-            for (const Handle& h : handles(shape))
-                (h.id == s.sel.hovered_handle ? hot_handle : handle_markers)
-                    .points.push_back({glm::vec3(h.position), palette::handle});
+            for (const Handle& h : handles(shape)) {
+                if (h.id == s.sel.hovered_handle) hot_handle.points.push_back({glm::vec3(h.position), palette::hovered});
+                else handle_markers.points.push_back({glm::vec3(h.position), palette::handle});
+            }
     }
 
     // Normal arrows: a fixed length on screen (at the point's depth), or in world units.
@@ -473,7 +488,7 @@ void App::build_overlay() {
                     const auto hit = cast(r.ray, sh.shape, r.t_min, r.t_max);
                     if (!hit) continue;
                     const Vec3d pn = r.ray.at(hit->t_near), pf = r.ray.at(hit->t_far);
-                    entries.points.push_back({glm::vec3(pn), palette::entry});
+                    case_hits.points.push_back({glm::vec3(pn), palette::scene_hit});
                     exits.points.push_back({glm::vec3(pf), palette::exit});
                     if (v.show_normals) {
                         normal_arrow(pn, to_d(hit->n_near), palette::normal);
@@ -484,7 +499,7 @@ void App::build_overlay() {
                 }
             overlay_.annotations.line(r.ray.at(t0), r.ray.at(t1), col);
             overlay_.markers.push_back({chosen ? 10.0f : 6.0f, {{glm::vec3(r.ray.origin), col}}});
-            if (best) entries.points.push_back({glm::vec3(best->point), palette::entry});
+            if (best) case_hits.points.push_back({glm::vec3(best->point), palette::scene_hit});
         }
         // The textbook comparison applies to these rays as to the mouse ray: the variants' points,
         // joined to the ray's origin when they lie behind it (where the textbook capsule's bug is).
@@ -543,9 +558,10 @@ void App::build_overlay() {
     }
     overlay_.markers.push_back(std::move(handle_markers));
     overlay_.markers.push_back(std::move(hot_handle));
-    overlay_.markers.push_back(std::move(variant_markers));
+    overlay_.markers.push_back(std::move(case_hits));
     overlay_.markers.push_back(std::move(exits));
     overlay_.markers.push_back(std::move(entries));
+    overlay_.markers.push_back(std::move(variant_markers));  // on top: where the comparison differs
 }
 
 void App::render(int fb_width, int fb_height) {

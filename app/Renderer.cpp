@@ -565,6 +565,18 @@ void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_heig
     glDisable(GL_DEPTH_TEST);
     if (!overlay.annotations.vertices.empty()) {
         upload(dynamic_lines_, overlay.annotations.vertices, GL_STREAM_DRAW);
+        // A dark outline first (the lines shifted a pixel each way, drawn dark), so that the
+        // annotations stand out over any wireframe or solid colour; then the lines themselves.
+        const GLint offset = glGetUniformLocation(lines_.id(), "u_offset");
+        const GLint dark = glGetUniformLocation(lines_.id(), "u_dark");
+        const float px = 2.0f / float(std::max(1, view.width)), py = 2.0f / float(std::max(1, view.height));
+        glUniform1f(dark, 1.0f);
+        for (const glm::vec2 d : {glm::vec2(px, 0.0f), glm::vec2(-px, 0.0f), glm::vec2(0.0f, py), glm::vec2(0.0f, -py)}) {
+            glUniform2f(offset, d.x, d.y);
+            glDrawArrays(GL_LINES, 0, dynamic_lines_.count);
+        }
+        glUniform1f(dark, 0.0f);
+        glUniform2f(offset, 0.0f, 0.0f);
         glDrawArrays(GL_LINES, 0, dynamic_lines_.count);
     }
 
@@ -573,9 +585,11 @@ void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_heig
     glEnable(GL_PROGRAM_POINT_SIZE);
     glBindVertexArray(dynamic_points_.vao.id());
     const GLint size_loc = glGetUniformLocation(markers_.id(), "u_point_size");
+    const GLint shape_loc = glGetUniformLocation(markers_.id(), "u_diamond");
     for (const MarkerBatch& batch : overlay.markers) {
         if (batch.points.empty()) continue;
         glUniform1f(size_loc, batch.size);
+        glUniform1i(shape_loc, batch.shape == MarkerShape::Diamond ? 1 : 0);
         upload(dynamic_points_, batch.points, GL_STREAM_DRAW);
         glDrawArrays(GL_POINTS, 0, dynamic_points_.count);
     }

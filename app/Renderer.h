@@ -18,16 +18,20 @@
 
 namespace raypick::app {
 
-/// Square screen-space markers of one pixel size, drawn in order, always on top.
+/// A marker's outline: squares (points, handles), diamonds (textbook-variant results).
+enum class MarkerShape { Square, Diamond };
+
+/// Screen-space markers of one pixel size and shape with a dark border, drawn in order, always on top.
 struct MarkerBatch {
     float size = 10.0f;
     std::vector<LineVertex> points;
+    MarkerShape shape = MarkerShape::Square;
 };
 
 /// What a frame draws besides the scene itself; rebuilt by the app every frame.
 struct Overlay {
     LineList highlight;    ///< hovered / selected wireframes (depth-tested, drawn over the scene)
-    LineList annotations;  ///< rays, normal arrows, variant results (always visible)
+    LineList annotations;  ///< rays, normal arrows, variant results (always visible, outlined dark)
     std::vector<MarkerBatch> markers;
     /// Mesh instances (indices into Scene::instances) whose edges are drawn in a colour, like `highlight`.
     std::vector<std::pair<std::size_t, glm::vec4>> instance_highlights;

@@ -91,7 +91,7 @@ void CasePanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
         const std::string name = scene.rays[i].name.empty() ? "#" + std::to_string(i) : scene.rays[i].name;
         ImGui::PushID(static_cast<int>(i));
         const std::string row = (failing ? "FAIL  ray " : "ray ") + name;
-        if (wrapped_selectable("##ray", row.c_str(), selected_ray_ == i && !selected_, failing ? kOrange : kGreen))
+        if (wrapped_selectable("##ray", row.c_str(), selected_ray_ == i && !selected_, failing ? kFailed : kGreen))
             select(std::nullopt, i);
         if (!scene.rays[i].description.empty() && ImGui::IsItemHovered())
             ImGui::SetTooltip("%s", scene.rays[i].description.c_str());
@@ -100,7 +100,7 @@ void CasePanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
             const Line& e = expectations_[k];
             if (e.ray != i) continue;
             ImGui::PushID(static_cast<int>(k));
-            if (wrapped_selectable("##exp", e.text.c_str(), selected_ == k, e.failed ? kOrange : kGreen)) select(k, i);
+            if (wrapped_selectable("##exp", e.text.c_str(), selected_ == k, e.failed ? kFailed : kGreen)) select(k, i);
             ImGui::PopID();
         }
         ImGui::Unindent();

@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "app/Commands.h"
+#include "app/ShapeMeshes.h"
 
 namespace raypick::app {
 
@@ -18,7 +19,7 @@ const std::vector<std::pair<const char*, const char*>>& controls() {
         {"left click", "pick the nearest shape along the mouse ray (empty space: deselect)"},
         {"left drag on a shape", "move it on the camera-facing plane through the grab point"},
         {"  + hold X / Y / Z", "move along that world axis only"},
-        {"left drag a white handle", "move a capsule end point / box corner / sphere radius point / triangle vertex"},
+        {"left drag a handle (a square)", "move a capsule end point / box corner / sphere radius point / triangle vertex"},
         {"left drag on empty space", "orbit"},
         {"right drag", "orbit (Shift + right drag: pan)"},
         {"middle drag", "pan"},
@@ -94,6 +95,17 @@ void draw_menu_bar(AppState& s, FilePopups& files) {
             ImGui::SameLine(190);
             ImGui::TextDisabled("%s", what);
         }
+        ImGui::Separator();
+        ImGui::TextUnformatted("Colours");
+        // A swatch per meaning of the palette (app/ShapeMeshes.h), with what it marks.
+        for (const palette::LegendEntry& e : palette::legend) {
+            const Color& c = *e.color;
+            ImGui::ColorButton(e.what, ImVec4(c.r, c.g, c.b, 1.0f), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoDragDrop,
+                               ImVec2(28.0f, ImGui::GetTextLineHeight()));
+            ImGui::SameLine(190);
+            ImGui::TextDisabled("%s", e.what);
+        }
+        ImGui::TextDisabled("solid mode: each surface coloured by its normal (x red, y green, z blue)");
         ImGui::EndMenu();
     }
     ImGui::TextDisabled("| %s", scene_title(s).c_str());

@@ -16,7 +16,7 @@ inline const ImVec4 kYellow(1.0f, 0.85f, 0.3f, 1.0f);
 inline const ImVec4 kGreen(0.45f, 0.9f, 0.5f, 1.0f);
 inline const ImVec4 kMagenta(1.0f, 0.45f, 1.0f, 1.0f);
 inline const ImVec4 kGrey(0.6f, 0.6f, 0.6f, 1.0f);
-inline const ImVec4 kOrange(1.0f, 0.55f, 0.0f, 1.0f);  ///< failed expectations
+inline const ImVec4 kFailed(1.0f, 0.45f, 0.62f, 1.0f);  ///< failed expectations (palette::failed, as text)
 
 /// A docked panel's rectangle (window coordinates, y down) and its opaque background colour.
 /// ImGui draws no background for these panels: the renderer fills the rectangles, as flat
