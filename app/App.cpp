@@ -315,6 +315,10 @@ void App::draw_ray_labels() {
     const std::optional<std::size_t> chosen = ui_.selected_case_ray();
     std::vector<ScreenLabel> labels;
     std::vector<ImU32> colours;
+    const double char_width = std::max(1.0f, ImGui::CalcTextSize("0").x);
+    const auto max_chars = static_cast<std::size_t>(std::clamp(0.4 * v.width, 160.0, 380.0) / char_width);
+    InstancePicker& instances = interaction_.instance_picker();
+    instances.sync(s.editor);
     const std::size_t n = std::min<std::size_t>(s.scene().rays.size(), 200);
     for (std::size_t i = 0; i < n; ++i) {
         const SceneRay& r = s.scene().rays[i];
@@ -322,13 +326,20 @@ void App::draw_ray_labels() {
         for (const CaseLabel& f : failures)
             if (f.ray == i) failure = &f;
         if (!s.view.ray_labels && !failure && chosen != i) continue;
-        const auto p = s.camera.project(r.ray.origin, v.width, v.height);
-        if (!p || !(p->depth >= 0.0 && p->depth <= 1.0)) continue;
+        // At the origin, or where the ray comes into the view when its origin is outside it.
+        double t0 = std::max(r.t_min, 0.0);
+        if (!std::isfinite(t0)) t0 = 0.0;
+        const std::optional<SurfaceHit<double>> best = first_hit(s.scene(), instances.bvh(), r);
+        const double t1 = best ? best->t : t0 + 20.0 / glm::length(r.ray.direction);
+        const auto p = ray_label_anchor(s.camera, r.ray, t0, t1, v.width, v.height);
+        if (!p) continue;
         std::string text = r.name.empty() ? "#" + std::to_string(i) : r.name;
-        if (failure) text += "\n" + failure->text;
+        if (p->from_outside) text += " from " + full(r.ray.at(t0));
+        // A failure's expected-versus-got is wrapped to a compact box within the view.
+        if (failure) text = wrap_label(text + "\n" + failure->text, max_chars);
         const ImVec2 size = ImGui::CalcTextSize(text.c_str());
         labels.push_back({p->x + v.x, p->y + v.y, size.x, size.y, std::move(text)});
-        colours.push_back(chosen == i ? IM_COL32(255, 242, 77, 255) : failure ? IM_COL32(255, 140, 0, 255) : IM_COL32(120, 230, 140, 255));
+        colours.push_back(label_colour(chosen == i ? palette::selected : failure ? palette::failed : palette::scene_ray));
     }
     if (labels.empty()) return;
     const std::vector<LabelBox> boxes = layout_labels(labels, v);
@@ -340,8 +351,9 @@ void App::draw_ray_labels() {
         if (b.moved)  // a leader line from the ray's origin to its label
             dl->AddLine(ImVec2(float(labels[k].anchor_x), float(labels[k].anchor_y)),
                         ImVec2(at.x - 2.0f, at.y + float(b.line_height) * 0.5f), IM_COL32(200, 200, 200, 160));
-        dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + float(labels[k].width) + 2, at.y + float(labels[k].height) + 1),
-                          IM_COL32(0, 0, 0, 190));
+        // Translucent: the shapes behind stay visible.
+        dl->AddRectFilled(ImVec2(at.x - 3, at.y - 2), ImVec2(at.x + float(labels[k].width) + 3, at.y + float(labels[k].height) + 2),
+                          IM_COL32(0, 0, 0, 140), 3.0f);
         dl->AddText(at, colours[k], labels[k].text.c_str());
     }
     dl->PopClipRect();

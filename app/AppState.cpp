@@ -41,6 +41,13 @@ std::optional<SurfaceHit<double>> first_hit(const Scene& scene, const InstanceBv
     return best;
 }
 
+namespace {
+/// A ray's origin is framed when it lies within this many times the objects' size of them.
+constexpr double kNearOrigin = 1.5;
+/// A farther ray is framed from this many times the objects' size before it reaches them.
+constexpr double kApproach = 0.5;
+}  // namespace
+
 std::vector<Vec3d> framing_points(const Scene& scene) {
     std::vector<Vec3d> points;
     auto add = [&](const Vec3d& p) {
@@ -53,9 +60,25 @@ std::vector<Vec3d> framing_points(const Scene& scene) {
     for (const SceneShape& sh : scene.shapes) add_box(bounds(sh.shape));
     for (std::size_t i = 0; i < scene.instances.size(); ++i)
         if (const auto b = instance_bounds(scene, i)) add_box(*b);
-    // A ray's hits lie on shapes and instances, inside the bounds above: its origin is what adds.
-    for (const SceneRay& r : scene.rays)
-        if (is_valid(r.ray)) add(r.ray.origin);
+    // A ray's hits lie on shapes and instances, inside the bounds above: its origin is what adds,
+    // when it is near them. A far origin would make the scene a speck: the ray's approach is
+    // framed instead, from kApproach times the objects' size before it reaches their bounds (the
+    // label at the view's edge says where it comes from).
+    std::optional<Aabb<double>> objects;
+    for (const Vec3d& p : points) objects = objects ? merge(*objects, Aabb<double>{p, p}) : Aabb<double>{p, p};
+    const double size = objects ? glm::length(objects->max - objects->min) : 0.0;
+    for (const SceneRay& r : scene.rays) {
+        if (!is_valid(r.ray)) continue;
+        if (!objects || glm::length(glm::max(glm::max(objects->min - r.ray.origin, r.ray.origin - objects->max), Vec3d(0.0))) <=
+                            kNearOrigin * std::max(size, 1e-300)) {
+            add(r.ray.origin);
+            continue;
+        }
+        const auto passage = cast(Ray<double>{r.ray.origin, r.ray.direction}, *objects);
+        if (!passage) continue;  // it passes the objects by: nothing of it matters to the view
+        const Vec3d unit = glm::normalize(r.ray.direction);
+        add(r.ray.at(std::max(passage->t_near, 0.0)) - unit * (kApproach * size));
+    }
     if (points.empty())
         for (int k = 0; k < 8; ++k) points.emplace_back((k & 1) ? 1.0 : -1.0, (k & 2) ? 1.0 : -1.0, (k & 4) ? 1.0 : -1.0);
     return points;

@@ -174,9 +174,11 @@ void frame_selection(AppState& s);
 void set_frozen(AppState& s, bool frozen);
 /// Bounds of every shape and mesh instance (a unit box around the origin for an empty scene).
 Aabb<double> scene_bounds(const Scene& scene);
-/// What framing the scene shows: the corners of every shape's and mesh instance's bounds and every
-/// scene ray's origin (the corners of a unit box around the origin when there is none); so also
-/// every point where a ray meets the scene.
+/// What framing the scene shows: the corners of every shape's and mesh instance's bounds (so also
+/// every point where a ray meets them; the corners of a unit box around the origin when there is
+/// none), and every scene ray's origin that lies within 1.5 times their size of them; a farther
+/// origin is replaced by the point half their size before the ray reaches their bounds (nothing
+/// when it passes them by), so a ray from afar does not make the scene a speck.
 std::vector<Vec3d> framing_points(const Scene& scene);
 /// The first surface `ray` meets within its [t_min, t_max] among the scene's shapes and its mesh
 /// instances (`instances`: the scene's, placed by place_meshes()), by nearer_side(): the smaller
