@@ -27,10 +27,10 @@ std::string wrap(const std::string& text, std::size_t max_chars, const std::stri
         std::string line = text.substr(start, end - start);
         while (line.size() > max_chars) {
             // The last break that keeps the piece within max_chars: after "; ", else at a space
-            // outside parentheses (a vector stays whole), else at any space.
+            // outside parentheses and brackets (a vector stays whole), else at any space.
             std::vector<int> depth(line.size() + 1, 0);
             for (std::size_t k = 0; k < line.size(); ++k)
-                depth[k + 1] = depth[k] + (line[k] == '(' ? 1 : line[k] == ')' ? -1 : 0);
+                depth[k + 1] = depth[k] + (line[k] == '(' || line[k] == '[' ? 1 : line[k] == ')' || line[k] == ']' ? -1 : 0);
             std::size_t cut = std::string::npos;
             for (std::size_t k = max_chars; groups && k > 0 && cut == std::string::npos; --k)
                 if (line[k] == ' ' && line[k - 1] == ';') cut = k;

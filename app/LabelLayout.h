@@ -33,8 +33,8 @@ struct LabelBox {
 /// or ',', so "0.7927" could become "0." and "7927".)
 std::string wrap_text(const std::string& text, std::size_t max_chars);
 /// A label's lines in the view: as wrap_text(), but broken after the last "; " (between a failed
-/// expectation's fields) where there is one, else at the last space outside parentheses (a vector
-/// stays whole), else at any space; continuation lines indented by two spaces.
+/// expectation's fields) where there is one, else at the last space outside parentheses and
+/// brackets (a vector stays whole), else at any space; continuation lines indented by two spaces.
 std::string wrap_label(const std::string& text, std::size_t max_chars);
 
 /// Where a scene ray's label goes in a width x height view of `camera` (view coordinates): at the

@@ -229,7 +229,7 @@ TEST(Framing, ProjectedBoundsAndPixelSizeAgreeWithTheProjection) {
 
 TEST(LabelLayout, AFailedExpectationsLabelIsWrappedWithoutSplittingNumbers) {
     const std::string text =
-        "forward\n#3: t_near expected 0.79275634765625, got 0.7927563476562501; n_near expected (0, 0, -1), got (0, 0, 1)";
+        "forward\n#3: t_near expected 0.79275634765625, got 0.7927563476562501; n_near expected (0, 0, -1), got [0, 0, 1]";
     const std::string wrapped = wrap_label(text, 40);
     std::size_t start = 0;
     while (start < wrapped.size()) {
@@ -238,7 +238,7 @@ TEST(LabelLayout, AFailedExpectationsLabelIsWrappedWithoutSplittingNumbers) {
         start = end + 1;
     }
     // Every number whole on one line.
-    for (const char* number : {"0.79275634765625", "0.7927563476562501", "(0, 0, -1)"})
+    for (const char* number : {"0.79275634765625", "0.7927563476562501", "(0, 0, -1)", "[0, 0, 1]"})
         EXPECT_NE(wrapped.find(number), std::string::npos) << number << " split in\n" << wrapped;
     EXPECT_EQ(wrapped.substr(0, 8), "forward\n");
     EXPECT_EQ(wrap_label("short", 40), "short");
