@@ -428,7 +428,7 @@ void App::build_overlay() {
     const AppState& s = state_;
     const ViewOptions& v = s.view;
     overlay_.clear();
-    MarkerBatch variant_markers{14.0f, {}, MarkerShape::Diamond};
+    MarkerBatch variant_markers{18.0f, {}, MarkerShape::Diamond};
     MarkerBatch exits{10.0f, {}};
     MarkerBatch entries{10.0f, {}};
     MarkerBatch case_hits{10.0f, {}};
@@ -513,9 +513,11 @@ void App::build_overlay() {
             overlay_.markers.push_back({chosen ? 10.0f : 6.0f, {{glm::vec3(r.ray.origin), col}}});
             if (best) case_hits.points.push_back({glm::vec3(best->point), palette::scene_hit});
         }
-        // The textbook comparison applies to these rays as to the mouse ray: the variants' points,
+        // The textbook comparison applies to these rays as to the mouse ray: the points of the
+        // variants that disagree with the core (those that agree would only repeat its hits),
         // joined to the ray's origin when they lie behind it (where the textbook capsule's bug is).
         for (const VariantPoint& vp : scene_ray_variants(s.scene(), v.compare)) {
+            if (!vp.differs) continue;
             variant_markers.points.push_back({glm::vec3(vp.point), palette::variant});
             const SceneRay& r = s.scene().rays[vp.ray];
             if (glm::dot(vp.point - r.ray.origin, r.ray.direction) < 0.0)
@@ -568,12 +570,13 @@ void App::build_overlay() {
             if (s.ray.frozen) overlay_.markers.push_back({8.0f, {{glm::vec3(ray.origin), palette::ray}}});
         }
     }
+    // The variants' diamonds first: where one agrees with the core, the core's point shows inside it.
+    overlay_.markers.push_back(std::move(variant_markers));
     overlay_.markers.push_back(std::move(handle_markers));
     overlay_.markers.push_back(std::move(hot_handle));
     overlay_.markers.push_back(std::move(case_hits));
     overlay_.markers.push_back(std::move(exits));
     overlay_.markers.push_back(std::move(entries));
-    overlay_.markers.push_back(std::move(variant_markers));  // on top: where the comparison differs
 }
 
 void App::render(int fb_width, int fb_height) {

@@ -19,7 +19,7 @@ const std::vector<std::pair<const char*, const char*>>& controls() {
         {"left click", "pick the nearest shape along the mouse ray (empty space: deselect)"},
         {"left drag on a shape", "move it on the camera-facing plane through the grab point"},
         {"  + hold X / Y / Z", "move along that world axis only"},
-        {"left drag a handle (a square)", "move a capsule end point / box corner / sphere radius point / triangle vertex"},
+        {"left drag a handle", "move a capsule end point / box corner / sphere radius point / triangle vertex (the squares)"},
         {"left drag on empty space", "orbit"},
         {"right drag", "orbit (Shift + right drag: pan)"},
         {"middle drag", "pan"},
