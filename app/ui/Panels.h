@@ -143,6 +143,7 @@ private:
         std::string text;
     };
     std::uint64_t version_ = 0;  ///< AppState::scene_version() the report is for
+    std::optional<std::uint64_t> shown_version_;  ///< the scene version the panel last showed
     bool valid_ = false;
     bool double_ = false;
     bool double_used_ = false;

@@ -2,6 +2,7 @@
 // hints, and docked panels whose backgrounds the renderer fills.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -55,6 +56,11 @@ bool drag3(const char* label, Vec3d& v, float speed = 0.01f, const char* format 
 bool drag1(const char* label, double& v, float speed = 0.01f);
 /// Three text fields for a value, each taken when its text is committed. True if it changed.
 bool input_full3(const char* id, Vec3d& v);
+/// `text` wrapped at the panel's edge (or `width`) between words only (wrap_text(): numbers and
+/// vectors stay whole).
+void text_words(const char* text, float width = -1.0f);
+/// `text` as text_words() breaks it for `width` (< 0: the available width).
+std::string words_for_width(const char* text, float width = -1.0f);
 /// A greyed hint that wraps at the panel's edge.
 void hint(const char* text);
 /// "label value" with the value in full (the shortest text that reads back as the same double),

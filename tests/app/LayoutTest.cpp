@@ -13,6 +13,19 @@
 using namespace raypick;
 using namespace raypick::app;
 
+TEST(ViewLayout, ColumnsNarrowInASmallWindowSoTheViewKeepsItsShare) {
+    PanelLayout p;
+    EXPECT_EQ(p.left_in(1600), p.left_width) << "full width from 1280 px up";
+    EXPECT_EQ(p.right_in(1280), p.right_width);
+    const ViewRect small = free_region(1024, 600, p);
+    EXPECT_LT(p.left_in(1024), p.left_width);
+    EXPECT_LT(p.right_in(1024), p.right_width);
+    EXPECT_GE(small.width, 0.53 * 1024) << "at 1024 x 600 the view keeps more than half the width";
+    EXPECT_EQ(small.x, p.left_in(1024));
+    EXPECT_GE(p.left_in(640), kMinLeftPanelWidth) << "never narrower than the panels' contents allow";
+    EXPECT_GE(p.right_in(640), kMinRightPanelWidth);
+}
+
 TEST(ViewLayout, TheFreeRegionIsWhatTheShownColumnsAndBarsLeave) {
     PanelLayout p;
     const ViewRect both = free_region(1280, 720, p);
