@@ -23,6 +23,23 @@ namespace raypick::app {
 
 namespace {
 glm::dvec3 to_d(const Vec3<double>& v) { return v; }
+
+/// A palette colour for text in the view, lightened a little so that it reads on a dark backdrop.
+ImU32 label_colour(const Color& c) {
+    const glm::vec4 light = glm::mix(c, glm::vec4(1.0f), 0.25f);
+    return IM_COL32(int(light.r * 255.0f), int(light.g * 255.0f), int(light.b * 255.0f), 255);
+}
+
+/// `text` beside the pointer at (x, y) on a dark translucent backdrop, so that it reads over any
+/// wireframe or surface colour.
+void pointer_label(double x, double y, const std::string& text) {
+    ImDrawList* dl = ImGui::GetForegroundDrawList();
+    const ImVec2 at(float(x) + 14.0f, float(y) + 4.0f);
+    const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+    dl->AddRectFilled(ImVec2(at.x - 4.0f, at.y - 2.0f), ImVec2(at.x + size.x + 4.0f, at.y + size.y + 2.0f),
+                      IM_COL32(0, 0, 0, 200), 3.0f);
+    dl->AddText(at, label_colour(palette::hovered), text.c_str());
+}
 }  // namespace
 
 App::App(const CommandLine& options, GLFWwindow* window, const std::string& config_dir)
@@ -104,6 +121,12 @@ bool App::wants_frames() const {
            state_.quit_requested;
 }
 
+bool App::intercept_close() {
+    if (screenshot_mode_ || !has_unsaved_changes(state_)) return false;
+    request_scene_action(state_, {SceneAction::Kind::Quit, ""});
+    return true;
+}
+
 void App::handle_keys() {
     ImGuiIO& io = ImGui::GetIO();
     const bool ctrl = io.KeyCtrl, shift = io.KeyShift;
@@ -121,7 +144,7 @@ void App::handle_keys() {
     if (io.WantCaptureKeyboard) {
         // A dialog or a field has the keyboard; quitting and screenshots still work (P only when
         // no text is being typed).
-        if (ctrl && pressed(GLFW_KEY_Q)) s.quit_requested = true;
+        if (ctrl && pressed(GLFW_KEY_Q)) request_scene_action(s, {SceneAction::Kind::Quit, ""});
         else if (!ctrl && (pressed(GLFW_KEY_F12) || (!io.WantTextInput && pressed(GLFW_KEY_P)))) request_screenshot();
         return;
     }
@@ -138,7 +161,7 @@ void App::handle_keys() {
         if (!s.scene_path.empty()) save_scene(s, s.scene_path);
         else ui_.request_save_as();
     } else if (ctrl && pressed(GLFW_KEY_Q)) {
-        s.quit_requested = true;
+        request_scene_action(s, {SceneAction::Kind::Quit, ""});
     } else if (ctrl && pressed(GLFW_KEY_O)) {
         ui_.request_open();
     } else if (!ctrl && pressed(GLFW_KEY_DELETE)) {
@@ -253,7 +276,10 @@ void App::update() {
 
     cast_ray();
     if (s.view.panels.shown) ui_.draw(s, renderer_.scene_line_vertices());
-    else ui_.check_case(s);
+    else {
+        ui_.check_case(s);
+        ui_.draw_dialogs(s);
+    }
     if (!config_dir_.empty() && s.recent_files != saved_recent_) {  // remembered at once, not only on exit
         if (auto err = save_user_state()) s.status = "could not remember the recent files: " + *err;
     }
@@ -265,15 +291,11 @@ void App::update() {
     // The hovered shape's name beside the cursor.
     if (s.sel.hovered && *s.sel.hovered < s.scene().shapes.size() && !interaction_.busy() &&
         s.viewport.contains(mouse_.x, mouse_.y) && !mouse_.ui_wants) {
-        const std::string& name = s.scene().shapes[*s.sel.hovered].name;
-        ImGui::GetForegroundDrawList()->AddText(ImVec2(float(mouse_.x) + 14.0f, float(mouse_.y) + 4.0f),
-                                                IM_COL32(255, 200, 120, 255), name.c_str());
+        pointer_label(mouse_.x, mouse_.y, s.scene().shapes[*s.sel.hovered].name);
     }
     if (s.sel.hovered_instance && *s.sel.hovered_instance < s.scene().instances.size() && !interaction_.busy() &&
         s.viewport.contains(mouse_.x, mouse_.y) && !mouse_.ui_wants) {
-        const std::string& name = s.scene().instances[*s.sel.hovered_instance].name;
-        ImGui::GetForegroundDrawList()->AddText(ImVec2(float(mouse_.x) + 14.0f, float(mouse_.y) + 4.0f),
-                                                IM_COL32(255, 200, 120, 255), name.c_str());
+        pointer_label(mouse_.x, mouse_.y, s.scene().instances[*s.sel.hovered_instance].name);
     }
 }
 
@@ -293,6 +315,10 @@ void App::draw_ray_labels() {
     const std::optional<std::size_t> chosen = ui_.selected_case_ray();
     std::vector<ScreenLabel> labels;
     std::vector<ImU32> colours;
+    const double char_width = std::max(1.0f, ImGui::CalcTextSize("0").x);
+    const auto max_chars = static_cast<std::size_t>(std::clamp(0.4 * v.width, 160.0, 380.0) / char_width);
+    InstancePicker& instances = interaction_.instance_picker();
+    instances.sync(s.editor);
     const std::size_t n = std::min<std::size_t>(s.scene().rays.size(), 200);
     for (std::size_t i = 0; i < n; ++i) {
         const SceneRay& r = s.scene().rays[i];
@@ -300,13 +326,20 @@ void App::draw_ray_labels() {
         for (const CaseLabel& f : failures)
             if (f.ray == i) failure = &f;
         if (!s.view.ray_labels && !failure && chosen != i) continue;
-        const auto p = s.camera.project(r.ray.origin, v.width, v.height);
-        if (!p || !(p->depth >= 0.0 && p->depth <= 1.0)) continue;
+        // At the origin, or where the ray comes into the view when its origin is outside it.
+        double t0 = std::max(r.t_min, 0.0);
+        if (!std::isfinite(t0)) t0 = 0.0;
+        const std::optional<SurfaceHit<double>> best = first_hit(s.scene(), instances.bvh(), r);
+        const double t1 = best ? best->t : t0 + 20.0 / glm::length(r.ray.direction);
+        const auto p = ray_label_anchor(s.camera, r.ray, t0, t1, v.width, v.height);
+        if (!p) continue;
         std::string text = r.name.empty() ? "#" + std::to_string(i) : r.name;
-        if (failure) text += "\n" + failure->text;
+        if (p->from_outside) text += " from " + full(r.ray.at(t0));
+        // A failure's expected-versus-got is wrapped to a compact box within the view.
+        if (failure) text = wrap_label(text + "\n" + failure->text, max_chars);
         const ImVec2 size = ImGui::CalcTextSize(text.c_str());
         labels.push_back({p->x + v.x, p->y + v.y, size.x, size.y, std::move(text)});
-        colours.push_back(chosen == i ? IM_COL32(255, 242, 77, 255) : failure ? IM_COL32(255, 140, 0, 255) : IM_COL32(120, 230, 140, 255));
+        colours.push_back(label_colour(chosen == i ? palette::selected : failure ? palette::failed : palette::scene_ray));
     }
     if (labels.empty()) return;
     const std::vector<LabelBox> boxes = layout_labels(labels, v);
@@ -318,8 +351,9 @@ void App::draw_ray_labels() {
         if (b.moved)  // a leader line from the ray's origin to its label
             dl->AddLine(ImVec2(float(labels[k].anchor_x), float(labels[k].anchor_y)),
                         ImVec2(at.x - 2.0f, at.y + float(b.line_height) * 0.5f), IM_COL32(200, 200, 200, 160));
-        dl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + float(labels[k].width) + 2, at.y + float(labels[k].height) + 1),
-                          IM_COL32(0, 0, 0, 190));
+        // Translucent: the shapes behind stay visible.
+        dl->AddRectFilled(ImVec2(at.x - 3, at.y - 2), ImVec2(at.x + float(labels[k].width) + 3, at.y + float(labels[k].height) + 2),
+                          IM_COL32(0, 0, 0, 140), 3.0f);
         dl->AddText(at, colours[k], labels[k].text.c_str());
     }
     dl->PopClipRect();
@@ -349,7 +383,10 @@ void App::draw_raycast_view() {
 
 void App::update_raycast(const glm::dmat4& view_projection) {
     AppState& s = state_;
-    const IdPicture gl_ids = [&](PictureSize p) { return renderer_.render_ids(s.scene(), view_projection, p.width, p.height); };
+    const IdPicture gl_ids = [&](PictureSize p) {
+        return OtherPicture(renderer_.render_ids(s.scene(), view_projection, p.width, p.height),
+                            renderer_.render_normals(view_projection, p.width, p.height));
+    };
     if (!raycast_.update(s.editor, s.camera, s.viewport.width, s.viewport.height, s.view.raycast, gl_ids)) return;
     renderer_.upload_picture(raycast_.rgba(), raycast_.size().width, raycast_.size().height);
     s.stats.raycast_ms = raycast_.cast_ms();
@@ -370,13 +407,18 @@ RaycastCheck App::raycast_check(int shift) {
     options.margin = 2;
     RaycastView view;  // its own, at full size, whatever the panel's settings
     view.update(s.editor, s.camera, s.viewport.width, s.viewport.height, options, [&](PictureSize p) {
-        return shift_ids(renderer_.render_ids(s.scene(), vp, p.width, p.height), p.width, p.height, shift);
+        std::vector<std::uint8_t> normals = renderer_.render_normals(vp, p.width, p.height);
+        if (shift != 0) normals.clear();  // the shifted test aid compares objects only
+        return OtherPicture(shift_ids(renderer_.render_ids(s.scene(), vp, p.width, p.height), p.width, p.height, shift),
+                            std::move(normals));
     });
     RaycastCheck c;
     c.size = view.size();
     c.compared = view.comparison().compared;
     c.differing = view.comparison().differing;
     c.skipped = view.comparison().skipped;
+    c.normals_compared = view.comparison().normals_compared;
+    c.normals_differing = view.comparison().normals_differing;
     c.cpu_ms = view.cast_ms();
     c.rgba = view.rgba();
     return c;
@@ -386,9 +428,10 @@ void App::build_overlay() {
     const AppState& s = state_;
     const ViewOptions& v = s.view;
     overlay_.clear();
-    MarkerBatch variant_markers{14.0f, {}};
+    MarkerBatch variant_markers{18.0f, {}, MarkerShape::Diamond};
     MarkerBatch exits{10.0f, {}};
     MarkerBatch entries{10.0f, {}};
+    MarkerBatch case_hits{10.0f, {}};
     MarkerBatch handle_markers{8.0f, {}};
     MarkerBatch hot_handle{12.0f, {}};
 
@@ -400,9 +443,10 @@ void App::build_overlay() {
         const Shape<double>& shape = s.scene().shapes[*s.sel.selected].shape;
         append_wireframe(overlay_.highlight, shape, palette::selected, renderer_.circle_segments());
         if (v.show_handles)
-            for (const Handle& h : handles(shape))
-                (h.id == s.sel.hovered_handle ? hot_handle : handle_markers)
-                    .points.push_back({glm::vec3(h.position), palette::handle});
+            for (const Handle& h : handles(shape)) {
+                if (h.id == s.sel.hovered_handle) hot_handle.points.push_back({glm::vec3(h.position), palette::hovered});
+                else handle_markers.points.push_back({glm::vec3(h.position), palette::handle});
+            }
     }
 
     // Normal arrows: a fixed length on screen (at the point's depth), or in world units.
@@ -456,7 +500,7 @@ void App::build_overlay() {
                     const auto hit = cast(r.ray, sh.shape, r.t_min, r.t_max);
                     if (!hit) continue;
                     const Vec3d pn = r.ray.at(hit->t_near), pf = r.ray.at(hit->t_far);
-                    entries.points.push_back({glm::vec3(pn), palette::entry});
+                    case_hits.points.push_back({glm::vec3(pn), palette::scene_hit});
                     exits.points.push_back({glm::vec3(pf), palette::exit});
                     if (v.show_normals) {
                         normal_arrow(pn, to_d(hit->n_near), palette::normal);
@@ -467,7 +511,20 @@ void App::build_overlay() {
                 }
             overlay_.annotations.line(r.ray.at(t0), r.ray.at(t1), col);
             overlay_.markers.push_back({chosen ? 10.0f : 6.0f, {{glm::vec3(r.ray.origin), col}}});
-            if (best) entries.points.push_back({glm::vec3(best->point), palette::entry});
+            if (best) case_hits.points.push_back({glm::vec3(best->point), palette::scene_hit});
+        }
+        // The textbook comparison applies to these rays as to the mouse ray: the points of the
+        // variants that disagree with the core (those that agree would only repeat its hits),
+        // joined to the ray's origin when they lie behind it (where the textbook capsule's bug is).
+        for (const VariantPoint& vp : scene_ray_variants(s.scene(), v.compare)) {
+            if (!vp.differs) continue;
+            variant_markers.points.push_back({glm::vec3(vp.point), palette::variant});
+            const SceneRay& r = s.scene().rays[vp.ray];
+            if (glm::dot(vp.point - r.ray.origin, r.ray.direction) < 0.0)
+                overlay_.annotations.line(r.ray.origin, vp.point, palette::variant);
+            const Vec3d& n = vp.normal;
+            if (v.show_normals && std::isfinite(n.x) && std::isfinite(n.y) && std::isfinite(n.z))
+                normal_arrow(vp.point, n, palette::variant, 0.8);
         }
     }
 
@@ -513,9 +570,11 @@ void App::build_overlay() {
             if (s.ray.frozen) overlay_.markers.push_back({8.0f, {{glm::vec3(ray.origin), palette::ray}}});
         }
     }
+    // The variants' diamonds first: where one agrees with the core, the core's point shows inside it.
+    overlay_.markers.push_back(std::move(variant_markers));
     overlay_.markers.push_back(std::move(handle_markers));
     overlay_.markers.push_back(std::move(hot_handle));
-    overlay_.markers.push_back(std::move(variant_markers));
+    overlay_.markers.push_back(std::move(case_hits));
     overlay_.markers.push_back(std::move(exits));
     overlay_.markers.push_back(std::move(entries));
 }

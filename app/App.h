@@ -18,10 +18,12 @@ struct GLFWwindow;
 
 namespace raypick::app {
 
-/// The figures of --raycast-check: the CPU picture against the OpenGL ids at the view's size.
+/// The figures of --raycast-check: the CPU picture against the OpenGL ids and solid-mode normals
+/// at the view's size.
 struct RaycastCheck {
     PictureSize size;
     std::size_t compared = 0, differing = 0, skipped = 0;
+    std::size_t normals_compared = 0, normals_differing = 0;  ///< of compared: same object, normals compared
     double cpu_ms = 0.0;
     std::vector<std::uint8_t> rgba;  ///< the difference picture, row 0 at the top
     bool passed() const { return double(differing) <= 0.001 * double(compared); }
@@ -42,6 +44,9 @@ public:
     /// Whether the next frame must be drawn whatever the input: a gesture in progress, a mouse
     /// button held, a frame driver, a screenshot pending.
     bool wants_frames() const;
+    /// The window's close button was pressed: with unsaved edits, asks about them (as Ctrl+Q
+    /// does) and returns true (the window stays open); else false.
+    bool intercept_close();
     /// The time until the next frame was spent sleeping for input, not drawing: it is left out
     /// of the frame times (Stats).
     void slept() { skip_frame_time_ = true; }

@@ -41,6 +41,13 @@ std::optional<SurfaceHit<double>> first_hit(const Scene& scene, const InstanceBv
     return best;
 }
 
+namespace {
+/// A ray's origin is framed when it lies within this many times the objects' size of them.
+constexpr double kNearOrigin = 1.5;
+/// A farther ray is framed from this many times the objects' size before it reaches them.
+constexpr double kApproach = 0.5;
+}  // namespace
+
 std::vector<Vec3d> framing_points(const Scene& scene) {
     std::vector<Vec3d> points;
     auto add = [&](const Vec3d& p) {
@@ -53,9 +60,25 @@ std::vector<Vec3d> framing_points(const Scene& scene) {
     for (const SceneShape& sh : scene.shapes) add_box(bounds(sh.shape));
     for (std::size_t i = 0; i < scene.instances.size(); ++i)
         if (const auto b = instance_bounds(scene, i)) add_box(*b);
-    // A ray's hits lie on shapes and instances, inside the bounds above: its origin is what adds.
-    for (const SceneRay& r : scene.rays)
-        if (is_valid(r.ray)) add(r.ray.origin);
+    // A ray's hits lie on shapes and instances, inside the bounds above: its origin is what adds,
+    // when it is near them. A far origin would make the scene a speck: the ray's approach is
+    // framed instead, from kApproach times the objects' size before it reaches their bounds (the
+    // label at the view's edge says where it comes from).
+    std::optional<Aabb<double>> objects;
+    for (const Vec3d& p : points) objects = objects ? merge(*objects, Aabb<double>{p, p}) : Aabb<double>{p, p};
+    const double size = objects ? glm::length(objects->max - objects->min) : 0.0;
+    for (const SceneRay& r : scene.rays) {
+        if (!is_valid(r.ray)) continue;
+        if (!objects || glm::length(glm::max(glm::max(objects->min - r.ray.origin, r.ray.origin - objects->max), Vec3d(0.0))) <=
+                            kNearOrigin * std::max(size, 1e-300)) {
+            add(r.ray.origin);
+            continue;
+        }
+        const auto passage = cast(Ray<double>{r.ray.origin, r.ray.direction}, *objects);
+        if (!passage) continue;  // it passes the objects by: nothing of it matters to the view
+        const Vec3d unit = glm::normalize(r.ray.direction);
+        add(r.ray.at(std::max(passage->t_near, 0.0)) - unit * (kApproach * size));
+    }
     if (points.empty())
         for (int k = 0; k < 8; ++k) points.emplace_back((k & 1) ? 1.0 : -1.0, (k & 2) ? 1.0 : -1.0, (k & 4) ? 1.0 : -1.0);
     return points;
@@ -156,6 +179,7 @@ bool open_scene(AppState& s, const std::string& path) {
     // A model becomes a new scene: saving it must not write scene JSON over the model file.
     const bool model = model_format_of(path).has_value();
     replace_scene(s, std::move(std::get<Scene>(loaded)), model ? std::string() : path, true);
+    s.editor.mark_saved();  // as the file (or the model) has it
     if (model) s.made_from = path;
     add_recent_file(s.recent_files, path);
     s.status = "opened " + path;
@@ -178,9 +202,83 @@ bool save_scene(AppState& s, const std::string& path) {
         return false;
     }
     s.scene_path = path;
+    s.editor.mark_saved();
     add_recent_file(s.recent_files, path);
     s.status = "saved " + path;
     return true;
+}
+
+bool has_unsaved_changes(const AppState& s) { return s.editor.modified(); }
+
+bool perform_scene_action(AppState& s, const SceneAction& action) {
+    switch (action.kind) {
+        case SceneAction::Kind::Quit: s.quit_requested = true; return true;
+        case SceneAction::Kind::Open: return open_scene(s, action.path);
+        case SceneAction::Kind::NewScene:
+            replace_scene(s, Scene{}, "", true);
+            s.editor.mark_saved();
+            return true;
+        case SceneAction::Kind::BuiltInShowcase: {
+            std::string path;
+            Scene scene = default_scene(path);
+            replace_scene(s, std::move(scene), path, true);
+            s.editor.mark_saved();
+            return true;
+        }
+    }
+    return false;
+}
+
+bool request_scene_action(AppState& s, SceneAction action) {
+    if (!has_unsaved_changes(s)) {
+        s.pending_action.reset();
+        s.pending_waits_for_save_as = false;
+        return perform_scene_action(s, action);
+    }
+    s.pending_action = std::move(action);
+    s.pending_waits_for_save_as = false;
+    return false;
+}
+
+PendingOutcome answer_unsaved_changes(AppState& s, UnsavedChoice choice) {
+    if (!s.pending_action) return PendingOutcome::Done;
+    const SceneAction action = *s.pending_action;
+    if (choice == UnsavedChoice::Cancel) {
+        s.pending_action.reset();
+        s.status = "kept the scene";
+        return PendingOutcome::Done;
+    }
+    if (choice == UnsavedChoice::Save) {
+        if (s.scene_path.empty()) {
+            s.pending_waits_for_save_as = true;
+            return PendingOutcome::NeedsSaveAs;
+        }
+        if (!save_scene(s, s.scene_path)) {
+            s.pending_action.reset();
+            return PendingOutcome::Failed;
+        }
+    }
+    s.pending_action.reset();
+    perform_scene_action(s, action);
+    return PendingOutcome::Done;
+}
+
+void finish_save_as(AppState& s, bool saved) {
+    if (!s.pending_action || !s.pending_waits_for_save_as) return;
+    const SceneAction action = *s.pending_action;
+    s.pending_action.reset();
+    s.pending_waits_for_save_as = false;
+    if (saved) perform_scene_action(s, action);
+}
+
+std::string scene_action_text(const SceneAction& action) {
+    switch (action.kind) {
+        case SceneAction::Kind::Quit: return "quitting";
+        case SceneAction::Kind::Open: return "opening " + fs::path(action.path).filename().string();
+        case SceneAction::Kind::NewScene: return "starting a new scene";
+        case SceneAction::Kind::BuiltInShowcase: return "opening the built-in showcase";
+    }
+    return "going on";
 }
 
 bool undo(AppState& s) {
@@ -204,7 +302,7 @@ void set_frozen(AppState& s, bool frozen) {
 
 std::vector<std::string> asset_dirs() {
     std::vector<std::string> dirs = data_dirs("assets");
-    dirs.emplace_back("assets");
+    dirs.push_back(resolved_path("assets"));
     return dirs;
 }
 

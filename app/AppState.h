@@ -69,6 +69,13 @@ struct CaseFile {
     std::size_t failed_float = 0, failed_double = 0;
 };
 
+/// An action that replaces or closes the scene, and so would discard unsaved edits.
+struct SceneAction {
+    enum class Kind { Quit, Open, NewScene, BuiltInShowcase };
+    Kind kind = Kind::Quit;
+    std::string path;  ///< Open: the file
+};
+
 struct AppState {
     /// The scene, its undo history and its change log: every edit is one of its commands.
     SceneEditor editor;
@@ -103,6 +110,11 @@ struct AppState {
 
     std::vector<CaseFile> case_files;
     bool case_files_scanned = false;
+
+    /// An action waiting for the answer to "save the unsaved changes?" (Save / Discard / Cancel).
+    std::optional<SceneAction> pending_action;
+    /// The answer was Save and the scene has no file yet: the action waits for Save as.
+    bool pending_waits_for_save_as = false;
 };
 
 /// A model file (.obj, .gltf, .glb) as a scene: one mesh naming the file (its absolute path) and
@@ -124,6 +136,30 @@ bool open_scene(AppState& s, const std::string& path);
 /// Saves to `path` (atomically); sets the status or the error message. True on success (`path`
 /// then heads the recent files).
 bool save_scene(AppState& s, const std::string& path);
+/// Whether the scene has edits that are not saved (SceneEditor::modified()).
+bool has_unsaved_changes(const AppState& s);
+/// Quit, File > Open, New, a preset, a case file: done at once when the scene has no unsaved
+/// changes (true; false if an open failed), else kept in s.pending_action for the question.
+bool request_scene_action(AppState& s, SceneAction action);
+/// Does `action` whatever the scene's changes (Open: open_scene(); New and the showcase: the scene
+/// replaced and unmodified). False if an open failed (the message is set, the scene kept).
+bool perform_scene_action(AppState& s, const SceneAction& action);
+/// The answer to the unsaved-changes question.
+enum class UnsavedChoice { Save, Discard, Cancel };
+/// What answering did.
+enum class PendingOutcome {
+    Done,       ///< the action was done (or dropped on Cancel); nothing is pending
+    NeedsSaveAs,///< Save without a file: ask for one (Save as), then call finish_save_as()
+    Failed,     ///< the save failed (the message is set): the action is dropped, the scene kept
+};
+/// Answers the question about s.pending_action: Save saves to the scene's file first (none:
+/// NeedsSaveAs), Discard does the action, Cancel drops it.
+PendingOutcome answer_unsaved_changes(AppState& s, UnsavedChoice choice);
+/// After the Save as dialog that answer_unsaved_changes() asked for closed: `saved` does the
+/// waiting action, else drops it.
+void finish_save_as(AppState& s, bool saved);
+/// A short name of an action for the question ("quitting", "opening x.json").
+std::string scene_action_text(const SceneAction& action);
 bool undo(AppState& s);
 bool redo(AppState& s);
 /// The scene file's camera when it shows every shape inside the 3D view (at its aspect), else
@@ -138,9 +174,11 @@ void frame_selection(AppState& s);
 void set_frozen(AppState& s, bool frozen);
 /// Bounds of every shape and mesh instance (a unit box around the origin for an empty scene).
 Aabb<double> scene_bounds(const Scene& scene);
-/// What framing the scene shows: the corners of every shape's and mesh instance's bounds and every
-/// scene ray's origin (the corners of a unit box around the origin when there is none); so also
-/// every point where a ray meets the scene.
+/// What framing the scene shows: the corners of every shape's and mesh instance's bounds (so also
+/// every point where a ray meets them; the corners of a unit box around the origin when there is
+/// none), and every scene ray's origin that lies within 1.5 times their size of them; a farther
+/// origin is replaced by the point half their size before the ray reaches their bounds (nothing
+/// when it passes them by), so a ray from afar does not make the scene a speck.
 std::vector<Vec3d> framing_points(const Scene& scene);
 /// The first surface `ray` meets within its [t_min, t_max] among the scene's shapes and its mesh
 /// instances (`instances`: the scene's, placed by place_meshes()), by nearer_side(): the smaller

@@ -24,8 +24,9 @@ std::string usage(const std::string& program) {
            "  --compare           compare every shape type with its textbook variant\n"
            "  --raycast MODE      start with the CPU ray-cast view: normal, depth, normaldepth or difference\n"
            "  --raycast-check     after the first frame compare the CPU ray-cast picture with the OpenGL\n"
-           "                      object ids at the view's size, print the figures, exit 0 if at most 0.1%\n"
-           "                      of the compared pixels differ (with --screenshot: write the difference)\n";
+           "                      object ids and solid-mode normals at the view's size, print the figures,\n"
+           "                      exit 0 if at most 0.1% of the compared pixels differ (with --screenshot:\n"
+           "                      write the difference)\n";
 }
 
 bool parse_double(const std::string& s, double& out) {

@@ -294,6 +294,7 @@ void SceneEditor::reset(Scene scene) {
     history_.clear();
     scene_ = std::move(scene);
     changed(ChangeSet::everything());
+    mark_saved();  // a fresh start: nothing edited yet
 }
 
 void SceneEditor::begin_gesture() { gesture_ = true; }
@@ -336,7 +337,9 @@ bool SceneEditor::step(bool forward) {
 
 void SceneEditor::clear_history() {
     end_gesture();
+    const bool saved = history_.state() == saved_state_;
     history_.clear();
+    if (saved) mark_saved();  // the same scene as before, saved or not as before
 }
 
 // ---- selection-aware actions ---------------------------------------------------------------------

@@ -115,6 +115,14 @@ public:
     std::size_t max_undo_steps() const { return history_.max_steps(); }
     void clear_history();
 
+    // ---- saved or not ----
+    /// Records the scene as it is now as saved (after a save, an open, a new scene).
+    void mark_saved() { saved_state_ = history_.state(); }
+    /// Whether the scene differs from the one last marked saved: edited since (a gesture in
+    /// progress included), or undone or redone to another state. Undoing back to the saved scene
+    /// makes it unmodified again.
+    bool modified() const { return gesture_changed() || history_.state() != saved_state_; }
+
     // ---- what changed ----
     /// Counts the changes: bumped once by every change of the scene, never otherwise.
     std::uint64_t version() const { return version_; }
@@ -136,6 +144,7 @@ private:
 
     Scene scene_;
     History history_;
+    std::uint64_t saved_state_ = 0;  ///< history_.state() when the scene was last marked saved
     std::uint64_t version_ = 0;
     std::deque<ChangeSet> log_;  ///< log_.back() took the scene to version_, the one before to version_ - 1, ...
     bool gesture_ = false;

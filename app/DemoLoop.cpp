@@ -10,6 +10,7 @@
 #include <imgui.h>
 
 #include "app/App.h"
+#include "app/InputQueue.h"
 #include "app/RunControl.h"
 #include "app/ShaderFiles.h"
 #include "app/UserConfig.h"
@@ -19,24 +20,85 @@ namespace raypick::app {
 namespace {
 void glfw_error(int code, const char* message) { std::fprintf(stderr, "raypick: GLFW error %d: %s\n", code, message); }
 
-/// Whether any input or window event arrived since the flag was last cleared: set by the window's
-/// callbacks (which ImGui's backend chains to its own), read by the loop to decide whether to wait.
-struct EventsSeen {
+/// The window's events between frames: whether any arrived since the flag was last cleared (read by
+/// the loop to decide whether to wait), and the input events queued for ImGui, handed to its
+/// backend a frame at a time (InputQueue: a tap shorter than a frame is still seen).
+struct WindowEvents {
     bool any = true;
+    InputQueue input;
 };
-void mark_event(GLFWwindow* window) { static_cast<EventsSeen*>(glfwGetWindowUserPointer(window))->any = true; }
-void watch_events(GLFWwindow* window, EventsSeen& seen) {
-    glfwSetWindowUserPointer(window, &seen);
+WindowEvents& events_of(GLFWwindow* window) { return *static_cast<WindowEvents*>(glfwGetWindowUserPointer(window)); }
+void mark_event(GLFWwindow* window) { events_of(window).any = true; }
+void queue_event(GLFWwindow* window, const InputEvent& e) {
+    events_of(window).any = true;
+    events_of(window).input.push(e);
+}
+static_assert(InputEvent::kPress == GLFW_PRESS && InputEvent::kRelease == GLFW_RELEASE && InputEvent::kRepeat == GLFW_REPEAT);
+
+/// Installs the window's callbacks (ImGui's backend is initialised without its own, which these
+/// replace: it receives the queued events from hand_on_input()).
+void watch_events(GLFWwindow* window, WindowEvents& events) {
+    glfwSetWindowUserPointer(window, &events);
     glfwSetCursorPosCallback(window, [](GLFWwindow* w, double, double) { mark_event(w); });
-    glfwSetCursorEnterCallback(window, [](GLFWwindow* w, int) { mark_event(w); });
-    glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int, int, int) { mark_event(w); });
-    glfwSetScrollCallback(window, [](GLFWwindow* w, double, double) { mark_event(w); });
-    glfwSetKeyCallback(window, [](GLFWwindow* w, int, int, int, int) { mark_event(w); });
-    glfwSetCharCallback(window, [](GLFWwindow* w, unsigned int) { mark_event(w); });
-    glfwSetWindowFocusCallback(window, [](GLFWwindow* w, int) { mark_event(w); });
+    glfwSetCursorEnterCallback(window, [](GLFWwindow* w, int entered) {
+        InputEvent e;
+        e.kind = InputEvent::Kind::CursorEnter;
+        e.code = entered;
+        queue_event(w, e);
+    });
+    glfwSetMouseButtonCallback(window, [](GLFWwindow* w, int button, int action, int mods) {
+        InputEvent e;
+        e.kind = InputEvent::Kind::MouseButton;
+        e.code = button;
+        e.action = action;
+        e.mods = mods;
+        queue_event(w, e);
+    });
+    glfwSetScrollCallback(window, [](GLFWwindow* w, double x, double y) {
+        InputEvent e;
+        e.kind = InputEvent::Kind::Scroll;
+        e.x = x;
+        e.y = y;
+        queue_event(w, e);
+    });
+    glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int scancode, int action, int mods) {
+        InputEvent e;
+        e.kind = InputEvent::Kind::Key;
+        e.code = key;
+        e.scancode = scancode;
+        e.action = action;
+        e.mods = mods;
+        queue_event(w, e);
+    });
+    glfwSetCharCallback(window, [](GLFWwindow* w, unsigned int c) {
+        InputEvent e;
+        e.kind = InputEvent::Kind::Char;
+        e.code = static_cast<int>(c);
+        queue_event(w, e);
+    });
+    glfwSetWindowFocusCallback(window, [](GLFWwindow* w, int focused) {
+        InputEvent e;
+        e.kind = InputEvent::Kind::Focus;
+        e.code = focused;
+        queue_event(w, e);
+    });
     glfwSetWindowSizeCallback(window, [](GLFWwindow* w, int, int) { mark_event(w); });
     glfwSetFramebufferSizeCallback(window, [](GLFWwindow* w, int, int) { mark_event(w); });
     glfwSetWindowRefreshCallback(window, [](GLFWwindow* w) { mark_event(w); });
+}
+
+/// Hands this frame's share of the queued input to ImGui's GLFW backend (before its NewFrame).
+void hand_on_input(GLFWwindow* window, InputQueue& input) {
+    for (const InputEvent& e : input.take_frame()) {
+        switch (e.kind) {
+            case InputEvent::Kind::Key: ImGui_ImplGlfw_KeyCallback(window, e.code, e.scancode, e.action, e.mods); break;
+            case InputEvent::Kind::Char: ImGui_ImplGlfw_CharCallback(window, static_cast<unsigned int>(e.code)); break;
+            case InputEvent::Kind::MouseButton: ImGui_ImplGlfw_MouseButtonCallback(window, e.code, e.action, e.mods); break;
+            case InputEvent::Kind::Scroll: ImGui_ImplGlfw_ScrollCallback(window, e.x, e.y); break;
+            case InputEvent::Kind::CursorEnter: ImGui_ImplGlfw_CursorEnterCallback(window, e.code); break;
+            case InputEvent::Kind::Focus: ImGui_ImplGlfw_WindowFocusCallback(window, e.code); break;
+        }
+    }
 }
 
 /// Frames still drawn after the last event, so that ImGui settles (hover, popups sizing themselves).
@@ -79,13 +141,13 @@ int run_demo(const CommandLine& opt, LoopHooks& hooks, const char* program) {
 
     // 3. Dear ImGui with its GLFW and OpenGL 3 backends.
     // An interactive run waits for input when nothing moves; timed runs draw every frame.
-    EventsSeen events;
-    watch_events(window, events);  // before ImGui's backend, which chains these callbacks
+    WindowEvents events;
+    watch_events(window, events);
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;  // never the working directory: the App keeps the layout
     ImGui::StyleColorsDark();
-    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplGlfw_InitForOpenGL(window, false);  // its input comes from the queue (hand_on_input)
     ImGui_ImplOpenGL3_Init("#version 330 core");
 
     int exit_code = 0;
@@ -118,10 +180,18 @@ int run_demo(const CommandLine& opt, LoopHooks& hooks, const char* program) {
                 if (stop) break;
                 app->slept();
             }
+            // The close button: unsaved edits are asked about first (the window stays open).
+            if (glfwWindowShouldClose(window)) {
+                if (!app->intercept_close()) break;
+                glfwSetWindowShouldClose(window, GLFW_FALSE);
+                events.any = true;
+            }
             if (events.any) settle = kSettleFrames;
             events.any = false;
             if (settle > 0) --settle;
-            // 5b. New ImGui frame.
+            // 5b. New ImGui frame, with this frame's share of the input (the rest keeps it awake).
+            hand_on_input(window, events.input);
+            if (!events.input.empty()) events.any = true;
             ImGui_ImplOpenGL3_NewFrame();
             ImGui_ImplGlfw_NewFrame();
             ImGui::NewFrame();

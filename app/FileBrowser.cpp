@@ -120,12 +120,20 @@ bool FileBrowser::go_to(const std::string& dir) {
     return true;
 }
 
-void FileBrowser::click(const DirEntry& entry) {
-    if (entry.is_dir) go_to((fs::path(listing_.dir) / entry.name).string());
+FileBrowser::Action FileBrowser::click(const DirEntry& entry, bool double_click) {
+    const std::string path = (fs::path(listing_.dir) / entry.name).string();
+    if (double_click) {
+        if (path != last_clicked_ || entry.is_dir) return Action::None;  // the first click acted already
+        path_text_ = entry.name;
+        return choose();
+    }
+    last_clicked_ = path;
+    if (entry.is_dir) go_to(path);
     else {
         path_text_ = entry.name;
         error_.clear();
     }
+    return Action::None;
 }
 
 std::string FileBrowser::chosen_path() const {

@@ -66,8 +66,11 @@ public:
 
     /// The path field's text: a name in the folder shown, or a path (absolute or relative to it).
     std::string& path_text() { return path_text_; }
-    /// Clicking an entry: a folder is entered, a file's name goes into the path field.
-    void click(const DirEntry& entry);
+    /// Clicking an entry: a folder is entered, a file's name goes into the path field. The second
+    /// click of a double click (`double_click`) acts on the entry the first click was on: on that
+    /// file it chooses it (returns choose()'s action); on anything else — the entry that came under
+    /// the pointer after the first click entered a folder — it does nothing.
+    Action click(const DirEntry& entry, bool double_click = false);
     /// The path the field names, absolute; Save as adds the default extension to a name without one.
     std::string chosen_path() const;
     /// Choosing the path in the field (the Open / Save button, Enter, a double click on a file):
@@ -83,6 +86,7 @@ private:
     DirListing listing_;
     std::string path_text_;
     std::string error_;
+    std::string last_clicked_;  ///< the entry the last single click was on (absolute path)
 };
 
 }  // namespace raypick::app

@@ -5,8 +5,12 @@
 namespace raypick::app {
 
 void History::record(Command command) {
+    command.serial = next_serial_++;
     undo_.push_back(std::move(command));
-    while (undo_.size() > max_steps_) undo_.pop_front();
+    while (undo_.size() > max_steps_) {
+        base_state_ = undo_.front().serial;  // the state the next oldest step starts from
+        undo_.pop_front();
+    }
     redo_.clear();
 }
 
@@ -27,6 +31,7 @@ const Command* History::redo() {
 void History::clear() {
     undo_.clear();
     redo_.clear();
+    base_state_ = next_serial_++;
 }
 
 }  // namespace raypick::app

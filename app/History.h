@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <string>
@@ -45,6 +46,7 @@ struct Command {
     SceneInstance instance;
     std::vector<InstanceChange> instance_edits;
     std::shared_ptr<const Scene> scene_before, scene_after;
+    std::uint64_t serial = 0;  ///< set by History::record(): names the state this command leads to
 };
 
 /// Undo/redo stacks of commands, at most `max_steps` undo steps (the oldest are forgotten).
@@ -64,10 +66,17 @@ public:
     std::size_t undo_count() const { return undo_.size(); }
     std::size_t redo_count() const { return redo_.size(); }
     std::size_t max_steps() const { return max_steps_; }
+    /// Forgets every step; the scene's state from then on is a new one (state()).
     void clear();
+    /// Names the scene's state the history stands at: the last undo step's serial (unique per
+    /// recorded command), or what the oldest kept step was applied to. Equal states are the same
+    /// scene; a new command, or clear(), gives a state never seen before.
+    std::uint64_t state() const { return undo_.empty() ? base_state_ : undo_.back().serial; }
 
 private:
     std::size_t max_steps_;
+    std::uint64_t next_serial_ = 1;
+    std::uint64_t base_state_ = 0;  ///< the state under the oldest undo step
     std::deque<Command> undo_;
     std::deque<Command> redo_;
 };

@@ -156,6 +156,31 @@ PickResult cast_all(const Scene& scene, const Ray<double>& ray, const CompareOpt
     return r;
 }
 
+std::vector<VariantPoint> scene_ray_variants(const Scene& scene, const CompareOptions& compare, std::size_t max_rays,
+                                             std::size_t max_casts) {
+    std::vector<VariantPoint> out;
+    bool any = false;
+    for (const bool on : compare.enabled) any = any || on;
+    if (!any || scene.shapes.empty()) return out;
+    const std::size_t rays = std::min({scene.rays.size(), max_rays, std::max<std::size_t>(1, max_casts / scene.shapes.size())});
+    PickResult r;
+    for (std::size_t k = 0; k < rays; ++k) {
+        const Ray<double>& ray = scene.rays[k].ray;
+        if (!is_valid(ray)) continue;
+        cast_all(scene, ray, compare, r);
+        for (std::size_t i = 0; i < r.shapes.size(); ++i) {
+            if (!r.shapes[i].variant || !r.shapes[i].variant->hit) continue;
+            const VariantResult& v = *r.shapes[i].variant;
+            auto add = [&](const Vec3d& p, const Vec3d& n) {
+                if (std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)) out.push_back({k, i, p, n, v.differs});
+            };
+            add(v.point, v.normal);
+            if (v.has_second) add(v.point2, v.normal2);
+        }
+    }
+    return out;
+}
+
 void clear_result(PickResult& r, std::size_t shape_count) {
     r.ray = Ray<double>{};
     r.nearest.reset();

@@ -69,6 +69,17 @@ void cast_all(const Scene& scene, const Ray<double>& ray, const CompareOptions& 
 /// cast_all() itself.
 void cast_all(const Bvh<double>& bvh, const Scene& scene, const Ray<double>& ray, const CompareOptions& compare,
               PickResult& out);
+/// A textbook variant's point for one of the scene's own rays (the rays of a case file).
+struct VariantPoint {
+    std::size_t ray = 0, shape = 0;
+    Vec3d point{0.0}, normal{0.0};  ///< the normal may be non-finite (the variant's own answer)
+    bool differs = false;           ///< the variant disagrees with the core for this ray and shape
+};
+/// The textbook variants' points for the scene's own rays, as cast_all() gives them for the mouse
+/// ray (each ray as it is; the variants know no range), for the shape types `compare` enables; the
+/// first `max_rays` rays, while rays x shapes stays under `max_casts`. Empty with no type enabled.
+std::vector<VariantPoint> scene_ray_variants(const Scene& scene, const CompareOptions& compare,
+                                             std::size_t max_rays = 200, std::size_t max_casts = 200000);
 /// `out` as a result with no ray cast: one empty ShapeResult per shape, reusing its memory.
 void clear_result(PickResult& out, std::size_t shape_count);
 

@@ -5,6 +5,9 @@
 #include <cmath>
 #include <string>
 
+#include <glm/gtc/constants.hpp>
+#include <glm/trigonometric.hpp>
+
 namespace raypick::app {
 
 namespace {
@@ -78,6 +81,56 @@ Ray<float> ViewRays::operator()(int x, int y) const {
     return convert<float>(r);
 }
 
+void compare_normals(const raycast::Image& image, const std::vector<std::uint8_t>& other_rgba, int margin,
+                     PictureComparison& c) {
+    const int w = image.width, h = image.height;
+    const std::size_t n = std::size_t(w) * std::size_t(h);
+    if (other_rgba.size() != n * 4 || image.normal.size() != n || image.shape.size() != n || c.rgba.size() != n * 4) return;
+    margin = std::max(0, margin);
+    const double cos_tol = std::cos(glm::radians(kNormalToleranceDegrees));
+    auto other_normal = [&](std::size_t i) -> std::optional<glm::dvec3> {
+        const std::uint8_t* px = &other_rgba[i * 4];
+        if (px[3] == 0) return std::nullopt;
+        const glm::dvec3 v(px[0] / 127.5 - 1.0, px[1] / 127.5 - 1.0, px[2] / 127.5 - 1.0);
+        const double len = glm::length(v);
+        if (!(len > 0.5)) return std::nullopt;
+        return v / len;
+    };
+    auto cpu_normal = [&](std::size_t i) -> std::optional<glm::dvec3> {
+        const glm::dvec3 v(image.normal[i]);
+        const double len = glm::length(v);
+        if (image.shape[i] == raycast::kBackground || !(len > 0.5)) return std::nullopt;
+        return v / len;
+    };
+    auto close = [&](const glm::dvec3& a, const glm::dvec3& b) { return glm::dot(a, b) >= cos_tol; };
+    // On a crease when some pixel within `margin` has a normal beyond the tolerance (or none).
+    auto on_crease = [&](const auto& normal_of, const glm::dvec3& here, int x, int y) {
+        for (int dy = -margin; dy <= margin; ++dy)
+            for (int dx = -margin; dx <= margin; ++dx) {
+                const int xx = x + dx, yy = y + dy;
+                if (xx < 0 || yy < 0 || xx >= w || yy >= h) continue;
+                const auto there = normal_of(std::size_t(yy) * std::size_t(w) + std::size_t(xx));
+                if (!there || !close(*there, here)) return true;
+            }
+        return false;
+    };
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const std::size_t i = std::size_t(y) * std::size_t(w) + std::size_t(x);
+            if (c.rgba[i * 4 + 3] != 0) continue;  // skipped near a silhouette, or already differing
+            const auto cpu = cpu_normal(i);
+            const auto gl = other_normal(i);
+            if (!cpu || !gl) continue;
+            if (on_crease(cpu_normal, *cpu, x, y) || on_crease(other_normal, *gl, x, y)) continue;
+            ++c.normals_compared;
+            if (close(*cpu, *gl)) continue;
+            ++c.normals_differing;
+            ++c.differing;
+            std::uint8_t* px = &c.rgba[i * 4];
+            px[0] = 255; px[1] = 0; px[2] = 255; px[3] = 255;
+        }
+}
+
 std::vector<std::uint32_t> shift_ids(const std::vector<std::uint32_t>& ids, int width, int height, int shift) {
     std::vector<std::uint32_t> out(ids.size(), raycast::kBackground);
     if (width <= 0 || height <= 0 || ids.size() != std::size_t(width) * std::size_t(height)) return out;
@@ -140,14 +193,15 @@ bool RaycastView::update(const SceneEditor& editor, const Camera& camera, double
     }
     shading_ = options.shading;
     margin_ = options.margin;
-    comparison_ = raycast::Comparison{};
+    comparison_ = PictureComparison{};
     switch (options.shading) {
         case RaycastShading::Normal: rgba_ = raycast::shade(image_, raycast::Shading::Normal); break;
         case RaycastShading::Depth: rgba_ = raycast::shade(image_, raycast::Shading::Depth); break;
         case RaycastShading::NormalAndDepth: rgba_ = raycast::shade(image_, raycast::Shading::NormalAndDepth); break;
         case RaycastShading::Difference: {
-            const std::vector<std::uint32_t> ids = other_ids ? other_ids(picture) : std::vector<std::uint32_t>{};
-            comparison_ = raycast::compare_ids(image_, ids, options.margin);
+            const OtherPicture other = other_ids ? other_ids(picture) : OtherPicture{};
+            static_cast<raycast::Comparison&>(comparison_) = raycast::compare_ids(image_, other.ids, options.margin);
+            compare_normals(image_, other.normal_rgba, options.margin, comparison_);
             rgba_ = compose_difference(image_, comparison_);
             break;
         }

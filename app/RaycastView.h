@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "app/Camera.h"
@@ -64,8 +65,36 @@ private:
 /// A test aid: a deliberately wrong OpenGL picture that the check must reject.
 std::vector<std::uint32_t> shift_ids(const std::vector<std::uint32_t>& ids, int width, int height, int shift);
 
-/// Shape ids of another picture of the same view (the OpenGL one), at the given size, row 0 on top.
-using IdPicture = std::function<std::vector<std::uint32_t>(PictureSize)>;
+/// Another picture of the same view (the OpenGL one), row 0 on top: each pixel's object id and,
+/// when given, the normal solid mode colours it by (RGBA8, rgb = normal * 0.5 + 0.5, alpha 0
+/// where no surface is drawn).
+struct OtherPicture {
+    OtherPicture(std::vector<std::uint32_t> object_ids = {}, std::vector<std::uint8_t> normals = {})
+        : ids(std::move(object_ids)), normal_rgba(std::move(normals)) {}
+    std::vector<std::uint32_t> ids;
+    std::vector<std::uint8_t> normal_rgba;
+};
+/// The other picture at the given size.
+using IdPicture = std::function<OtherPicture(PictureSize)>;
+
+/// An id comparison (raycast::compare_ids) with the normals compared too.
+struct PictureComparison : raycast::Comparison {
+    std::size_t normals_compared = 0;   ///< compared pixels showing the same object, with a normal in both pictures
+    std::size_t normals_differing = 0;  ///< of those, normals more than kNormalTolerance apart (also in `differing`)
+};
+
+/// How far apart (degrees) the two pictures' normals of a pixel may be: the OpenGL surfaces are
+/// tessellated, their normals interpolated and stored in 8 bits; a reversed or wrong normal is
+/// far beyond it.
+inline constexpr double kNormalToleranceDegrees = 20.0;
+
+/// Compares the normals of the pixels `c` compared and found showing the same object: the CPU
+/// picture's against `other_rgba` (OtherPicture::normal_rgba; empty: nothing is compared).
+/// Pixels within `margin` of a crease (neighbours' normals more than the tolerance apart, in
+/// either picture) are skipped like silhouettes. A differing normal counts as differing and is
+/// marked in c.rgba like a differing object.
+void compare_normals(const raycast::Image& image, const std::vector<std::uint8_t>& other_rgba, int margin,
+                     PictureComparison& c);
 
 class RaycastView {
 public:
@@ -73,7 +102,7 @@ public:
     /// change sets (refit when only parameters or placements changed, rebuilt on a structural
     /// change); instances show as instance_object_id(); the rays are cast again only when the camera, the view size, the scene or
     /// the resolution changed, and the picture is reshaded when the shading or margin changed too.
-    /// `other_ids` is called in difference mode. Returns true when rgba() changed.
+    /// `other_ids` is called in difference mode: objects and, where it gives them, normals compared. Returns true when rgba() changed.
     bool update(const SceneEditor& editor, const Camera& camera, double view_width, double view_height,
                 const RaycastOptions& options, const IdPicture& other_ids);
 
@@ -82,7 +111,7 @@ public:
     /// The shaded picture, RGBA8, row 0 at the top (difference: the dimmed normal picture with
     /// differing pixels magenta and skipped silhouette pixels dark blue).
     const std::vector<std::uint8_t>& rgba() const { return rgba_; }
-    const raycast::Comparison& comparison() const { return comparison_; }  ///< difference mode only
+    const PictureComparison& comparison() const { return comparison_; }  ///< difference mode only
     double cast_ms() const { return cast_ms_; }
     double rays_per_second() const;
     std::size_t casts() const { return casts_; }
@@ -108,7 +137,7 @@ private:
 
     raycast::Image image_;
     std::vector<std::uint8_t> rgba_;
-    raycast::Comparison comparison_;
+    PictureComparison comparison_;
     double cast_ms_ = 0.0;
     std::size_t casts_ = 0;
 };

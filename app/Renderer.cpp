@@ -323,29 +323,39 @@ void Renderer::rebuild_ids(const Scene& scene) {
     ids_dirty_ = false;
 }
 
-std::vector<std::uint32_t> Renderer::render_ids(const Scene& scene, const glm::dmat4& view_projection, int width,
-                                                int height) {
-    if (width <= 0 || height <= 0) return {};
-    if (ids_dirty_) rebuild_ids(scene);
+bool Renderer::bind_offscreen(int width, int height) {
     if (width != id_fbo_width_ || height != id_fbo_height_) {
         size_offscreen(id_fbo_.id(), id_color_.id(), id_depth_.id(), GL_DEPTH_COMPONENT24, width, height);
         id_fbo_width_ = width;
         id_fbo_height_ = height;
     }
+    glBindFramebuffer(GL_FRAMEBUFFER, id_fbo_.id());
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE) return true;
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    id_fbo_width_ = id_fbo_height_ = 0;  // try again next time
+    return false;
+}
+
+std::vector<std::uint8_t> Renderer::read_rgba_top_down(int width, int height) {
+    const std::size_t row = std::size_t(width) * 4;
+    std::vector<std::uint8_t> bottom_up(row * std::size_t(height)), out(bottom_up.size());
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, bottom_up.data());
+    // OpenGL's rows start at the bottom; the picture's at the top.
+    for (int y = 0; y < height; ++y)
+        std::copy_n(&bottom_up[std::size_t(height - 1 - y) * row], row, &out[std::size_t(y) * row]);
+    return out;
+}
+
+std::vector<std::uint32_t> Renderer::render_ids(const Scene& scene, const glm::dmat4& view_projection, int width,
+                                                int height) {
+    if (width <= 0 || height <= 0) return {};
+    if (ids_dirty_) rebuild_ids(scene);
     GLint saved_viewport[4] = {0, 0, 0, 0};
     glGetIntegerv(GL_VIEWPORT, saved_viewport);
-    auto restore = [&] {
-        glBindFramebuffer(GL_FRAMEBUFFER, 0);
-        glViewport(saved_viewport[0], saved_viewport[1], saved_viewport[2], saved_viewport[3]);
-    };
-    glBindFramebuffer(GL_FRAMEBUFFER, id_fbo_.id());
     const std::size_t n = std::size_t(width) * std::size_t(height);
     std::vector<std::uint32_t> ids(n, raycast::kBackground);
-    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
-        restore();
-        id_fbo_width_ = id_fbo_height_ = 0;  // try again next time
-        return ids;
-    }
+    if (!bind_offscreen(width, height)) return ids;
     glViewport(0, 0, width, height);
     glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
@@ -360,18 +370,46 @@ std::vector<std::uint32_t> Renderer::render_ids(const Scene& scene, const glm::d
     glBindVertexArray(0);
     glUseProgram(0);
 
-    std::vector<std::uint8_t> rgba(n * 4);
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
-    restore();
-    // OpenGL's rows start at the bottom; the picture's at the top.
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x) {
-            const std::uint8_t* px = &rgba[(std::size_t(height - 1 - y) * std::size_t(width) + std::size_t(x)) * 4];
-            const std::uint32_t id = std::uint32_t(px[0]) | std::uint32_t(px[1]) << 8 | std::uint32_t(px[2]) << 16;
-            if (id != 0) ids[std::size_t(y) * std::size_t(width) + std::size_t(x)] = id - 1;
-        }
+    const std::vector<std::uint8_t> rgba = read_rgba_top_down(width, height);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(saved_viewport[0], saved_viewport[1], saved_viewport[2], saved_viewport[3]);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::uint8_t* px = &rgba[i * 4];
+        const std::uint32_t id = std::uint32_t(px[0]) | std::uint32_t(px[1]) << 8 | std::uint32_t(px[2]) << 16;
+        if (id != 0) ids[i] = id - 1;
+    }
     return ids;
+}
+
+std::vector<std::uint8_t> Renderer::render_normals(const glm::dmat4& view_projection, int width, int height) {
+    if (width <= 0 || height <= 0) return {};
+    GLint saved_viewport[4] = {0, 0, 0, 0};
+    glGetIntegerv(GL_VIEWPORT, saved_viewport);
+    if (!bind_offscreen(width, height)) return {};
+    const glm::mat4 vp(view_projection);
+    glViewport(0, 0, width, height);
+    glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    glDisable(GL_CULL_FACE);
+    glDisable(GL_BLEND);
+    // As draw_scene_layer() draws the solids (without the wireframes' polygon offset).
+    update_lists(vp, width, height);
+    if (!lists_.draws.empty()) {
+        glUseProgram(solid_.id());
+        set_matrix(solid_, vp);
+        if (lists_.solid_cull) glEnable(GL_CULL_FACE);
+        draw_instanced(solid_, solid_meshes_);
+        glDisable(GL_CULL_FACE);
+    }
+    mesh_draw_.draw_solid(vp);
+    glUseProgram(0);
+    glBindVertexArray(0);
+    std::vector<std::uint8_t> rgba = read_rgba_top_down(width, height);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glViewport(saved_viewport[0], saved_viewport[1], saved_viewport[2], saved_viewport[3]);
+    return rgba;
 }
 
 void Renderer::upload_picture(const std::vector<std::uint8_t>& rgba, int width, int height) {
@@ -527,6 +565,18 @@ void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_heig
     glDisable(GL_DEPTH_TEST);
     if (!overlay.annotations.vertices.empty()) {
         upload(dynamic_lines_, overlay.annotations.vertices, GL_STREAM_DRAW);
+        // A dark outline first (the lines shifted a pixel each way, drawn dark), so that the
+        // annotations stand out over any wireframe or solid colour; then the lines themselves.
+        const GLint offset = glGetUniformLocation(lines_.id(), "u_offset");
+        const GLint dark = glGetUniformLocation(lines_.id(), "u_dark");
+        const float px = 2.0f / float(std::max(1, view.width)), py = 2.0f / float(std::max(1, view.height));
+        glUniform1f(dark, 1.0f);
+        for (const glm::vec2 d : {glm::vec2(px, 0.0f), glm::vec2(-px, 0.0f), glm::vec2(0.0f, py), glm::vec2(0.0f, -py)}) {
+            glUniform2f(offset, d.x, d.y);
+            glDrawArrays(GL_LINES, 0, dynamic_lines_.count);
+        }
+        glUniform1f(dark, 0.0f);
+        glUniform2f(offset, 0.0f, 0.0f);
         glDrawArrays(GL_LINES, 0, dynamic_lines_.count);
     }
 
@@ -535,9 +585,11 @@ void Renderer::draw(const glm::dmat4& view_projection, int fb_width, int fb_heig
     glEnable(GL_PROGRAM_POINT_SIZE);
     glBindVertexArray(dynamic_points_.vao.id());
     const GLint size_loc = glGetUniformLocation(markers_.id(), "u_point_size");
+    const GLint shape_loc = glGetUniformLocation(markers_.id(), "u_diamond");
     for (const MarkerBatch& batch : overlay.markers) {
         if (batch.points.empty()) continue;
         glUniform1f(size_loc, batch.size);
+        glUniform1i(shape_loc, batch.shape == MarkerShape::Diamond ? 1 : 0);
         upload(dynamic_points_, batch.points, GL_STREAM_DRAW);
         glDrawArrays(GL_POINTS, 0, dynamic_points_.count);
     }

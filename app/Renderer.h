@@ -18,16 +18,20 @@
 
 namespace raypick::app {
 
-/// Square screen-space markers of one pixel size, drawn in order, always on top.
+/// A marker's outline: squares (points, handles), diamonds (textbook-variant results).
+enum class MarkerShape { Square, Diamond };
+
+/// Screen-space markers of one pixel size and shape with a dark border, drawn in order, always on top.
 struct MarkerBatch {
     float size = 10.0f;
     std::vector<LineVertex> points;
+    MarkerShape shape = MarkerShape::Square;
 };
 
 /// What a frame draws besides the scene itself; rebuilt by the app every frame.
 struct Overlay {
     LineList highlight;    ///< hovered / selected wireframes (depth-tested, drawn over the scene)
-    LineList annotations;  ///< rays, normal arrows, variant results (always visible)
+    LineList annotations;  ///< rays, normal arrows, variant results (always visible, outlined dark)
     std::vector<MarkerBatch> markers;
     /// Mesh instances (indices into Scene::instances) whose edges are drawn in a colour, like `highlight`.
     std::vector<std::pair<std::size_t, glm::vec4>> instance_highlights;
@@ -78,6 +82,10 @@ public:
     /// raycast::kBackground where nothing is, row 0 at the top. Surfaces finely tessellated (see id_segments()). Restores the default framebuffer and
     /// the viewport. Empty for a zero size.
     std::vector<std::uint32_t> render_ids(const Scene& scene, const glm::dmat4& view_projection, int width, int height);
+    /// The solid mode's surfaces (the same unit solids, levels of detail, mesh draws and shaders)
+    /// at width x height pixels offscreen: RGBA8, rgb the normal's colour, alpha 0 where no
+    /// surface is, row 0 at the top. Restores the default framebuffer and the viewport.
+    std::vector<std::uint8_t> render_normals(const glm::dmat4& view_projection, int width, int height);
     /// Segments per circle of the id picture's tessellation: 64, fewer for large scenes.
     int id_segments() const { return id_segments_; }
 
@@ -200,6 +208,11 @@ private:
     /// empty, as the solids of points and segments, are skipped); `program` in use.
     void draw_instanced(const gl::Program& program, UnitMeshSet& set);
     void rebuild_ids(const Scene& scene);
+    /// Sizes the offscreen framebuffer of render_ids() and render_normals() and binds it; false
+    /// (default framebuffer bound) when it is incomplete.
+    bool bind_offscreen(int width, int height);
+    /// Reads the bound framebuffer's width x height RGBA8 pixels, row 0 at the top.
+    static std::vector<std::uint8_t> read_rgba_top_down(int width, int height);
 };
 
 }  // namespace raypick::app

@@ -46,8 +46,10 @@ int report_raycast_check(App& app, int shift, const std::string& png_path) {
     glFinish();  // the software renderer's threads are idle while the CPU picture is timed
     const RaycastCheck c = app.raycast_check(shift);
     const double percent = c.compared ? 100.0 * double(c.differing) / double(c.compared) : 0.0;
-    std::printf("raycast-check: %d x %d, compared %zu, differing %zu (%.4f%%), skipped %zu, cpu %.1f ms\n",
-                c.size.width, c.size.height, c.compared, c.differing, percent, c.skipped, c.cpu_ms);
+    std::printf("raycast-check: %d x %d, compared %zu, differing %zu (%.4f%%), skipped %zu, cpu %.1f ms; "
+                "normals compared %zu, differing %zu\n",
+                c.size.width, c.size.height, c.compared, c.differing, percent, c.skipped, c.cpu_ms, c.normals_compared,
+                c.normals_differing);
     int code = c.passed() ? 0 : 1;
     if (!png_path.empty()) {
         if (auto err = save_png(png_path, c.size.width, c.size.height, c.rgba)) {

@@ -650,4 +650,10 @@ glm::vec3 instance_normal(const ShapeInstance& in, const glm::vec3& unit_normal)
     return len > 0.0f ? n / len : glm::vec3(0.0f);
 }
 
+bool solid_one_sided(const ShapeInstance& in) {
+    for (int i = 0; i < 3; ++i)
+        if (glm::vec3(in.transform[i]) == glm::vec3(0.0f)) return true;
+    return false;
+}
+
 }  // namespace raypick::app

@@ -16,28 +16,56 @@ namespace raypick::app {
 
 using Color = glm::vec4;
 
-/// The demo's palette. The seed sample's convention: shapes red, rays green, hits blue.
+/// The demo's palette: one colour per meaning, told apart on the dark background and over solid
+/// mode's normal colours (which span every pastel hue: the overlays' lines and markers get a dark
+/// outline, and the textbook variant's markers are diamonds). The seed sample's convention stays:
+/// shapes red, the case file's rays green, their hits blue. Help > Colours lists them (legend()).
 namespace palette {
 inline const Color background{0.11f, 0.12f, 0.14f, 1.0f};
-inline const Color shape{0.90f, 0.20f, 0.20f, 1.0f};
-inline const Color hovered{1.00f, 0.60f, 0.10f, 1.0f};
-inline const Color selected{1.00f, 0.95f, 0.30f, 1.0f};
-inline const Color handle{1.00f, 1.00f, 1.00f, 1.0f};
-inline const Color ray{0.55f, 1.00f, 0.35f, 1.0f};        ///< the current (mouse or frozen) ray
-inline const Color ray_miss{0.35f, 0.55f, 0.38f, 1.0f};   ///< the current ray when it hits nothing
-inline const Color scene_ray{0.15f, 0.65f, 0.25f, 1.0f};  ///< a scene file's rays
-inline const Color failed{1.00f, 0.55f, 0.00f, 1.0f};     ///< a scene ray with a failed expectation
-inline const Color entry{0.10f, 0.35f, 1.00f, 1.0f};
-inline const Color exit{0.00f, 0.80f, 1.00f, 1.0f};
-inline const Color normal{1.00f, 0.85f, 0.20f, 1.0f};          ///< a face's (geometric) normal
-inline const Color shading_normal{0.30f, 1.00f, 0.75f, 1.0f};  ///< a mesh hit's interpolated normal
-inline const Color triangle{0.95f, 0.95f, 0.95f, 1.0f};        ///< the mesh triangle the ray hits
-inline const Color back_face{1.00f, 0.35f, 0.60f, 1.0f};       ///< ... when the ray hits its back
-inline const Color variant{1.00f, 0.20f, 1.00f, 1.0f};
+inline const Color shape{0.90f, 0.20f, 0.20f, 1.0f};      ///< shapes and meshes: red
+inline const Color hovered{1.00f, 0.60f, 0.10f, 1.0f};    ///< under the pointer (a shape, a mesh, a handle): orange
+inline const Color selected{1.00f, 0.95f, 0.30f, 1.0f};   ///< the selection, its handles, the ray chosen in the Case panel: yellow
+inline const Color handle = selected;                     ///< the selected shape's handles: yellow squares
+inline const Color ray{0.20f, 0.85f, 1.00f, 1.0f};        ///< the current (mouse or frozen) ray: cyan
+inline const Color ray_miss{0.25f, 0.45f, 0.52f, 1.0f};   ///< ... when it hits nothing: dim cyan
+inline const Color entry{0.60f, 1.00f, 0.10f, 1.0f};      ///< the current ray's entry points: lime
+inline const Color exit{0.70f, 0.45f, 1.00f, 1.0f};       ///< exit points: violet
+inline const Color scene_ray{0.15f, 0.70f, 0.25f, 1.0f};  ///< the case file's rays: green
+inline const Color scene_hit{0.10f, 0.35f, 1.00f, 1.0f};  ///< the case file's rays' first hits: blue
+inline const Color failed{1.00f, 0.35f, 0.55f, 1.0f};     ///< a case ray with a failed expectation: rose
+inline const Color normal{0.95f, 0.95f, 0.95f, 1.0f};          ///< a surface's (geometric, face) normal: white
+inline const Color shading_normal{0.10f, 0.80f, 0.65f, 1.0f};  ///< a mesh hit's interpolated normal: teal
+inline const Color triangle = entry;      ///< the mesh triangle the ray meets from the front (where it enters)
+inline const Color back_face = exit;      ///< ... from behind (where it leaves a closed mesh)
+inline const Color variant{1.00f, 0.20f, 1.00f, 1.0f};  ///< textbook-variant results: magenta (diamonds)
 inline const Color grid{0.26f, 0.27f, 0.30f, 1.0f};
 inline const Color axis_x{0.75f, 0.30f, 0.30f, 1.0f};
 inline const Color axis_y{0.30f, 0.70f, 0.30f, 1.0f};
 inline const Color axis_z{0.30f, 0.40f, 0.80f, 1.0f};
+
+/// One line of the colour legend (Help > Colours).
+struct LegendEntry {
+    const Color* color;
+    const char* what;
+};
+/// Every meaning of the palette, for the legend.
+inline const std::array<LegendEntry, 15> legend = {{
+    {&shape, "shapes and meshes (the tutorial's red)"},
+    {&hovered, "under the pointer: a shape, a mesh, a handle"},
+    {&selected, "selected; its handles (squares); the ray chosen in the Case panel"},
+    {&ray, "the current ray (mouse or frozen)"},
+    {&ray_miss, "the current ray when it hits nothing"},
+    {&entry, "entry points of the current ray; the mesh triangle it meets from the front"},
+    {&exit, "exit points; the mesh triangle met from behind (BACK FACE)"},
+    {&normal, "normals (a mesh hit: its face normal)"},
+    {&shading_normal, "a mesh hit's interpolated normal"},
+    {&scene_ray, "the case file's rays (the tutorial's green)"},
+    {&scene_hit, "their first hits (the tutorial's blue)"},
+    {&failed, "a case ray with a failed expectation"},
+    {&variant, "textbook-variant results (diamonds)"},
+    {&grid, "the grid on the floor (y = 0)"},
+    {&background, "empty space"},
+}};
 }  // namespace palette
 
 struct LineVertex {
@@ -231,5 +259,9 @@ bool solid_cullable(UnitMesh mesh, const ShapeInstance& instance, const glm::mat
 /// a triangle's (edges b - a and c - a, third column 0) turns +-z into +-unit(cross(b - a, c - a)).
 /// Zero only for faces that have no area.
 glm::vec3 instance_normal(const ShapeInstance& instance, const glm::vec3& unit_normal);
+/// Whether an instance's solid is flat (a column of its transform zero: a triangle, a flat box):
+/// its two faces lie in one plane, so the shader draws only the face turned to the eye, whose
+/// normal faces the ray as the core's pick normal does (shaders/solid_instanced.vert, solid.frag).
+bool solid_one_sided(const ShapeInstance& instance);
 
 }  // namespace raypick::app

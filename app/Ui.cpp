@@ -30,16 +30,17 @@ void Ui::draw(AppState& s, std::size_t line_vertices) {
     panel_backgrounds_.clear();
     draw_menu_bar(s, files_);
     const ViewRect free = free_region(display.x, display.y, layout);
+    const float left_width = float(layout.left_in(display.x)), right_width = float(layout.right_in(display.x));
     if (layout.left && free.x > 0.0) {
         const std::vector<float> h = stack_panels({stacked("Scene", 0.45f, false), stacked("Inspector", 0.55f, false)},
                                                   bottom - top, title);
-        place(0, top, layout.left_width, h[0]);
+        place(0, top, left_width, h[0]);
         scene_.draw(s, panel_backgrounds_);
-        place(0, top + h[0], layout.left_width, h[1]);
+        place(0, top + h[0], left_width, h[1]);
         inspector_.draw(s, panel_backgrounds_);
     }
     if (layout.right && free.x + free.width < display.x) {
-        const float x = display.x - layout.right_width;
+        const float x = display.x - right_width;
         // The Ray panel's contents grow and shrink as the mouse ray hits and misses: its column
         // keeps the most it needed for this scene, so the panels do not jump while the mouse moves.
         if (ray_need_for_ != s.scene_path) ray_need_ = 0.0f;
@@ -51,13 +52,13 @@ void Ui::draw(AppState& s, std::size_t line_vertices) {
                                                    stacked("Stats", 1.0f, true)},
                                                   bottom - top, title);
         float y = top;
-        place(x, y, layout.right_width, h[0]);
+        place(x, y, right_width, h[0]);
         cases_.draw(s, panel_backgrounds_);
-        place(x, y += h[0], layout.right_width, h[1]);
+        place(x, y += h[0], right_width, h[1]);
         ray_.draw(s, panel_backgrounds_);
-        place(x, y += h[1], layout.right_width, h[2]);
+        place(x, y += h[1], right_width, h[2]);
         draw_options_panel(s, panel_backgrounds_);
-        place(x, y += h[2], layout.right_width, h[3]);
+        place(x, y += h[2], right_width, h[3]);
         ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);  // Stats starts as its title bar
         stats_.draw(s, line_vertices, panel_backgrounds_);
     } else {

@@ -20,6 +20,9 @@ public:
 
     /// Checks the scene's expectations when the panels are hidden (the view's labels need them).
     void check_case(const AppState& s) { cases_.update(s); }
+    /// The dialogs alone (File > Open, Save as, the message box, the unsaved-changes question),
+    /// when the panels are hidden: they still come up.
+    void draw_dialogs(AppState& s) { files_.draw(s); }
 
     /// File > Open's dialog on `dir` (empty: the folder used last).
     void request_open(const std::string& dir = "") { files_.request_open(dir); }

@@ -18,13 +18,27 @@ inline constexpr float kStatusBarHeight = 22.0f;
 inline constexpr float kLeftPanelWidth = 260.0f;   ///< Scene, Inspector
 inline constexpr float kRightPanelWidth = 320.0f;  ///< Case, Ray, Options, Stats
 
+inline constexpr float kMinLeftPanelWidth = 210.0f;   ///< the narrowest the left column gets
+inline constexpr float kMinRightPanelWidth = 250.0f;  ///< the narrowest the right column gets
+/// The window width at and above which the columns have their full widths.
+inline constexpr double kFullColumnsWindowWidth = 1280.0;
+
+/// A column's width in a window `window_width` wide: `width` from kFullColumnsWindowWidth up,
+/// narrower in proportion below (the view keeps its share of a small window), down to `min_width`.
+inline double column_width(double width, double min_width, double window_width) {
+    const double k = std::clamp(window_width / kFullColumnsWindowWidth, 0.0, 1.0);
+    return std::max(std::min(width, min_width), std::floor(width * k));
+}
+
 /// Which docked panels are shown and how wide their columns are (window pixels).
 struct PanelLayout {
     bool shown = true;  ///< the panels and bars at all (F1)
     bool left = true;   ///< the left column: Scene, Inspector
     bool right = true;  ///< the right column: Case, Ray, Options, Stats
-    float left_width = kLeftPanelWidth;
+    float left_width = kLeftPanelWidth;    ///< at full width (column_width(): narrower in small windows)
     float right_width = kRightPanelWidth;
+    double left_in(double window_width) const { return column_width(left_width, kMinLeftPanelWidth, window_width); }
+    double right_in(double window_width) const { return column_width(right_width, kMinRightPanelWidth, window_width); }
     /// A test aid: a panel is drawn over the middle of the free region without the free region
     /// making room for it (the layout report's check must then fail).
     bool cover_view = false;
@@ -47,7 +61,8 @@ inline ViewRect free_region(double window_width, double window_height, const Pan
         r.y = kMenuBarHeight;
         r.height = window_height - kMenuBarHeight - kStatusBarHeight;
     }
-    const double left = panels.left ? panels.left_width : 0.0, right = panels.right ? panels.right_width : 0.0;
+    const double left = panels.left ? panels.left_in(window_width) : 0.0;
+    const double right = panels.right ? panels.right_in(window_width) : 0.0;
     if (window_width - left - right >= 200.0) {
         r.x = left;
         r.width = window_width - left - right;

@@ -16,9 +16,11 @@ uniform mat4 u_model;
 uniform int u_single;
 
 out vec3 v_normal;
+flat out int v_one_sided;  // solid.frag: meshes draw both sides
 
 void main() {
     mat4 model = u_single != 0 ? u_model : mat4(a_model0, a_model1, a_model2, a_model3);
     v_normal = transpose(inverse(mat3(model))) * a_normal;
+    v_one_sided = 0;
     gl_Position = u_view_projection * (model * vec4(a_position, 1.0));
 }

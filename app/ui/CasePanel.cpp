@@ -1,6 +1,7 @@
 #include "app/ui/Panels.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -62,25 +63,36 @@ void CasePanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
         ImGui::End();
         return;
     }
+    // A newly opened case starts at the top, its description in view (not where the list of case
+    // files was scrolled to when it was chosen).
+    if (shown_version_ != s.scene_version() && s.editor.changes_since(shown_version_).replaced) ImGui::SetScrollY(0.0f);
+    shown_version_ = s.scene_version();
     const Scene& scene = s.scene();
     if (!scene.description.empty()) {
-        // Wrapped; a long one scrolls in a box of its own, so the rays stay in sight below it.
-        const float wrap = ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;
-        const float need = ImGui::CalcTextSize(scene.description.c_str(), nullptr, false, wrap).y;
-        const float room = std::max(3.0f * ImGui::GetTextLineHeightWithSpacing(), 0.45f * ImGui::GetContentRegionAvail().y);
-        if (need > room) {
-            ImGui::BeginChild("description", ImVec2(0.0f, room));
-            ImGui::TextWrapped("%s", scene.description.c_str());
+        // Wrapped between words; a long one scrolls in a box of its own, so the rays stay in sight
+        // below it. The box holds whole lines: the last one is never cut in half.
+        const float line = ImGui::GetTextLineHeight();
+        const std::string lines = words_for_width(scene.description.c_str(),
+                                                  ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize);
+        const float need = ImGui::CalcTextSize(lines.c_str()).y;
+        const float room = std::max(4.0f * line, 0.6f * ImGui::GetContentRegionAvail().y);
+        if (need > room + 0.5f) {
+            ImGui::BeginChild("description", ImVec2(0.0f, std::floor(room / line) * line));
+            ImGui::TextUnformatted(lines.c_str());
             ImGui::EndChild();
         } else {
-            ImGui::TextWrapped("%s", scene.description.c_str());
+            ImGui::TextUnformatted(lines.c_str());
         }
         ImGui::Separator();
     }
     if (scene.rays.empty() && scene.expectations.empty()) hint("This scene has no rays and no expectations.");
     if (!scene.expectations.empty()) {
-        ImGui::TextColored(failed_ ? kRed : kGreen, "%zu expectations: %zu passed, %zu failed", expectations_.size(),
-                           passed_, failed_);
+        char summary[96];
+        std::snprintf(summary, sizeof summary, "%zu expectations: %zu passed, %zu failed", expectations_.size(), passed_,
+                      failed_);
+        ImGui::PushStyleColor(ImGuiCol_Text, failed_ ? kRed : kGreen);
+        text_words(summary);
+        ImGui::PopStyleColor();
         flow("double core");
         ImGui::Checkbox("double core", &double_);
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("check with the double-precision core (CI checks float)");
@@ -91,7 +103,7 @@ void CasePanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
         const std::string name = scene.rays[i].name.empty() ? "#" + std::to_string(i) : scene.rays[i].name;
         ImGui::PushID(static_cast<int>(i));
         const std::string row = (failing ? "FAIL  ray " : "ray ") + name;
-        if (wrapped_selectable("##ray", row.c_str(), selected_ray_ == i && !selected_, failing ? kOrange : kGreen))
+        if (wrapped_selectable("##ray", row.c_str(), selected_ray_ == i && !selected_, failing ? kFailed : kGreen))
             select(std::nullopt, i);
         if (!scene.rays[i].description.empty() && ImGui::IsItemHovered())
             ImGui::SetTooltip("%s", scene.rays[i].description.c_str());
@@ -100,7 +112,7 @@ void CasePanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
             const Line& e = expectations_[k];
             if (e.ray != i) continue;
             ImGui::PushID(static_cast<int>(k));
-            if (wrapped_selectable("##exp", e.text.c_str(), selected_ == k, e.failed ? kOrange : kGreen)) select(k, i);
+            if (wrapped_selectable("##exp", e.text.c_str(), selected_ == k, e.failed ? kFailed : kGreen)) select(k, i);
             ImGui::PopID();
         }
         ImGui::Unindent();
@@ -115,7 +127,8 @@ void CasePanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
             const bool failed = !c.error.empty() || (double_ ? c.failed_double : c.failed_float) > 0;
             const std::string text = std::string(failed ? "FAIL " : "pass ") + c.name;
             ImGui::PushID(c.path.c_str());
-            if (wrapped_selectable("##file", text.c_str(), s.scene_path == c.path, failed ? kRed : kGreen)) open_scene(s, c.path);
+            if (wrapped_selectable("##file", text.c_str(), s.scene_path == c.path, failed ? kRed : kGreen))
+                request_scene_action(s, {SceneAction::Kind::Open, c.path});
             if (ImGui::IsItemHovered()) {
                 if (!c.error.empty()) ImGui::SetTooltip("%s", c.error.c_str());
                 else ImGui::SetTooltip("%zu expectations, failed: float %zu, double %zu", c.expectations, c.failed_float,

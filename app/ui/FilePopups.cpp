@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <string>
 
+#include <GLFW/glfw3.h>
 #include <imgui.h>
 
 namespace raypick::app {
@@ -15,6 +16,7 @@ namespace {
 
 constexpr const char* kOpenTitle = "Open scene";
 constexpr const char* kSaveTitle = "Save scene as";
+constexpr const char* kUnsavedTitle = "Unsaved changes";
 
 bool escape_pressed() { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false); }
 
@@ -36,6 +38,12 @@ bool FilePopups::act(AppState& s, FileBrowser::Action action) {
         return false;
     }
     if (action != FileBrowser::Action::Open && action != FileBrowser::Action::Save) return false;
+    if (action == FileBrowser::Action::Open && has_unsaved_changes(s)) {
+        // The dialog closes and the question about the unsaved edits takes its place.
+        request_scene_action(s, {SceneAction::Kind::Open, path});
+        s.last_dir = browser_.listing().dir;
+        return true;
+    }
     const bool ok = action == FileBrowser::Action::Open ? open_scene(s, path) : save_scene(s, path);
     if (!ok) {
         // The message goes into the dialog, not a second modal; the scene is unchanged.
@@ -46,6 +54,7 @@ bool FilePopups::act(AppState& s, FileBrowser::Action action) {
         return false;
     }
     s.last_dir = browser_.listing().dir;
+    if (action == FileBrowser::Action::Save) finish_save_as(s, true);  // an action waiting for this save
     return true;
 }
 
@@ -102,8 +111,7 @@ bool FilePopups::draw_browser(AppState& s) {
     }
     ImGui::EndChild();
     if (clicked) {  // after the loop: entering a folder replaces the listing being drawn
-        browser_.click(*clicked);
-        if (double_clicked && !clicked->is_dir) action = browser_.choose();
+        action = browser_.click(*clicked, double_clicked);
         confirm_overwrite_.clear();
     }
 
@@ -141,6 +149,35 @@ bool FilePopups::draw_browser(AppState& s) {
     return !act(s, action);
 }
 
+void FilePopups::draw_unsaved_question(AppState& s) {
+    if (s.pending_action && !s.pending_waits_for_save_as && !ImGui::IsPopupOpen(kUnsavedTitle))
+        ImGui::OpenPopup(kUnsavedTitle);
+    if (!ImGui::BeginPopupModal(kUnsavedTitle, nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings))
+        return;
+    if (!s.pending_action) {  // answered elsewhere
+        ImGui::CloseCurrentPopup();
+        ImGui::EndPopup();
+        return;
+    }
+    ImGui::TextColored(kYellow, "The scene has unsaved changes.");
+    ImGui::TextUnformatted(scene_title(s).c_str());
+    ImGui::Text("Save them before %s?", scene_action_text(*s.pending_action).c_str());
+    ImGui::Spacing();
+    std::optional<UnsavedChoice> choice;
+    if (ImGui::Button(s.scene_path.empty() ? "Save as... (Enter)" : "Save (Enter)") ||
+        ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false))
+        choice = UnsavedChoice::Save;
+    ImGui::SameLine();
+    if (ImGui::Button("Discard (D)") || ImGui::IsKeyPressed(GLFW_KEY_D, false)) choice = UnsavedChoice::Discard;
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel (Esc)") || escape_pressed()) choice = UnsavedChoice::Cancel;
+    if (choice) {
+        ImGui::CloseCurrentPopup();
+        if (answer_unsaved_changes(s, *choice) == PendingOutcome::NeedsSaveAs) request_save_as();
+    }
+    ImGui::EndPopup();
+}
+
 void FilePopups::draw(AppState& s) {
     if (request_) {
         const bool open_mode = request_->mode == FileBrowser::Mode::Open;
@@ -160,9 +197,13 @@ void FilePopups::draw(AppState& s) {
         ImGui::SetNextWindowSize(ImVec2(std::min(760.0f, display.x - 40.0f), std::min(480.0f, display.y - 60.0f)),
                                  ImGuiCond_Appearing);
         if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_NoSavedSettings)) continue;
-        if (!draw_browser(s)) ImGui::CloseCurrentPopup();
+        if (!draw_browser(s)) {
+            ImGui::CloseCurrentPopup();
+            finish_save_as(s, false);  // closed without saving: an action waiting for it is dropped
+        }
         ImGui::EndPopup();
     }
+    draw_unsaved_question(s);
     if (!s.error_title.empty() && !ImGui::IsPopupOpen("Error")) ImGui::OpenPopup("Error");
     if (ImGui::BeginPopupModal("Error", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         ImGui::TextColored(kRed, "%s", s.error_title.c_str());

@@ -187,7 +187,7 @@ void InspectorPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
     }
     const auto notes = degeneracies(s.scene().shapes[i].shape);
     ImGui::PushStyleColor(ImGuiCol_Text, kYellow);
-    for (const std::string& n : notes) ImGui::TextWrapped("degenerate: %s", n.c_str());
+    for (const std::string& n : notes) text_words(("degenerate: " + n).c_str());
     ImGui::PopStyleColor();
     if (notes.empty()) ImGui::TextColored(kGreen, "valid, not degenerate");
 

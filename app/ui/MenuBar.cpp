@@ -7,6 +7,7 @@
 #include <imgui.h>
 
 #include "app/Commands.h"
+#include "app/ShapeMeshes.h"
 
 namespace raypick::app {
 
@@ -18,7 +19,7 @@ const std::vector<std::pair<const char*, const char*>>& controls() {
         {"left click", "pick the nearest shape along the mouse ray (empty space: deselect)"},
         {"left drag on a shape", "move it on the camera-facing plane through the grab point"},
         {"  + hold X / Y / Z", "move along that world axis only"},
-        {"left drag a white handle", "move a capsule end point / box corner / sphere radius point / triangle vertex"},
+        {"left drag a handle", "move a capsule end point / box corner / sphere radius point / triangle vertex (the squares)"},
         {"left drag on empty space", "orbit"},
         {"right drag", "orbit (Shift + right drag: pan)"},
         {"middle drag", "pan"},
@@ -46,7 +47,7 @@ const std::vector<std::pair<const char*, const char*>>& controls() {
 void draw_menu_bar(AppState& s, FilePopups& files) {
     if (!ImGui::BeginMainMenuBar()) return;
     if (ImGui::BeginMenu("File")) {
-        if (ImGui::MenuItem("New empty scene")) replace_scene(s, Scene{}, "", true);
+        if (ImGui::MenuItem("New empty scene")) request_scene_action(s, {SceneAction::Kind::NewScene, ""});
         if (ImGui::MenuItem("Open...", "Ctrl+O")) files.request_open();
         if (ImGui::MenuItem("Save", "Ctrl+S", false, true)) {
             if (s.scene_path.empty()) files.request_save_as();
@@ -58,7 +59,7 @@ void draw_menu_bar(AppState& s, FilePopups& files) {
             s.screenshot_path = "raypick-screenshot.png";
             s.screenshot_requested = true;
         }
-        if (ImGui::MenuItem("Quit", "Ctrl+Q")) s.quit_requested = true;
+        if (ImGui::MenuItem("Quit", "Ctrl+Q")) request_scene_action(s, {SceneAction::Kind::Quit, ""});
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Edit")) {
@@ -82,13 +83,10 @@ void draw_menu_bar(AppState& s, FilePopups& files) {
     }
     if (ImGui::BeginMenu("Presets")) {
         if (!s.case_files_scanned) scan_case_files(s);
-        if (ImGui::MenuItem("Built-in showcase")) {
-            std::string p;
-            replace_scene(s, default_scene(p), p, true);
-        }
+        if (ImGui::MenuItem("Built-in showcase")) request_scene_action(s, {SceneAction::Kind::BuiltInShowcase, ""});
         if (s.case_files.empty()) ImGui::TextDisabled("no case files found in assets/");
         for (const CaseFile& c : s.case_files)
-            if (ImGui::MenuItem(c.name.c_str())) open_scene(s, c.path);
+            if (ImGui::MenuItem(c.name.c_str())) request_scene_action(s, {SceneAction::Kind::Open, c.path});
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Help")) {
@@ -97,6 +95,17 @@ void draw_menu_bar(AppState& s, FilePopups& files) {
             ImGui::SameLine(190);
             ImGui::TextDisabled("%s", what);
         }
+        ImGui::Separator();
+        ImGui::TextUnformatted("Colours");
+        // A swatch per meaning of the palette (app/ShapeMeshes.h), with what it marks.
+        for (const palette::LegendEntry& e : palette::legend) {
+            const Color& c = *e.color;
+            ImGui::ColorButton(e.what, ImVec4(c.r, c.g, c.b, 1.0f), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoDragDrop,
+                               ImVec2(28.0f, ImGui::GetTextLineHeight()));
+            ImGui::SameLine(190);
+            ImGui::TextDisabled("%s", e.what);
+        }
+        ImGui::TextDisabled("solid mode: each surface coloured by its normal (x red, y green, z blue)");
         ImGui::EndMenu();
     }
     ImGui::TextDisabled("| %s", scene_title(s).c_str());

@@ -18,7 +18,8 @@ namespace raypick::app {
 
 /// File > Open... and Save as...: a file browser (the folder's scene files and sub-folders, a path
 /// field, the recent files; Save as asks before overwriting), errors shown in the dialog with the
-/// scene kept; and the message box. Esc closes either.
+/// scene kept; the message box; and the question before unsaved edits are discarded (Save,
+/// Discard, Cancel; AppState::pending_action). Esc closes any of them.
 class FilePopups {
 public:
     /// Opens the Open dialog on `dir` (empty: the folder used last, else the scene's, else the
@@ -32,6 +33,8 @@ private:
     bool draw_browser(AppState& s);
     /// Acts on the chosen path: opens or saves (true: done, the dialog closes) or asks to confirm.
     bool act(AppState& s, FileBrowser::Action action);
+    /// The question before a pending action discards unsaved edits.
+    void draw_unsaved_question(AppState& s);
 
     struct Request {
         FileBrowser::Mode mode;
@@ -140,6 +143,7 @@ private:
         std::string text;
     };
     std::uint64_t version_ = 0;  ///< AppState::scene_version() the report is for
+    std::optional<std::uint64_t> shown_version_;  ///< the scene version the panel last showed
     bool valid_ = false;
     bool double_ = false;
     bool double_used_ = false;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <imgui.h>
@@ -91,7 +92,7 @@ void RayPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
     const PickResult& res = s.result;
     if (const auto picked = picked_name(s.scene(), res, s.triangle ? &*s.triangle : nullptr)) {
         ImGui::PushStyleColor(ImGuiCol_Text, kGreen);
-        ImGui::TextWrapped("picked: %s at t = %s", picked->name.c_str(), full(picked->t).c_str());
+        text_words(("picked: " + picked->name + " at t = " + full(picked->t)).c_str());
         ImGui::PopStyleColor();
     } else {
         ImGui::TextDisabled("picked: nothing");
@@ -136,8 +137,7 @@ void RayPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
                 ImGui::TableNextRow();
                 ImGui::TableNextColumn();
                 ImGui::PushID(static_cast<int>(i));
-                if (ImGui::Selectable("##hit", s.sel.selected == i,
-                                      ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap)) {
+                if (ImGui::Selectable("##hit", s.sel.selected == i, ImGuiSelectableFlags_SpanAllColumns)) {
                     s.sel.selected = i;
                     s.sel.selected_instance.reset();
                 }
@@ -190,7 +190,8 @@ void RayPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
             if (const auto th = triangle_hit(s.scene().shapes[i].shape, s.ray.ray))
                 ImGui::TextUnformatted(format_triangle_hit(*th).c_str());
             if (sr.surface)
-                ImGui::TextWrapped("first surface: %s at t = %s", sr.surface->is_exit ? "exit" : "entry", full(sr.surface->t).c_str());
+                text_words((std::string("first surface: ") + (sr.surface->is_exit ? "exit" : "entry") + " at t = " +
+                            full(sr.surface->t)).c_str());
         }
         if (sr.variant) {
             const VariantResult& v = *sr.variant;
@@ -210,7 +211,7 @@ void RayPanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
             }
             if (v.differs) {
                 ImGui::PushStyleColor(ImGuiCol_Text, kMagenta);
-                ImGui::TextWrapped("DIFFERS: %s", v.difference.c_str());
+                text_words(("DIFFERS: " + v.difference).c_str());
                 ImGui::PopStyleColor();
             }
             else ImGui::TextColored(kGrey, "agrees with the core");

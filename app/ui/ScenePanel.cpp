@@ -17,7 +17,7 @@ void ScenePanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
     }
     ImGui::TextUnformatted("Add:");
     for (int t = 0; t < kShapeTypeCount; ++t) {
-        ImGui::SameLine();
+        flow(shape_type_name(ShapeType(t)), true);  // on the next line when the panel is too narrow
         if (ImGui::SmallButton(shape_type_name(ShapeType(t)))) add_and_select(s.editor, s.sel, ShapeType(t), s.camera.target);
     }
     const bool has = (s.sel.selected && *s.sel.selected < s.scene().shapes.size()) ||
@@ -67,7 +67,7 @@ void ScenePanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
                               inst.name.c_str(), i);
                 if (ImGui::Selectable(label, s.sel.selected_instance == i)) s.sel.select_instance(i);
                 if (ImGui::IsItemHovered()) s.sel.hovered_instance = i;
-                ImGui::SameLine(220);
+                ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize("mesh").x);
                 ImGui::TextDisabled("mesh");
                 continue;
             }
@@ -83,7 +83,7 @@ void ScenePanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
             const float deg_x = type_x - st.ItemSpacing.x - ImGui::CalcTextSize("deg").x;
             const float name_x = ImGui::GetCursorPosX();
             ImGui::PushID(row);
-            if (ImGui::Selectable("##shape", s.sel.selected == i, ImGuiSelectableFlags_AllowItemOverlap)) {
+            if (ImGui::Selectable("##shape", s.sel.selected == i)) {
                 s.sel.selected = i;
                 s.sel.selected_instance.reset();
             }

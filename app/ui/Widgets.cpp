@@ -1,5 +1,7 @@
 #include "app/ui/Widgets.h"
 
+#include "app/LabelLayout.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -117,14 +119,22 @@ bool drag1(const char* label, double& v, float speed) {
     return ImGui::DragScalar(label, ImGuiDataType_Double, &v, speed, nullptr, nullptr, f.text);
 }
 /// A greyed hint that wraps at the panel's edge (TextDisabled cuts a long one off in a narrow column).
+std::string words_for_width(const char* text, float width) {
+    const float avail = width < 0.0f ? ImGui::GetContentRegionAvail().x : width;
+    const float char_width = std::max(1.0f, ImGui::CalcTextSize("0").x);  // the default font is monospaced
+    return wrap_text(text, static_cast<std::size_t>(std::max(1.0f, avail / char_width)));
+}
+
+void text_words(const char* text, float width) { ImGui::TextUnformatted(words_for_width(text, width).c_str()); }
+
 void hint(const char* text) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    ImGui::TextWrapped("%s", text);
+    text_words(text);
     ImGui::PopStyleColor();
 }
 // Numbers shown in full: the shortest text that reads back as the same double (full(), Picking.h).
-void text_full(const char* label, double v) { ImGui::TextWrapped("%s %s", label, full(v).c_str()); }
-void text_full(const char* label, const Vec3d& v) { ImGui::TextWrapped("%s %s", label, full(v).c_str()); }
+void text_full(const char* label, double v) { text_words((std::string(label) + " " + full(v)).c_str()); }
+void text_full(const char* label, const Vec3d& v) { text_words((std::string(label) + " " + full(v)).c_str()); }
 
 /// Three doubles side by side, as InputScalarN lays them out, each shown as full() shows it (0.15
 /// reads "0.15", not "0.14999999999999999"). A value is taken when its text is committed (Enter,
@@ -168,17 +178,18 @@ float panel_content_height(const char* name) {
     return w->ContentSize.y + 2.0f * w->WindowPadding.y + w->TitleBarHeight();
 }
 
+// No ImGuiSelectableFlags_AllowItemOverlap: with it a row counts as hovered only if it (or nothing)
+// was hovered the frame before, so a click that arrives with the pointer's move onto the row (a
+// quick click, or one that wakes an idle demo) would be lost. The text drawn over it takes no input.
 bool wrapped_selectable(const char* id, const char* text, bool selected, const ImVec4& colour) {
-    const float wrap = std::max(1.0f, ImGui::GetContentRegionAvail().x);
-    const ImVec2 size = ImGui::CalcTextSize(text, nullptr, false, wrap);
+    const std::string lines = words_for_width(text);
+    const ImVec2 size = ImGui::CalcTextSize(lines.c_str());
     const ImVec2 start = ImGui::GetCursorPos();
-    const bool clicked = ImGui::Selectable(id, selected, ImGuiSelectableFlags_AllowItemOverlap, ImVec2(0.0f, size.y));
+    const bool clicked = ImGui::Selectable(id, selected, 0, ImVec2(0.0f, size.y));
     const ImVec2 after = ImGui::GetCursorPos();
     ImGui::SetCursorPos(start);
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
-    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
-    ImGui::TextUnformatted(text);
-    ImGui::PopTextWrapPos();
+    ImGui::TextUnformatted(lines.c_str());
     ImGui::PopStyleColor();
     ImGui::SetCursorPos(after);
     return clicked;

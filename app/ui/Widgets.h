@@ -2,6 +2,7 @@
 // hints, and docked panels whose backgrounds the renderer fills.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -16,7 +17,7 @@ inline const ImVec4 kYellow(1.0f, 0.85f, 0.3f, 1.0f);
 inline const ImVec4 kGreen(0.45f, 0.9f, 0.5f, 1.0f);
 inline const ImVec4 kMagenta(1.0f, 0.45f, 1.0f, 1.0f);
 inline const ImVec4 kGrey(0.6f, 0.6f, 0.6f, 1.0f);
-inline const ImVec4 kOrange(1.0f, 0.55f, 0.0f, 1.0f);  ///< failed expectations
+inline const ImVec4 kFailed(1.0f, 0.45f, 0.62f, 1.0f);  ///< failed expectations (palette::failed, as text)
 
 /// A docked panel's rectangle (window coordinates, y down) and its opaque background colour.
 /// ImGui draws no background for these panels: the renderer fills the rectangles, as flat
@@ -55,6 +56,11 @@ bool drag3(const char* label, Vec3d& v, float speed = 0.01f, const char* format 
 bool drag1(const char* label, double& v, float speed = 0.01f);
 /// Three text fields for a value, each taken when its text is committed. True if it changed.
 bool input_full3(const char* id, Vec3d& v);
+/// `text` wrapped at the panel's edge (or `width`) between words only (wrap_text(): numbers and
+/// vectors stay whole).
+void text_words(const char* text, float width = -1.0f);
+/// `text` as text_words() breaks it for `width` (< 0: the available width).
+std::string words_for_width(const char* text, float width = -1.0f);
 /// A greyed hint that wraps at the panel's edge.
 void hint(const char* text);
 /// "label value" with the value in full (the shortest text that reads back as the same double),

@@ -152,3 +152,106 @@ TEST(AppState, OpeningAFileChangesTheSceneVersionAndABadFileDoesNot) {
     ASSERT_TRUE(open_scene(s, good.string())) << s.error_message;
     EXPECT_EQ(s.scene_version(), v + 1);
 }
+
+TEST(AppState, UnsavedChangesFollowTheUndoHistory) {
+    AppState s;
+    s.editor.reset(showcase_scene());
+    EXPECT_FALSE(has_unsaved_changes(s)) << "a fresh scene has nothing to lose";
+    const fs::path file = temp("unsaved.json");
+    ASSERT_TRUE(save_scene(s, file.string())) << s.error_message;
+    EXPECT_FALSE(has_unsaved_changes(s));
+    EXPECT_FALSE(s.editor.edit_shape(0, translated(s.scene().shapes[0].shape, Vec3d(1, 0, 0))).has_value());
+    EXPECT_TRUE(has_unsaved_changes(s));
+    EXPECT_TRUE(undo(s));
+    EXPECT_FALSE(has_unsaved_changes(s)) << "undone back to the saved scene";
+    EXPECT_TRUE(redo(s));
+    EXPECT_TRUE(has_unsaved_changes(s));
+    ASSERT_TRUE(save_scene(s, file.string()));
+    EXPECT_FALSE(has_unsaved_changes(s));
+    EXPECT_TRUE(undo(s));
+    EXPECT_TRUE(has_unsaved_changes(s)) << "undone past the save";
+    // A new edit after the undo: a state never saved, even though as many steps are on the stack.
+    EXPECT_TRUE(s.editor.rename(0, "renamed"));
+    EXPECT_TRUE(has_unsaved_changes(s));
+    // A gesture in progress counts before it is recorded.
+    ASSERT_TRUE(save_scene(s, file.string()));
+    s.editor.begin_gesture();
+    EXPECT_FALSE(s.editor.edit_shape(0, translated(s.scene().shapes[0].shape, Vec3d(0, 1, 0))).has_value());
+    EXPECT_TRUE(has_unsaved_changes(s));
+    EXPECT_TRUE(s.editor.end_gesture());
+    EXPECT_TRUE(has_unsaved_changes(s));
+    // Forgetting the history keeps the answer.
+    s.editor.clear_history();
+    EXPECT_TRUE(has_unsaved_changes(s));
+    ASSERT_TRUE(save_scene(s, file.string()));
+    s.editor.clear_history();
+    EXPECT_FALSE(has_unsaved_changes(s));
+    // Opening a file is a saved scene.
+    EXPECT_FALSE(s.editor.edit_shape(0, translated(s.scene().shapes[0].shape, Vec3d(0, 1, 0))).has_value());
+    ASSERT_TRUE(open_scene(s, file.string()));
+    EXPECT_FALSE(has_unsaved_changes(s));
+    EXPECT_TRUE(undo(s)) << "the open is undoable";
+    EXPECT_TRUE(has_unsaved_changes(s)) << "the scene before the open was never saved as that file";
+}
+
+TEST(AppState, TheOldestForgottenUndoStepStillCountsAsAChange) {
+    SceneEditor e(showcase_scene(), 2);
+    EXPECT_FALSE(e.modified());
+    for (int k = 0; k < 4; ++k) EXPECT_TRUE(e.rename(0, "n" + std::to_string(k)));
+    while (e.undo()) {
+    }
+    EXPECT_TRUE(e.modified()) << "two renames were forgotten: the scene is not the one at the start";
+}
+
+TEST(AppState, ActionsThatDiscardEditsWaitForTheAnswerToTheQuestion) {
+    AppState s;
+    s.editor.reset(showcase_scene());
+    const fs::path other = temp("other_scene.json");
+    std::ofstream(other) << "{\"shapes\": [{\"name\": \"b\", \"type\": \"sphere\", \"center\": [0, 0, 0], \"radius\": 1}]}";
+    // Unmodified: done at once.
+    EXPECT_TRUE(request_scene_action(s, {SceneAction::Kind::Open, other.string()}));
+    EXPECT_EQ(s.scene_path, other.string());
+    EXPECT_FALSE(s.pending_action);
+    // Modified: Quit waits; Cancel drops it and keeps the scene and its edits.
+    EXPECT_FALSE(s.editor.edit_shape(0, translated(s.scene().shapes[0].shape, Vec3d(1, 0, 0))).has_value());
+    const Scene edited = s.scene();
+    EXPECT_FALSE(request_scene_action(s, {SceneAction::Kind::Quit, ""}));
+    EXPECT_FALSE(s.quit_requested);
+    ASSERT_TRUE(s.pending_action);
+    EXPECT_EQ(scene_action_text(*s.pending_action), "quitting");
+    EXPECT_EQ(answer_unsaved_changes(s, UnsavedChoice::Cancel), PendingOutcome::Done);
+    EXPECT_FALSE(s.pending_action);
+    EXPECT_FALSE(s.quit_requested);
+    EXPECT_TRUE(s.scene() == edited);
+    // Discard: the action is done, the edits are gone.
+    EXPECT_FALSE(request_scene_action(s, {SceneAction::Kind::NewScene, ""}));
+    EXPECT_EQ(answer_unsaved_changes(s, UnsavedChoice::Discard), PendingOutcome::Done);
+    EXPECT_TRUE(s.scene().shapes.empty());
+    EXPECT_FALSE(has_unsaved_changes(s));
+    // Save with a file: saved there, then done.
+    ASSERT_TRUE(open_scene(s, other.string()));
+    EXPECT_FALSE(s.editor.edit_shape(0, translated(s.scene().shapes[0].shape, Vec3d(2, 0, 0))).has_value());
+    const Scene to_save = s.scene();
+    EXPECT_FALSE(request_scene_action(s, {SceneAction::Kind::Quit, ""}));
+    EXPECT_EQ(answer_unsaved_changes(s, UnsavedChoice::Save), PendingOutcome::Done);
+    EXPECT_TRUE(s.quit_requested);
+    s.quit_requested = false;
+    const auto reread = load_scene(other.string());
+    ASSERT_TRUE(std::holds_alternative<Scene>(reread));
+    EXPECT_TRUE(std::get<Scene>(reread) == to_save);
+    // Save without a file: Save as first; the action follows a save, and is dropped without one.
+    s.scene_path.clear();
+    EXPECT_FALSE(s.editor.rename(0, "c") == false);
+    EXPECT_FALSE(request_scene_action(s, {SceneAction::Kind::Open, other.string()}));
+    EXPECT_EQ(answer_unsaved_changes(s, UnsavedChoice::Save), PendingOutcome::NeedsSaveAs);
+    EXPECT_TRUE(s.pending_waits_for_save_as);
+    finish_save_as(s, false);
+    EXPECT_FALSE(s.pending_action);
+    EXPECT_EQ(s.scene().shapes[0].name, "c") << "no save, no open";
+    EXPECT_FALSE(request_scene_action(s, {SceneAction::Kind::Open, other.string()}));
+    EXPECT_EQ(answer_unsaved_changes(s, UnsavedChoice::Save), PendingOutcome::NeedsSaveAs);
+    ASSERT_TRUE(save_scene(s, temp("saved_as.json").string()));
+    finish_save_as(s, true);
+    EXPECT_FALSE(s.pending_action);
+    EXPECT_EQ(s.scene_path, other.string()) << "saved, then opened";
+}

@@ -99,6 +99,37 @@ TEST(FileBrowser, NavigatesIntoFoldersAndUpAndKeepsTheFolderOnError) {
     EXPECT_EQ(parent_dir("/a/b/"), "/a");
 }
 
+TEST(FileBrowser, ADoubleClickActsOnTheEntryItsFirstClickWasOn) {
+    // assets/models-like: a folder whose first entry lands under the pointer once the first click
+    // has entered it. The second click of the double click must not open that file.
+    const fs::path d = fresh_dir();
+    fs::create_directories(d / "models");
+    touch(d / "models" / "city.gltf");
+    touch(d / "scene.json");
+    FileBrowser b;
+    b.start(FileBrowser::Mode::Open, d.string());
+    ASSERT_EQ(b.listing().entries.size(), 2u);
+    ASSERT_TRUE(b.listing().entries[0].is_dir);
+    EXPECT_EQ(b.click(b.listing().entries[0]), FileBrowser::Action::None);  // first click: entered
+    ASSERT_EQ(b.listing().dir, (d / "models").string());
+    ASSERT_EQ(b.listing().entries.size(), 1u);
+    // The second click lands on city.gltf, which the first click did not touch: nothing happens.
+    EXPECT_EQ(b.click(b.listing().entries[0], true), FileBrowser::Action::None);
+    EXPECT_EQ(b.path_text(), "") << "the file under the pointer is not even chosen";
+    EXPECT_EQ(b.listing().dir, (d / "models").string());
+    // A real double click on the file opens it.
+    EXPECT_EQ(b.click(b.listing().entries[0]), FileBrowser::Action::None);
+    EXPECT_EQ(b.path_text(), "city.gltf");
+    EXPECT_EQ(b.click(b.listing().entries[0], true), FileBrowser::Action::Open);
+    EXPECT_EQ(b.chosen_path(), (d / "models" / "city.gltf").string());
+    // A double click whose first click was on a file and second on another file: nothing.
+    b.go_up();
+    ASSERT_EQ(b.listing().entries.size(), 2u);
+    b.click(b.listing().entries[1]);
+    EXPECT_EQ(b.click(b.listing().entries[0], true), FileBrowser::Action::None);
+    EXPECT_EQ(b.listing().dir, d.string()) << "the folder is not entered by a stray second click";
+}
+
 TEST(FileBrowser, StartsInTheNearestReadableParentOfAFolderThatIsGone) {
     const fs::path d = fresh_dir();
     FileBrowser b;

@@ -485,3 +485,47 @@ TEST(Instancing, DrawListsHoldEveryVisibleShapeOnceByBucketThenIndex) {
     EXPECT_TRUE(none.draws.empty());
     EXPECT_TRUE(none.solid_cull);
 }
+
+TEST(Instancing, FlatSolidsShowTheFaceTurnedToTheEyeWithTheCoresPickNormal) {
+    // A triangle or a flat box has both faces in one plane: solid.frag draws only the face that is
+    // front-facing (counter-clockwise on screen) for a one-sided instance, and that face's normal
+    // must be the one the core's pick returns for a ray from the eye (the normal facing the ray).
+    Obb<double> flat_obb;
+    flat_obb.center = Vec3d(1, 0, -1);
+    flat_obb.rotation = rotation_from_euler_degrees(Vec3d(10, 20, 30));
+    flat_obb.half_extents = Vec3d(1, 0.0, 0.25);
+    const std::vector<Shape<double>> flat = {
+        Triangle<double>{Vec3d(0, 0, 0), Vec3d(2, 0, 0), Vec3d(0, 1, 1)},
+        Triangle<double>{Vec3d(0, 0, 0), Vec3d(0, 1, 1), Vec3d(2, 0, 0)},  // the other winding
+        Aabb<double>{Vec3d(0, 0, 0), Vec3d(1, 1, 0)}, flat_obb};
+    for (const Shape<double>& shape : flat) {
+        const PlacedInstance placed = wireframe_instance(shape, palette::shape);
+        EXPECT_TRUE(solid_one_sided(placed.instance)) << shape_type_name(type_of(shape));
+        const UnitTriangles unit = unit_solid(placed.mesh, 16);
+        const glm::dvec3 centre = (bounds(shape).min + bounds(shape).max) * 0.5;
+        for (const glm::dvec3& eye : {glm::dvec3(3, 4, 5), glm::dvec3(-3, -4, -5), glm::dvec3(0.2, 0.3, 9), glm::dvec3(0.2, 9, -0.3)}) {
+            SCOPED_TRACE(std::string(shape_type_name(type_of(shape))) + " seen from " + std::to_string(eye.x) + " " +
+                         std::to_string(eye.y) + " " + std::to_string(eye.z));
+            const auto hit = pick(Ray<double>{eye, centre - eye}, shape);
+            ASSERT_TRUE(hit);
+            std::size_t shown = 0;
+            for (std::size_t t = 0; t < unit.indices.size(); t += 3) {
+                glm::dvec3 p[3];
+                for (int k = 0; k < 3; ++k)
+                    p[k] = glm::dvec3(instance_point(placed.instance, unit.vertices.at(unit.indices[t + std::size_t(k)]).vertex));
+                const glm::dvec3 area = glm::cross(p[1] - p[0], p[2] - p[0]);
+                if (glm::length(area) < 1e-9) continue;  // edge-on faces: no pixels
+                if (glm::dot(area, eye - p[0]) <= 0.0) continue;  // back-facing: discarded
+                ++shown;
+                const glm::dvec3 n(instance_normal(placed.instance, unit.vertices.at(unit.indices[t]).normal));
+                EXPECT_NEAR(glm::length(n - glm::dvec3(hit->normal)), 0.0, 1e-5) << "triangle " << t / 3;
+            }
+            EXPECT_GT(shown, 0u);
+        }
+    }
+    // Closed solids keep both faces (seen from inside, the far side's outward normal shows, as the
+    // core's exit does).
+    for (const Shape<double>& closed : {Shape<double>(Sphere<double>{Vec3d(0.0), 1.0}),
+                                        Shape<double>(Aabb<double>{Vec3d(-1.0), Vec3d(1.0)})})
+        EXPECT_FALSE(solid_one_sided(wireframe_instance(closed, palette::shape).instance));
+}

@@ -13,6 +13,19 @@
 using namespace raypick;
 using namespace raypick::app;
 
+TEST(ViewLayout, ColumnsNarrowInASmallWindowSoTheViewKeepsItsShare) {
+    PanelLayout p;
+    EXPECT_EQ(p.left_in(1600), p.left_width) << "full width from 1280 px up";
+    EXPECT_EQ(p.right_in(1280), p.right_width);
+    const ViewRect small = free_region(1024, 600, p);
+    EXPECT_LT(p.left_in(1024), p.left_width);
+    EXPECT_LT(p.right_in(1024), p.right_width);
+    EXPECT_GE(small.width, 0.53 * 1024) << "at 1024 x 600 the view keeps more than half the width";
+    EXPECT_EQ(small.x, p.left_in(1024));
+    EXPECT_GE(p.left_in(640), kMinLeftPanelWidth) << "never narrower than the panels' contents allow";
+    EXPECT_GE(p.right_in(640), kMinRightPanelWidth);
+}
+
 TEST(ViewLayout, TheFreeRegionIsWhatTheShownColumnsAndBarsLeave) {
     PanelLayout p;
     const ViewRect both = free_region(1280, 720, p);
@@ -159,11 +172,12 @@ TEST(SceneRays, TheFirstHitMayBeOnAMeshInstance) {
 }
 
 TEST(Framing, FramingShowsTheRaysOriginsAndFirstHitsToo) {
-    // The first hit lies on the ball, within its bounds: framed with them.
+    // The first hit lies on the ball, within its bounds: framed with them. An origin near the
+    // ball (within 1.5 times its size) is framed too.
     Scene scene = ball_scene();
     SceneRay ray;
-    ray.name = "from_afar";
-    ray.ray.origin = Vec3d(-20.0, 0.0, 0.0);
+    ray.name = "from_nearby";
+    ray.ray.origin = Vec3d(-4.0, 0.0, 0.0);
     ray.ray.direction = Vec3d(1.0, 0.0, 0.0);
     scene.rays.push_back(ray);
     std::vector<Vec3d> points = framing_points(scene);
@@ -186,6 +200,32 @@ TEST(Framing, FramingShowsTheRaysOriginsAndFirstHitsToo) {
     }
 }
 
+TEST(Framing, ARayFromAfarFramesItsApproachNotItsOrigin) {
+    // assets/mesh_model_files.json: a ray from y = 100 onto a roof a few units high. Framing its
+    // origin would make the scene a speck; its approach is framed instead, and the ball stays big.
+    Scene scene = ball_scene();
+    SceneRay ray;
+    ray.name = "from_afar";
+    ray.ray.origin = Vec3d(0.0, 100.0, 0.0);
+    ray.ray.direction = Vec3d(0.0, -1.0, 0.0);
+    scene.rays.push_back(ray);
+    SceneRay past;  // passes the ball by, far away: nothing of it is framed
+    past.ray.origin = Vec3d(500.0, 0.0, 0.0);
+    past.ray.direction = Vec3d(0.0, 0.0, 1.0);
+    scene.rays.push_back(past);
+    const std::vector<Vec3d> points = framing_points(scene);
+    ASSERT_EQ(points.size(), 8u + 1u);
+    const double size = std::sqrt(12.0);  // the ball's bounds' diagonal
+    EXPECT_NEAR(points[8].y, 1.0 + 0.5 * size, 1e-12) << "half the objects' size above where it reaches them";
+    EXPECT_EQ(points[8].x, 0.0);
+    AppState s;
+    s.editor.reset(scene);
+    frame_scene(s);
+    const auto box = s.camera.project_box(bounds(scene.shapes[0].shape), s.viewport.width, s.viewport.height);
+    ASSERT_TRUE(box);
+    EXPECT_GT(box->y1 - box->y0, 0.3 * s.viewport.height) << "the ball is no speck";
+}
+
 TEST(Framing, ProjectedBoundsAndPixelSizeAgreeWithTheProjection) {
     Camera c;
     c.look_at(Vec3d(0.0, 0.0, 10.0), Vec3d(0.0));
@@ -198,4 +238,49 @@ TEST(Framing, ProjectedBoundsAndPixelSizeAgreeWithTheProjection) {
     EXPECT_NEAR((b->x - a->x) * c.pixel_size(Vec3d(0.0), 600.0), 1.0, 1e-9);
     // A box around the eye has a corner behind it: no bounds.
     EXPECT_FALSE(c.project_box({Vec3d(-1.0, -1.0, 9.0), Vec3d(1.0, 1.0, 11.0)}, 800.0, 600.0));
+}
+
+TEST(LabelLayout, AFailedExpectationsLabelIsWrappedWithoutSplittingNumbers) {
+    const std::string text =
+        "forward\n#3: t_near expected 0.79275634765625, got 0.7927563476562501; n_near expected (0, 0, -1), got [0, 0, 1]";
+    const std::string wrapped = wrap_label(text, 40);
+    std::size_t start = 0;
+    while (start < wrapped.size()) {
+        const std::size_t end = std::min(wrapped.find('\n', start), wrapped.size());
+        EXPECT_LE(end - start, 40u) << wrapped;
+        start = end + 1;
+    }
+    // Every number whole on one line.
+    for (const char* number : {"0.79275634765625", "0.7927563476562501", "(0, 0, -1)", "[0, 0, 1]"})
+        EXPECT_NE(wrapped.find(number), std::string::npos) << number << " split in\n" << wrapped;
+    EXPECT_EQ(wrapped.substr(0, 8), "forward\n");
+    EXPECT_EQ(wrap_label("short", 40), "short");
+    // Placed inside the view even when the anchor is at its right edge.
+    const ViewRect view{260, 20, 700, 678};
+    std::vector<ScreenLabel> labels{{950.0, 300.0, 40 * 7.0, 5 * 13.0, wrapped}};
+    const LabelBox b = layout_labels(labels, view)[0];
+    EXPECT_GE(b.x, view.x);
+    EXPECT_LE(b.x + labels[0].width, view.x + view.width);
+}
+
+TEST(LabelLayout, ARayFromOutsideTheViewIsLabelledWhereItComesIn) {
+    Camera c;
+    c.look_at(Vec3d(0.0, 0.0, 10.0), Vec3d(0.0));
+    // The origin in view: the label is there.
+    const Ray<double> near{Vec3d(1.0, 0.5, 0.0), Vec3d(-1.0, 0.0, 0.0)};
+    const auto a = ray_label_anchor(c, near, 0.0, 1.0, 800.0, 600.0);
+    ASSERT_TRUE(a);
+    EXPECT_FALSE(a->from_outside);
+    const auto o = c.project(near.origin, 800.0, 600.0);
+    EXPECT_NEAR(a->x, o->x, 1e-9);
+    // From far above, down onto the origin: labelled at the view's top edge, above the target.
+    const Ray<double> down{Vec3d(0.0, 100.0, 0.0), Vec3d(0.0, -1.0, 0.0)};
+    const auto b = ray_label_anchor(c, down, 0.0, 100.0, 800.0, 600.0);
+    ASSERT_TRUE(b);
+    EXPECT_TRUE(b->from_outside);
+    EXPECT_NEAR(b->y, 0.0, 1e-3);
+    EXPECT_NEAR(b->x, 400.0, 1e-6);
+    // A ray that never shows: no label.
+    const Ray<double> away{Vec3d(0.0, 100.0, 0.0), Vec3d(0.0, 1.0, 0.0)};
+    EXPECT_FALSE(ray_label_anchor(c, away, 0.0, 50.0, 800.0, 600.0));
 }

@@ -294,3 +294,33 @@ TEST(ScenePickerTest, EveryHitCastThroughTheHierarchyMatchesBruteForce) {
     }
     EXPECT_GT(hits, 500u);  // the rays cross many shapes: the comparison is not vacuous
 }
+
+TEST(Picking, TheTextbookComparisonAppliesToTheScenesOwnRays) {
+    // assets/edge_capsule_behind.json: a capsule entirely behind the ray's origin, which the
+    // published capsule test reports as a hit. Its variant's points are shown for the case's ray.
+    Scene scene;
+    SceneShape behind;
+    behind.name = "behind";
+    behind.shape = Capsule<double>{Vec3d(-1, 0, -5), Vec3d(1, 0, -5), 1.0};
+    scene.shapes.push_back(behind);
+    SceneRay forward;
+    forward.name = "forward";
+    forward.ray = Ray<double>{Vec3d(0.0), Vec3d(0, 0, 1)};
+    scene.rays.push_back(forward);
+    CompareOptions off;
+    EXPECT_TRUE(scene_ray_variants(scene, off).empty()) << "no comparison, no points";
+    CompareOptions on;
+    on.enabled.fill(true);
+    const std::vector<VariantPoint> points = scene_ray_variants(scene, on);
+    ASSERT_EQ(points.size(), 2u) << "the published test's P1 and P2";
+    for (const VariantPoint& p : points) {
+        EXPECT_EQ(p.ray, 0u);
+        EXPECT_EQ(p.shape, 0u);
+        EXPECT_TRUE(p.differs) << "the core misses: the capsule is behind";
+        EXPECT_LT(p.point.z, 0.0) << "behind the origin";
+    }
+    // Only the types enabled.
+    CompareOptions spheres_only;
+    spheres_only.enabled[std::size_t(ShapeType::Sphere)] = true;
+    EXPECT_TRUE(scene_ray_variants(scene, spheres_only).empty());
+}

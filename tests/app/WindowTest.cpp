@@ -298,9 +298,10 @@ TEST(AppWindow, SolidModeShadesSurfacesByTheirNormal) {
     // The ball's point facing the eye: the normal (eye - centre) / |eye - centre|, up to tessellation.
     const Vec3d centre(-1.5, 0.0, 0.0), eye(0.0, 0.0, 10.0);
     const Vec3d n = glm::normalize(eye - centre);
-    const auto p = project_px(cam, centre + n + Vec3d(0.0, 0.35, 0.0));  // a little above the ray's path
+    // A little below the ray's path, clear of the ray's and the normals' outlined lines.
+    const auto p = project_px(cam, centre + n + Vec3d(0.0, -0.45, 0.0));
     ASSERT_TRUE(p);
-    const Vec3d q = glm::normalize(centre + n + Vec3d(0.0, 0.35, 0.0) - centre);  // roughly the normal there
+    const Vec3d q = glm::normalize(centre + n + Vec3d(0.0, -0.45, 0.0) - centre);  // roughly the normal there
     const glm::ivec3 expected(static_cast<int>((q.x * 0.5 + 0.5) * 255), static_cast<int>((q.y * 0.5 + 0.5) * 255),
                               static_cast<int>((q.z * 0.5 + 0.5) * 255));
     const glm::ivec3 ball = img.at(static_cast<int>(p->x), static_cast<int>(p->y));
@@ -442,14 +443,18 @@ struct RaycastFigures {
     int width = 0, height = 0;
     std::size_t compared = 0, differing = 0, skipped = 0;
     double percent = 0.0, cpu_ms = 0.0;
+    std::size_t normals_compared = 0, normals_differing = 0;
 };
 
 std::optional<RaycastFigures> parse_raycast_check(const std::string& output) {
     const auto at = output.find("raycast-check: ");
     if (at == std::string::npos) return std::nullopt;
     RaycastFigures f;
-    if (std::sscanf(output.c_str() + at, "raycast-check: %d x %d, compared %zu, differing %zu (%lf%%), skipped %zu, cpu %lf ms",
-                    &f.width, &f.height, &f.compared, &f.differing, &f.percent, &f.skipped, &f.cpu_ms) != 7)
+    if (std::sscanf(output.c_str() + at,
+                    "raycast-check: %d x %d, compared %zu, differing %zu (%lf%%), skipped %zu, cpu %lf ms; "
+                    "normals compared %zu, differing %zu",
+                    &f.width, &f.height, &f.compared, &f.differing, &f.percent, &f.skipped, &f.cpu_ms,
+                    &f.normals_compared, &f.normals_differing) != 9)
         return std::nullopt;
     return f;
 }
@@ -501,6 +506,27 @@ TEST(AppWindow, RaycastCheckCpuAndOpenGlPicturesAgreeAwayFromSilhouettes) {
     const auto g = parse_raycast_check(many.output);
     ASSERT_TRUE(g) << many.output;
     EXPECT_GT(g->compared, std::size_t(g->width) * std::size_t(g->height) / 2) << many.output;
+}
+
+TEST(AppWindow, RaycastCheckComparesTheSolidModesNormalsToo) {
+    // Triangles and flat boxes have both faces in one plane: solid mode must show the face turned
+    // to the eye, whose normal is the core's pick normal (the ray-cast view's colour). The check
+    // compares each pixel's solid-mode normal with the CPU picture's, so a reversed normal fails.
+    REQUIRE_DISPLAY();
+    const std::string assets = RAYPICK_SOURCE_ASSETS_DIR;
+    for (const std::string name : {"edge_triangle_closed_cube.json", "edge_triangle_back_face.json", "edge_aabb_flat.json", "edge_obb_zero_extent.json", "showcase.json", "mesh_cube_edges.json"}) {
+        SCOPED_TRACE(name);
+        if (!fs::exists(assets + "/" + name)) {
+            ADD_FAILURE() << "missing asset " << name;
+            continue;
+        }
+        const AppRun r = run_app("--scene " + quote(assets + "/" + name) + " --solid --raycast-check");
+        EXPECT_EQ(r.code, 0) << r.output;
+        const auto f = parse_raycast_check(r.output);
+        ASSERT_TRUE(f) << r.output;
+        EXPECT_GT(f->normals_compared, 2000u) << "the shapes' surfaces are compared; " << r.output;
+        EXPECT_EQ(f->normals_differing, 0u) << r.output;
+    }
 }
 
 TEST(AppWindow, RaycastCheckFailsWhenTheOpenGlPictureIsOffByAFewPixels) {
@@ -1168,4 +1194,159 @@ TEST_F(AppWindowEndToEnd, FileDialogShowsABadFilesErrorAndOpensAGoodOne) {
     std::stringstream text;
     text << in.rdbuf();
     EXPECT_NE(text.str().find("recent = " + good), std::string::npos) << text.str();
+}
+
+// ---- what a hands-on trial tripped over: quick input, double clicks, unsaved edits -------------
+
+namespace {
+/// Presses `keys` in order and releases them in reverse, all in one go (no pause between): a tap
+/// shorter than a frame.
+void quick_keys(FakeInput& input, const std::vector<KeySym>& keys) {
+    for (KeySym k : keys) input.key(input.dpy, input.keycode(input.dpy, k), True, 0);
+    for (auto k = keys.rbegin(); k != keys.rend(); ++k) input.key(input.dpy, input.keycode(input.dpy, *k), False, 0);
+    input.sync(input.dpy, False);
+    FakeInput::pause();
+}
+/// A click with press and release in one go at (x, y), the pointer moved there at the same time.
+void quick_click(FakeInput& input, double x, double y) {
+    input.motion(input.dpy, -1, static_cast<int>(x), static_cast<int>(y), 0);
+    input.button(input.dpy, 1, True, 0);
+    input.button(input.dpy, 1, False, 0);
+    input.sync(input.dpy, False);
+    FakeInput::pause();
+}
+/// Drags the picture scene's ball 1.2 to the right (an unsaved edit).
+void drag_ball(FakeInput& input) {
+    const Camera cam = picture_camera();
+    const auto from = project_px(cam, Vec3d(-1.5, 0.0, 1.0));
+    const auto to = project_px(cam, Vec3d(-0.3, 0.0, 1.0));
+    input.move(from->x, from->y);
+    input.mouse(true);
+    for (int k = 1; k <= 6; ++k) input.move(from->x + (to->x - from->x) * k / 6.0, from->y + (to->y - from->y) * k / 6.0);
+    input.mouse(false);
+    input.move(to->x, 600);  // away from the shapes, still in the view
+}
+bool still_running(pid_t pid) { return waitpid(pid, nullptr, WNOHANG) == 0; }
+const Vec3d kBallOutline(-1.5 - std::cos(0.8), std::sin(0.8), 0.0);
+}  // namespace
+
+// Keys tapped faster than a frame (press and release between two frames) are not lost: ImGui
+// 1.86 reads each key once a frame, so the demo hands the events on a frame at a time.
+TEST_F(AppWindowEndToEnd, QuickKeyTapsAreNotLost) {
+    const pid_t pid = launch_on_picture_scene(input, dir);
+    if (pid <= 0) return;  // the failure is recorded
+    drag_ball(input);
+    quick_keys(input, {XK_Control_L, XK_z});             // undo
+    quick_keys(input, {XK_p});                           // screenshot: back in place
+    quick_keys(input, {XK_Control_L, XK_Shift_L, XK_z}); // redo
+    quick_keys(input, {XK_p});                           // screenshot: moved again
+    input.press(XK_q, XK_Control_L);  // the redone drag is unsaved: asked, then discarded
+    input.press(XK_d);
+    ASSERT_EQ(wait_exit(pid, 10.0), 0) << "see " << dir;
+    const auto shots = pngs_in(dir);
+    ASSERT_EQ(shots.size(), 2u) << "a quick P was lost; see " << dir;
+    const Image undone = load_png(shots[0].string()), redone = load_png(shots[1].string());
+    ASSERT_EQ(undone.width, kW);
+    ASSERT_EQ(redone.width, kW);
+    const Camera cam = picture_camera();
+    EXPECT_TRUE(wire_like(undone, kBallOutline, cam)) << "a quick Ctrl+Z was lost; see " << dir;
+    EXPECT_TRUE(wire_like(redone, kBallOutline + Vec3d(1.2, 0.0, 0.0), cam)) << "a quick Ctrl+Shift+Z was lost; see " << dir;
+    EXPECT_FALSE(wire_like(redone, kBallOutline, cam)) << "see " << dir;
+}
+
+// A click whose press and release come with the pointer's move onto a list row selects that row,
+// even when another row was hovered the frame before.
+TEST_F(AppWindowEndToEnd, AQuickClickOnAListRowIsNotLost) {
+    const pid_t pid = launch_on_picture_scene(input, dir);
+    if (pid <= 0) return;  // the failure is recorded
+    input.move(60, 114);           // hover the Scene list's "ball" row
+    quick_click(input, 60, 131);   // then click "crate" in one go
+    const auto img = screenshot_and_quit(input, pid, dir);
+    if (!img) return;
+    // The crate is selected: its outline in the selection's colour.
+    const auto corner = project_px(picture_camera(), Vec3d(1.8, 1.0, 1.0));
+    ASSERT_TRUE(corner);
+    EXPECT_TRUE(colour_near(*img, corner->x, corner->y, palette::selected, 2)) << "the click was lost; see " << dir;
+}
+
+// File > Open: the second click of a double click on a folder lands on whatever the folder lists
+// first; it must not open that file.
+TEST_F(AppWindowEndToEnd, DoubleClickingAFolderOpensTheFolderNotTheFileUnderThePointer) {
+    fs::create_directories(dir / "amodels");
+    save(picture_scene(false), "amodels/inner.json");  // no shapes: opening it would empty the view
+    const pid_t pid = launch_on_picture_scene(input, dir);
+    if (pid <= 0) return;  // the failure is recorded
+    input.move(600, 650);
+    input.press(XK_o, XK_Control_L);  // lists amodels/ first, then scene.json
+    input.move(650, 185);
+    for (int k = 0; k < 2; ++k) {  // a double click: two clicks 100 ms apart
+        input.button(input.dpy, 1, True, 0);
+        input.sync(input.dpy, False);
+        FakeInput::pause(30);
+        input.button(input.dpy, 1, False, 0);
+        input.sync(input.dpy, False);
+        FakeInput::pause(70);
+    }
+    FakeInput::pause();
+    input.press(XK_Escape);  // the dialog, showing the folder, closed
+    input.move(600, 650);
+    const auto img = screenshot_and_quit(input, pid, dir);
+    if (!img) return;
+    EXPECT_TRUE(wire_like(*img, kBallOutline, picture_camera())) << "inner.json was opened; see " << dir;
+}
+
+// Unsaved edits are not discarded silently: Ctrl+Q asks (Save / Discard / Cancel); Esc cancels,
+// D discards and quits, Enter saves to the scene's file and quits.
+TEST_F(AppWindowEndToEnd, QuittingWithUnsavedEditsAsksFirst) {
+    pid_t pid = launch_on_picture_scene(input, dir);
+    if (pid <= 0) return;  // the failure is recorded
+    const std::string scene_file = (dir / "scene.json").string();
+    const auto before = load_scene_file(scene_file);
+    drag_ball(input);
+    input.press(XK_q, XK_Control_L);
+    FakeInput::pause(1500);
+    EXPECT_TRUE(still_running(pid)) << "quit without asking; see " << dir;
+    input.press(XK_p);  // the question
+    input.press(XK_Escape);
+    input.press(XK_q, XK_Control_L);
+    input.press(XK_d);  // discard
+    ASSERT_EQ(wait_exit(pid, 10.0), 0) << "see " << dir;
+    ASSERT_EQ(pngs_in(dir).size(), 1u);
+    const Image asked = load_png(pngs_in(dir)[0].string());
+    ASSERT_EQ(asked.width, kW);
+    EXPECT_FALSE(close_colour(asked.at(400, 660), rgb_of(palette::background))) << "no modal question dims the view";
+    const auto after_discard = load_scene_file(scene_file);
+    ASSERT_TRUE(std::holds_alternative<Scene>(before) && std::holds_alternative<Scene>(after_discard));
+    EXPECT_TRUE(std::get<Scene>(after_discard) == std::get<Scene>(before)) << "discarded edits were saved";
+
+    pid = launch_on_picture_scene(input, dir);
+    if (pid <= 0) return;
+    drag_ball(input);
+    input.press(XK_q, XK_Control_L);
+    input.press(XK_Return);  // save, then quit
+    ASSERT_EQ(wait_exit(pid, 10.0), 0) << "see " << dir;
+    const auto saved = load_scene_file(scene_file);
+    ASSERT_TRUE(std::holds_alternative<Scene>(saved));
+    const auto* ball = std::get_if<Sphere<double>>(&std::get<Scene>(saved).shapes.at(0).shape);
+    ASSERT_TRUE(ball);
+    EXPECT_GT(ball->center.x, -1.0) << "the drag was not saved";
+}
+
+// The textbook comparison applies to the case file's rays: edge_capsule_behind.json's "forward"
+// ray shows the published capsule test's (wrong) hit behind its origin, in the variant's colour.
+TEST(AppWindow, TheTextbookComparisonShowsOnTheCasesOwnRays) {
+    REQUIRE_DISPLAY();
+    const std::string file = std::string(RAYPICK_SOURCE_ASSETS_DIR) + "/edge_capsule_behind.json";
+    auto count_variant = [&](const std::string& extra, const std::string& png) {
+        const fs::path out = tmp_dir() / png;
+        const AppRun r = run_app("--scene " + quote(file) + " --screenshot " + quote(out.string()) + extra);
+        EXPECT_EQ(r.code, 0) << r.output;
+        const Image img = load_png(out.string());
+        EXPECT_EQ(img.width, kW);
+        const ViewRect v = view_rect(kW, kH, PanelLayout{});
+        return count_pixels(img, int(v.x), int(v.x + v.width), int(v.y), int(v.y + v.height),
+                            [](const glm::ivec3& c) { return close_colour(c, rgb_of(palette::variant), 10); });
+    };
+    EXPECT_EQ(count_variant("", "plain.png"), 0) << "no comparison: nothing in the variant's colour";
+    EXPECT_GT(count_variant(" --compare", "compare.png"), 40) << "see " << tmp_dir();
 }
