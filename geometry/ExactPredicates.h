@@ -5,11 +5,13 @@
 // not settle the sign is it recomputed exactly, in expansion arithmetic (sums of non-overlapping
 // doubles: two_sum, two_product by fma), which is rare and slower.
 //
-// Exact for every double input whose products neither overflow nor fall below 2^-960 (there the
-// products' rounding errors are no longer representable); float input converted to double is
-// always within that range.
+// Range: the exact recomputation first scales its inputs by the power of two that brings the
+// largest to [1/2, 1) (exact, no overflow and no underflow of the products that matter), so the
+// signs are exact for every finite input whose non-zero coordinate differences are at least
+// 2^-240 times the largest magnitude involved — always for float input converted to double.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -93,6 +95,19 @@ constexpr double kOrient3dBound = (7.0 + 56.0 * kEps) * kEps;
 
 inline int sign_of(double v) { return (v > 0.0) - (v < 0.0); }
 
+/// The exponent k for which 2^k times the largest |v| lies in [1/2, 1) (0 for all zeros).
+template <std::size_t N> inline int unit_exponent(const double (&v)[N]) {
+    double m = 0.0;
+    for (double x : v) m = std::max(m, std::abs(x));
+    int e = 0;
+    if (m > 0.0) std::frexp(m, &e);
+    return -e;
+}
+/// Each value times 2^k (exact while no result falls below the normal range).
+template <std::size_t N> inline void scale_by(double (&v)[N], int k) {
+    for (double& x : v) x = std::ldexp(x, k);
+}
+
 /// x + y, x - y.
 inline Expansion sum(Expansion x, const Expansion& y) {
     x.add(y);
@@ -111,10 +126,14 @@ inline int orient2d(double ax, double ay, double bx, double by, double cx, doubl
     using namespace detail;
     const double left = (ax - cx) * (by - cy), right = (ay - cy) * (bx - cx);
     const double det = left - right;
-    const double bound = kOrient2dBound * (std::abs(left) + std::abs(right));
+    // The relative bound, and the least normal number for products rounded below it; overflow
+    // (infinite or NaN det) fails both comparisons.
+    const double bound = kOrient2dBound * (std::abs(left) + std::abs(right)) + std::numeric_limits<double>::min();
     if (det > bound || -det > bound) return sign_of(det);
-    Expansion l = product(difference(ax, cx), difference(by, cy));
-    l.add(negated(product(difference(ay, cy), difference(bx, cx))));
+    double v[6] = {ax, ay, bx, by, cx, cy};
+    scale_by(v, unit_exponent(v));
+    Expansion l = product(difference(v[0], v[4]), difference(v[3], v[5]));
+    l.add(negated(product(difference(v[1], v[5]), difference(v[2], v[4]))));
     return l.sign();
 }
 
@@ -132,15 +151,15 @@ template <typename V> inline int orient3d(const V& a, const V& b, const V& c, co
     const double permanent = (std::abs(bdy * cdz) + std::abs(bdz * cdy)) * std::abs(adx) +
                              (std::abs(cdy * adz) + std::abs(cdz * ady)) * std::abs(bdx) +
                              (std::abs(ady * bdz) + std::abs(adz * bdy)) * std::abs(cdx);
-    const double bound = kOrient3dBound * permanent;
+    const double bound = kOrient3dBound * permanent + std::numeric_limits<double>::min();
     if (det > bound || -det > bound) return sign_of(det);
-    // Exactly: the same expansion of the determinant by its first column.
-    Expansion d0[3] = {difference(double(a[0]), double(d[0])), difference(double(a[1]), double(d[1])),
-                       difference(double(a[2]), double(d[2]))};
-    Expansion d1[3] = {difference(double(b[0]), double(d[0])), difference(double(b[1]), double(d[1])),
-                       difference(double(b[2]), double(d[2]))};
-    Expansion d2[3] = {difference(double(c[0]), double(d[0])), difference(double(c[1]), double(d[1])),
-                       difference(double(c[2]), double(d[2]))};
+    // Exactly: the same expansion of the determinant by its first column, the points scaled.
+    double v[12] = {double(a[0]), double(a[1]), double(a[2]), double(b[0]), double(b[1]), double(b[2]),
+                    double(c[0]), double(c[1]), double(c[2]), double(d[0]), double(d[1]), double(d[2])};
+    scale_by(v, unit_exponent(v));
+    Expansion d0[3] = {difference(v[0], v[9]), difference(v[1], v[10]), difference(v[2], v[11])};
+    Expansion d1[3] = {difference(v[3], v[9]), difference(v[4], v[10]), difference(v[5], v[11])};
+    Expansion d2[3] = {difference(v[6], v[9]), difference(v[7], v[10]), difference(v[8], v[11])};
     const auto minor = [](const Expansion& p, const Expansion& q, const Expansion& r, const Expansion& s) {
         Expansion m = product(p, q);  // p q - r s
         m.add(negated(product(r, s)));

@@ -1,9 +1,15 @@
 // raypick geometry: where a point stands against a shape's solid — inside, on its surface, or
 // outside — decided exactly from the shape's own fields (expansion arithmetic, ExactPredicates.h),
-// so the answer never depends on rounding, a direction or a thread.
+// so the answer never depends on rounding, a direction or a thread. The point and the shape are
+// first scaled together by the power of two that brings their largest magnitude to [1/2, 1), so
+// no product overflows: exact for float input, and for double input whose non-zero differences,
+// radii and extents are at least 2^-240 times that magnitude.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <type_traits>
 #include <utility>
 #include <variant>
@@ -31,6 +37,20 @@ inline Containment from_sign(int s) {
     return s < 0 ? Containment::Inside : s == 0 ? Containment::OnSurface : Containment::Outside;
 }
 
+/// The power of two that brings the largest magnitude of the values to [1/2, 1), and a value
+/// scaled by it.
+template <typename T> inline int unit_exponent_of(std::initializer_list<T> values) {
+    double m = 0.0;
+    for (T v : values) m = std::max(m, std::abs(double(v)));
+    int e = 0;
+    if (m > 0.0) std::frexp(m, &e);
+    return -e;
+}
+inline double scaled(double v, int k) { return std::ldexp(v, k); }
+template <typename T> inline Vec3<double> scaled(const Vec3<T>& v, int k) {
+    return {std::ldexp(double(v.x), k), std::ldexp(double(v.y), k), std::ldexp(double(v.z), k)};
+}
+
 /// |p - c|^2 exactly.
 template <typename T> inline exact::detail::Expansion squared_distance(const Vec3<T>& p, const Vec3<T>& c) {
     using namespace exact::detail;
@@ -56,7 +76,8 @@ template <typename T> inline int ball_sign(const Vec3<T>& p, const Vec3<T>& c, T
 /// sphere.
 template <typename T> Containment containment(const Vec3<T>& p, const Sphere<T>& s) {
     if (!is_finite(p) || !is_valid(s)) return Containment::Outside;
-    return detail::from_sign(detail::ball_sign(p, s.center, s.radius));
+    const int k = detail::unit_exponent_of<T>({p.x, p.y, p.z, s.center.x, s.center.y, s.center.z, s.radius});
+    return detail::from_sign(detail::ball_sign(detail::scaled(p, k), detail::scaled(s.center, k), detail::scaled(double(s.radius), k)));
 }
 
 /// The point against an axis-aligned box [min, max] (closed; a flat box has no interior).
@@ -76,13 +97,17 @@ template <typename T> Containment containment(const Vec3<T>& p, const Aabb<T>& b
 template <typename T> Containment containment(const Vec3<T>& p, const Obb<T>& b) {
     using namespace exact::detail;
     if (!is_finite(p) || !is_valid(b)) return Containment::Outside;
-    const Expansion d[3] = {difference(double(p.x), double(b.center.x)), difference(double(p.y), double(b.center.y)),
-                            difference(double(p.z), double(b.center.z))};
+    // The rotation's entries are at most about 1: only the positions and extents are scaled.
+    const int k = raypick::detail::unit_exponent_of<T>({p.x, p.y, p.z, b.center.x, b.center.y, b.center.z,
+                                                        b.half_extents.x, b.half_extents.y, b.half_extents.z});
+    const Vec3<double> q = raypick::detail::scaled(p, k), c = raypick::detail::scaled(b.center, k);
+    const Vec3<double> half = raypick::detail::scaled(b.half_extents, k);
+    const Expansion d[3] = {difference(q.x, c.x), difference(q.y, c.y), difference(q.z, c.z)};
     bool boundary = false;
     for (int k = 0; k < 3; ++k) {
         Expansion along;
         for (int j = 0; j < 3; ++j) along.add(product(d[j], Expansion(double(b.rotation[k][j]))));
-        const Expansion h{double(b.half_extents[k])};
+        const Expansion h{half[k]};
         const int above = minus(along, h).sign(), below = sum(along, h).sign();  // along - h, along + h
         if (above > 0 || below < 0) return Containment::Outside;
         boundary = boundary || above == 0 || below == 0;
@@ -96,18 +121,22 @@ template <typename T> Containment containment(const Vec3<T>& p, const Obb<T>& b)
 template <typename T> Containment containment(const Vec3<T>& p, const Capsule<T>& c) {
     using namespace exact::detail;
     if (!is_finite(p) || !is_valid(c)) return Containment::Outside;
+    const int e = raypick::detail::unit_exponent_of<T>({p.x, p.y, p.z, c.a.x, c.a.y, c.a.z, c.b.x, c.b.y, c.b.z, c.radius});
+    const Vec3<double> q = raypick::detail::scaled(p, e), a = raypick::detail::scaled(c.a, e);
+    const Vec3<double> b = raypick::detail::scaled(c.b, e);
+    const double radius = raypick::detail::scaled(double(c.radius), e);
     Expansion u[3], w[3];
     for (int k = 0; k < 3; ++k) {
-        u[k] = difference(double(c.b[k]), double(c.a[k]));
-        w[k] = difference(double(p[k]), double(c.a[k]));
+        u[k] = difference(b[k], a[k]);
+        w[k] = difference(q[k], a[k]);
     }
     Expansion along, length2;  // w . u, u . u
     for (int k = 0; k < 3; ++k) {
         along.add(product(w[k], u[k]));
         length2.add(product(u[k], u[k]));
     }
-    if (along.sign() <= 0) return detail::from_sign(detail::ball_sign(p, c.a, c.radius));
-    if (minus(along, length2).sign() >= 0) return detail::from_sign(detail::ball_sign(p, c.b, c.radius));
+    if (along.sign() <= 0) return raypick::detail::from_sign(raypick::detail::ball_sign(q, a, radius));
+    if (minus(along, length2).sign() >= 0) return raypick::detail::from_sign(raypick::detail::ball_sign(q, b, radius));
     // Between the ends: |w x u|^2 <= r^2 |u|^2 (|w x u| / |u| is the distance to the line).
     Expansion cross2;
     for (int k = 0; k < 3; ++k) {
@@ -115,8 +144,8 @@ template <typename T> Containment containment(const Vec3<T>& p, const Capsule<T>
         const Expansion m = minus(product(w[i], u[j]), product(w[j], u[i]));
         cross2.add(product(m, m));
     }
-    const Expansion rr{double(c.radius)};
-    return detail::from_sign(minus(cross2, product(product(rr, rr), length2)).sign());
+    const Expansion rr{radius};
+    return raypick::detail::from_sign(minus(cross2, product(product(rr, rr), length2)).sign());
 }
 
 /// A triangle bounds no solid.

@@ -171,6 +171,25 @@ template <typename T> inline T rescaled_t(const TriangleShear<T>& s, const Trian
     return (e[0] * p[0].z + e[1] * p[1].z + e[2] * p[2].z) * s.sz * (T(1) / det);
 }
 
+/// intersect()'s step 5: t kept within 64 eps of the line's passage through the triangle's
+/// bounds (the slab distances along the axes the direction moves along; each within 2 ulps).
+/// Returns false when that passage is empty by more than the margin (the line misses the bounds).
+template <typename T> inline bool clamp_to_passage(const Ray<T>& ray, const Triangle<T>& tri, T& t) {
+    RAYPICK_NO_CONTRACTION
+    const Aabb<T> box = bounds(tri);
+    T lo = -infinity<T>(), hi = infinity<T>();
+    for (int k = 0; k < 3; ++k) {
+        if (ray.direction[k] == T(0)) continue;
+        const T ta = (box.min[k] - ray.origin[k]) / ray.direction[k];
+        const T tb = (box.max[k] - ray.origin[k]) / ray.direction[k];
+        lo = glm::max(lo, glm::min(ta, tb));
+        hi = glm::min(hi, glm::max(ta, tb));
+    }
+    const T margin = T(64) * std::numeric_limits<T>::epsilon() * glm::max(std::abs(lo), std::abs(hi));
+    t = glm::clamp(t, glm::min(lo, hi) - margin, glm::max(lo, hi) + margin);  // lo > hi by rounding only
+    return !(hi + margin < lo);
+}
+
 /// The frame of triangle_hit()'s normal: the triangle's own (every vector as it is).
 struct SameFrame {
     template <typename V> const V& operator()(const V& v) const { return v; }
@@ -257,18 +276,7 @@ std::optional<TriangleHit<T>> intersect(const Ray<T>& ray, const Triangle<T>& tr
     //    the passage (far beyond the few ulps of a well-conditioned t, which it leaves alone). On
     //    an axis the direction does not move along, the shear is exact and the edge functions'
     //    exact signs already miss a line outside the bounds.
-    const Aabb<T> box = bounds(tri);
-    T lo = -infinity<T>(), hi = infinity<T>();
-    for (int k = 0; k < 3; ++k) {
-        if (ray.direction[k] == T(0)) continue;
-        const T ta = (box.min[k] - ray.origin[k]) / ray.direction[k];
-        const T tb = (box.max[k] - ray.origin[k]) / ray.direction[k];
-        lo = glm::max(lo, glm::min(ta, tb));
-        hi = glm::min(hi, glm::max(ta, tb));
-    }
-    const T margin = T(64) * std::numeric_limits<T>::epsilon() * glm::max(std::abs(lo), std::abs(hi));
-    if (hi + margin < lo) return out;
-    t = glm::clamp(t, glm::min(lo, hi) - margin, glm::max(lo, hi) + margin);  // lo > hi by rounding only
+    if (!detail::clamp_to_passage(ray, tri, t)) return out;
     if (!every(t >= t_min, t <= t_max)) return out;
     // 6. A zero-area triangle is never hit, whatever its projection rounded to.
     using W = detail::TriangleWide<T>;

@@ -323,7 +323,8 @@ public:
     }
 
     /// Every crossing of the ray with an object's surface at t in [t_min, t_max], sorted by t,
-    /// then object, then triangle.
+    /// then object, then triangle (where one object's crossings share a t, they are ordered to
+    /// alternate: alternate_ties()).
     /// - A shape gives its entry (Enter) and exit (Leave) where they lie in the range, or one
     ///   Touch where they coincide (tangent, or a flat shape); a triangle shape, Enter through its
     ///   front and Leave through its back.
@@ -376,6 +377,7 @@ public:
             if (a.object != b.object) return a.object < b.object;
             return a.triangle < b.triangle;
         });
+        alternate_ties(out);
         return out;
     }
 
@@ -587,6 +589,46 @@ private:
         out.barycentric = h.hit.barycentric;
         out.front = h.hit.front;
         return out;
+    }
+
+    /// Where one object's Enter and Leave crossings have the same t (rounding merged them: a thin
+    /// part seen from far away), orders them to alternate with the object's crossings before
+    /// them (after an Enter a Leave comes first; with none before, the kind there are more of,
+    /// Enter on a tie), keeping each kind's triangles in order; Touches go last. `out` is sorted
+    /// by t, then object.
+    static void alternate_ties(std::vector<Crossing<T>>& out) {
+        std::vector<std::pair<ObjectId, CrossingKind>> last;  // each object's last Enter or Leave
+        const auto last_of = [&](ObjectId id) -> CrossingKind* {
+            for (auto& [o, k] : last)
+                if (o == id) return &k;
+            return nullptr;
+        };
+        std::vector<Crossing<T>> enter, leave, touch;
+        for (std::size_t first = 0; first < out.size();) {
+            std::size_t end = first + 1;
+            while (end < out.size() && out[end].t == out[first].t && out[end].object == out[first].object) ++end;
+            if (end - first > 1) {
+                enter.clear(), leave.clear(), touch.clear();
+                for (std::size_t k = first; k < end; ++k)
+                    (out[k].kind == CrossingKind::Enter ? enter : out[k].kind == CrossingKind::Leave ? leave : touch)
+                        .push_back(out[k]);
+                const CrossingKind* before = last_of(out[first].object);
+                bool next_enter = before ? *before == CrossingKind::Leave : enter.size() >= leave.size();
+                std::size_t e = 0, l = 0, at = first;
+                while (e < enter.size() || l < leave.size()) {
+                    if ((next_enter && e < enter.size()) || l == leave.size()) out[at++] = enter[e++];
+                    else out[at++] = leave[l++];
+                    next_enter = out[at - 1].kind == CrossingKind::Leave;
+                }
+                for (const auto& c : touch) out[at++] = c;
+            }
+            for (std::size_t k = first; k < end; ++k)
+                if (out[k].kind != CrossingKind::Touch) {
+                    if (CrossingKind* k_last = last_of(out[k].object)) *k_last = out[k].kind;
+                    else last.push_back({out[k].object, out[k].kind});
+                }
+            first = end;
+        }
     }
 
     /// One mesh's crossings (see crossings()), appended to out.

@@ -22,19 +22,21 @@ void SceneBvh<T>::mesh_crossings(const MeshBvh<T>& mesh, const Ray<T>& local, T 
         return a.z < b.z;
     };
     const auto kind = [](int direction) { return direction > 0 ? CrossingKind::Enter : CrossingKind::Leave; };
-    mesh.visit_hits(local, t_min, t_max, [&](const mesh_bvh::Best<T>& b) {
-        const Triangle<T> tri = mesh_bvh::triangle_of(*b.packet, b.lane);
+    // Every triangle of the leaves the ray's box walk meets (a superset of those whose projection
+    // holds the ray: the node test is widened past the projection's rounding), each decided by
+    // the crossing rule.
+    mesh.for_each_candidate(local, t_min, t_max, [&](const Triangle<T>& tri, std::uint32_t triangle) {
         const auto c = cross(local, tri, t_min, t_max);
-        if (!c) return false;  // unreachable: the walk's hits are intersect()'s
+        if (!c) return;
         const TriangleHit<T>& h = c->hit;
-        if ((filter.cull_back_faces && !h.front) || !accepts(filter, {id, b.id, h.t, h.front})) return false;
+        if ((filter.cull_back_faces && !h.front) || !accepts(filter, {id, triangle, h.t, h.front})) return;
         const int direction = h.front ? 1 : -1;
         if (c->zero_edges == 0) {
-            out.push_back({h.t, id, b.id, kind(direction)});
-            return false;
+            out.push_back({h.t, id, triangle, kind(direction)});
+            return;
         }
         const Vec3<T> v[3] = {tri.a + T(0), tri.b + T(0), tri.c + T(0)};  // + 0: -0 and +0 are one value
-        Shared s{{v[0], v[0]}, h.t, b.id, c->crosses ? direction : 0};
+        Shared s{{v[0], v[0]}, h.t, triangle, c->crosses ? direction : 0};
         if (c->zero_edges == 1) {
             const int k = c->zero_mask == 1 ? 0 : c->zero_mask == 2 ? 1 : 2;  // the edge opposite vertex k
             s.key[0] = v[(k + 1) % 3];
@@ -45,7 +47,6 @@ void SceneBvh<T>::mesh_crossings(const MeshBvh<T>& mesh, const Ray<T>& local, T 
             s.key[0] = s.key[1] = v[k];
         }
         shared.push_back(s);
-        return false;
     });
     // Each edge's or vertex's hits together, in t then triangle order within.
     std::sort(shared.begin(), shared.end(), [&](const Shared& a, const Shared& b) {

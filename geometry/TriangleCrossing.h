@@ -32,7 +32,7 @@ namespace raypick {
 
 /// Where the crossing rule has a ray cross a triangle.
 template <typename T> struct TriangleCrossing {
-    TriangleHit<T> hit;  ///< intersect()'s hit, bit for bit
+    TriangleHit<T> hit;  ///< computed as intersect() computes its hit
     /// Whether the rule has the ray cross the triangle (always, when no edge function is zero).
     bool crosses = false;
     /// The ray passes exactly through an edge (one zero edge function) or a vertex (two) of the
@@ -66,20 +66,27 @@ inline bool moved_inside(const P& p0, const P& p1, const P& p2, const T (&e)[3])
 
 }  // namespace detail
 
-/// The crossing rule for a ray and a triangle: for each hit of intersect() (empty when it misses),
-/// whether the ray, moved symbolically as the top of this file says, still lies inside the
-/// triangle's projection (`crosses`), and which edge functions are zero. The crossings are a
-/// subset of the hits, with the same t, barycentrics and face. Over the triangles of a closed, consistently wound mesh (the same vertex
-/// values for a shared vertex), a ray that crosses the surface through an edge or vertex is
-/// crossed by exactly one triangle there, and one that touches it at a contour edge or vertex by
-/// none or by two facing opposite ways.
+/// The crossing rule for a ray and a triangle, decided by the sheared projection alone (steps 1
+/// to 3 of intersect(), the same values): empty unless the ray's projected point lies in the
+/// closed projected triangle (no two edge functions of opposite signs, not all zero) with t in
+/// [t_min, t_max]; then `crosses` says whether the moved ray (the top of this file) lies inside
+/// it, and which edge functions are zero. The hit is computed as intersect() computes it (t,
+/// barycentrics, normal, face), but a line that intersect() drops for missing the triangle's bounds
+/// (its step 5, a judgement of the true line where the projection rounded) is kept here: the
+/// projection alone decides, so that every triangle of a ray sees the same projected mesh. Over the
+/// triangles of a closed, consistently wound mesh (the same vertex values for a shared vertex),
+/// a ray that crosses the surface through an edge or vertex is crossed by exactly one triangle
+/// there, and one that touches it at a contour edge or vertex by none or by two facing opposite
+/// ways. Zero-area triangles, invalid rays and ranges: empty.
 template <typename T>
 std::optional<TriangleCrossing<T>> cross(const Ray<T>& ray, const Triangle<T>& tri, T t_min = T(0),
                                          T t_max = infinity<T>()) {
     RAYPICK_NO_CONTRACTION
     std::optional<TriangleCrossing<T>> out;
-    const auto h = intersect(ray, tri, t_min, t_max);
-    if (!h) return out;
+    if (!every(is_valid(ray), is_valid(tri), detail::valid_range(t_min, t_max))) return out;
+    using W = detail::TriangleWide<T>;
+    const Vec3<W> area = detail::area_vector(tri);
+    if (area == Vec3<W>(W(0))) return out;
     // The projected vertices exactly as intersect() makes them (triangle_edges()), and their
     // edge functions.
     const detail::TriangleShear<T> s = detail::triangle_shear(ray);
@@ -89,14 +96,31 @@ std::optional<TriangleCrossing<T>> cross(const Ray<T>& ray, const Triangle<T>& t
         return Vec3<T>(x + s.sx * z, y + s.sy * z, z);
     };
     const Vec3<T> p0 = transform(tri.a), p1 = transform(tri.b), p2 = transform(tri.c);
-    const T e[3] = {detail::edge_function(p1.x, p1.y, p2.x, p2.y), detail::edge_function(p2.x, p2.y, p0.x, p0.y),
-                    detail::edge_function(p0.x, p0.y, p1.x, p1.y)};
-    TriangleCrossing<T> c{*h, detail::moved_inside(p0, p1, p2, e), 0, 0};
+    T e[3] = {detail::edge_function(p1.x, p1.y, p2.x, p2.y), detail::edge_function(p2.x, p2.y, p0.x, p0.y),
+              detail::edge_function(p0.x, p0.y, p1.x, p1.y)};
+    const bool has_neg = e[0] < T(0) || e[1] < T(0) || e[2] < T(0);
+    const bool has_pos = e[0] > T(0) || e[1] > T(0) || e[2] > T(0);
+    T det = e[0] + e[1] + e[2];
+    if ((has_neg && has_pos) || det == T(0)) return out;
+    TriangleCrossing<T> c;
+    c.crosses = detail::moved_inside(p0, p1, p2, e);
     for (int k = 0; k < 3; ++k)
         if (e[k] == T(0)) {
             ++c.zero_edges;
             c.zero_mask = std::uint8_t(c.zero_mask | 1u << k);
         }
+    // intersect()'s steps 4, 5 (the clamp only) and 7.
+    T t;
+    if (std::abs(det) < detail::tiny_det<T>()) {
+        t = detail::rescaled_t(s, tri, e);
+        det = e[0] + e[1] + e[2];
+    } else {
+        t = (e[0] * p0.z + e[1] * p1.z + e[2] * p2.z) * s.sz * (T(1) / det);
+    }
+    if (!is_finite(t)) return out;
+    detail::clamp_to_passage(ray, tri, t);
+    if (!every(t >= t_min, t <= t_max)) return out;
+    c.hit = detail::triangle_hit(ray, area, s, e, det, t);
     out = c;
     return out;
 }

@@ -19,7 +19,7 @@ case "$BUILD_DIR" in /*) ;; *) BUILD_DIR="$ROOT/$BUILD_DIR" ;; esac
 CLANGXX="${RAYPICK_FUZZ_CXX:-clang++}"
 JOBS="$(nproc)"
 TARGETS=("$@")
-((${#TARGETS[@]})) || TARGETS=(fuzz_scene fuzz_model fuzz_cast_float fuzz_cast_double fuzz_bvh fuzz_mesh_bvh)
+((${#TARGETS[@]})) || TARGETS=(fuzz_scene fuzz_model fuzz_cast_float fuzz_cast_double fuzz_bvh fuzz_mesh_bvh fuzz_queries)
 
 # ---- skip only when the toolchain is genuinely missing ------------------------------------------
 if ! command -v "$CLANGXX" >/dev/null 2>&1; then
