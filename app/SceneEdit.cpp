@@ -24,16 +24,25 @@ std::string unique_name(const Scene& scene, const std::string& base) {
 bool delete_shape(Scene& scene, std::size_t i) {
     if (i >= scene.shapes.size()) return false;
     scene.shapes.erase(scene.shapes.begin() + static_cast<std::ptrdiff_t>(i));
-    // Expectations about the deleted shape go with it (a cast against it, or "picks it"); the
-    // others keep pointing at the same shapes, whose indices above i move down by one. Without
-    // this the scene could not be saved (the random-edit driver checks it).
+    // Expectations about the deleted shape go with it (a cast against it, a query about it, "picks
+    // it", "is contained by it"); the others keep pointing at the same shapes, whose indices above
+    // i move down by one. Without this the scene could not be saved (the random-edit driver checks
+    // it).
+    const SceneObjectRef deleted = SceneObjectRef::shape(i);
     auto& ex = scene.expectations;
     ex.erase(std::remove_if(ex.begin(), ex.end(),
-                            [i](const SceneExpectation& e) { return e.shape == i || e.picked == i; }),
+                            [&](const SceneExpectation& e) {
+                                return e.shape == i || e.picked == i ||
+                                       (e.contained_by && std::find(e.contained_by->begin(), e.contained_by->end(),
+                                                                    deleted) != e.contained_by->end());
+                            }),
              ex.end());
     for (SceneExpectation& e : ex) {
         if (e.shape && *e.shape > i) --*e.shape;
         if (e.picked && *e.picked > i) --*e.picked;
+        if (e.contained_by)
+            for (SceneObjectRef& r : *e.contained_by)
+                if (!r.is_instance() && r.index > i) --r.index;
     }
     return true;
 }

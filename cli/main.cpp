@@ -1,6 +1,7 @@
 // raypick-cast: casts every ray of a scene file against every shape and mesh instance, no window.
 //
 //   raypick-cast [--check] [--double] FILE
+//   raypick-cast --query pick|occluded|crossings|contains|all [--mask M] [--cull-back-faces] [--double] FILE
 //
 // Default: one JSON object per line, for each ray i: a line per shape j
 //   {"ray":i,"shape":j,"hit":true,"t_near":..,"t_far":..,"n_near":[..],"n_far":[..],"inside":false}
@@ -12,10 +13,23 @@
 //   pick over shapes and instances: {"ray":i,"picked":j,"t":..} (a shape),
 //   {"ray":i,"picked_instance":k,"t":..,"triangle":n} (an instance) or {"ray":i,"picked":null}.
 // --check: evaluates the file's expectations instead, prints each failure and a summary.
+// --query Q: asks the scene's SceneBvh instead (SceneQuery.h), one JSON object per line, things
+//   named as the file names them (a name, else an index): per ray, for pick
+//   {"query":"pick","ray":R,"picked":X,"t":..,"point":[..],"normal":[..],"front":..} (an instance
+//   adds "placement", "triangle", "barycentric"; an unnamed instance is "picked_instance":k;
+//   nothing picked is "picked":null), for occluded {"query":"occluded","ray":R,"occluded":..}, for
+//   crossings {"query":"crossings","ray":R,"crossings":N,"crossing_t":[..],"crossing_kinds":[..],
+//   "crossing_objects":[{"shape":S} or {"instance":I,"placement":p,"triangle":n}, ..]}; per point,
+//   for contains {"query":"contains","point":P,"contained_by":[..]}. "all" prints the three ray
+//   lines of each ray, then the points' lines. --mask M and --cull-back-faces filter every query
+//   (contains takes the mask only).
 // --double: the double-precision core (default: the float core, via convert<float>()).
 // Exit status: 0 ok, 1 an expectation failed, 2 bad usage or a file that cannot be loaded.
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <system_error>
 #include <cstring>
 #include <exception>
 #include <optional>
@@ -25,6 +39,7 @@
 
 #include <raypick/scene/CaseCheck.h>
 #include <raypick/scene/SceneFile.h>
+#include <raypick/scene/SceneQuery.h>
 
 namespace {
 
@@ -172,8 +187,185 @@ template <typename T> void cast_all(const Scene& scene, Out& out) {
     }
 }
 
+// ---- --query: the scene queries ----------------------------------------------------------------
+
+enum class Query { none, pick, occluded, crossings, contains, all };
+
+std::optional<Query> query_named(const std::string& q) {
+    if (q == "pick") return Query::pick;
+    if (q == "occluded") return Query::occluded;
+    if (q == "crossings") return Query::crossings;
+    if (q == "contains") return Query::contains;
+    if (q == "all") return Query::all;
+    return std::nullopt;
+}
+
+/// `s` as a JSON string (names come from a parsed file: valid UTF-8, passed through).
+std::string json_string(const std::string& s) {
+    std::string out = "\"";
+    for (const char c : s) {
+        const auto u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (u < 0x20) {
+            char b[8];
+            std::snprintf(b, sizeof b, "\\u%04x", unsigned(u));
+            out += b;
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
+/// An item as the file names it: its name as a JSON string, else its index.
+template <typename Item> std::string file_ref(const std::vector<Item>& items, std::size_t i) {
+    return items[i].name.empty() ? std::to_string(i) : json_string(items[i].name);
+}
+
+/// A shape or instance as "contained_by" names it: a name, a shape's index, or {"instance":k}.
+std::string object_json(const Scene& scene, const SceneObjectRef& r) {
+    if (!r.is_instance()) return file_ref(scene.shapes, r.index);
+    if (!scene.instances[r.index].name.empty()) return json_string(scene.instances[r.index].name);
+    return "{\"instance\":" + std::to_string(r.index) + "}";
+}
+
+template <typename T> struct QueryRun {
+    const Scene& scene;
+    const SceneQuery<T>& q;
+    QueryFilter<T> filter;
+    Out& out;
+
+    void ray_head(const char* query, std::size_t i) {
+        out.put("{\"query\":\"");
+        out.put(query);
+        out.put("\",\"ray\":");
+        out.put(file_ref(scene.rays, i));
+    }
+
+    void pick(std::size_t i) {
+        const auto& r = q.ray(i);
+        ray_head("pick", i);
+        const auto h = q.bvh().pick(r.ray, r.t_min, r.t_max, filter);
+        if (!h) {
+            out.put(",\"picked\":null}\n");
+            return;
+        }
+        const SceneQueryObject& o = q.object(h->object);
+        if (o.object.is_instance() && scene.instances[o.object.index].name.empty()) {
+            out.put(",\"picked_instance\":");
+            out.put(o.object.index);
+        } else {
+            out.put(",\"picked\":");
+            out.put(o.object.is_instance() ? json_string(scene.instances[o.object.index].name)
+                                           : file_ref(scene.shapes, o.object.index));
+        }
+        if (o.object.is_instance()) {
+            out.put(",\"placement\":");
+            out.put(o.placement);
+            out.put(",\"triangle\":");
+            out.put(std::size_t(h->triangle));
+        }
+        out.put(",\"t\":");
+        out.num(h->t);
+        out.put(",\"point\":");
+        out.vec(r.ray.at(h->t));
+        out.put(",\"normal\":");
+        out.vec(h->normal);
+        if (o.object.is_instance()) {
+            out.put(",\"barycentric\":");
+            out.vec(h->barycentric);
+        }
+        out.put(h->front ? ",\"front\":true}\n" : ",\"front\":false}\n");
+    }
+
+    void occluded(std::size_t i) {
+        const auto& r = q.ray(i);
+        ray_head("occluded", i);
+        out.put(q.bvh().occluded(r.ray, r.t_min, r.t_max, filter) ? ",\"occluded\":true}\n" : ",\"occluded\":false}\n");
+    }
+
+    void crossings(std::size_t i) {
+        const auto& r = q.ray(i);
+        ray_head("crossings", i);
+        const auto xs = q.bvh().crossings(r.ray, r.t_min, r.t_max, filter);
+        out.put(",\"crossings\":");
+        out.put(xs.size());
+        out.put(",\"crossing_t\":[");
+        for (std::size_t k = 0; k < xs.size(); ++k) {
+            if (k) out.put(",");
+            out.num(xs[k].t);
+        }
+        out.put("],\"crossing_kinds\":[");
+        for (std::size_t k = 0; k < xs.size(); ++k) {
+            out.put(k ? ",\"" : "\"");
+            out.put(crossing_kind_name(xs[k].kind));
+            out.put("\"");
+        }
+        out.put("],\"crossing_objects\":[");
+        for (std::size_t k = 0; k < xs.size(); ++k) {
+            if (k) out.put(",");
+            const SceneQueryObject& o = q.object(xs[k].object);
+            if (!o.object.is_instance()) {
+                out.put("{\"shape\":");
+                out.put(file_ref(scene.shapes, o.object.index));
+                out.put("}");
+                continue;
+            }
+            out.put("{\"instance\":");
+            out.put(file_ref(scene.instances, o.object.index));
+            out.put(",\"placement\":");
+            out.put(o.placement);
+            out.put(",\"triangle\":");
+            out.put(std::size_t(xs[k].triangle));
+            out.put("}");
+        }
+        out.put("]}\n");
+    }
+
+    void contains(std::size_t p) {
+        out.put("{\"query\":\"contains\",\"point\":");
+        out.put(file_ref(scene.points, p));
+        QueryFilter<T> mask_only;
+        mask_only.mask = filter.mask;
+        out.put(",\"contained_by\":[");
+        const auto in = q.contains(q.point(p), mask_only);
+        for (std::size_t k = 0; k < in.size(); ++k) {
+            if (k) out.put(",");
+            out.put(object_json(scene, in[k]));
+        }
+        out.put("]}\n");
+    }
+};
+
+template <typename T> void query_all(const Scene& scene, Query query, const QueryFilter<T>& filter, Out& out) {
+    const SceneQuery<T> q(scene);
+    QueryRun<T> run{scene, q, filter, out};
+    for (std::size_t i = 0; i < scene.rays.size(); ++i) {
+        if (query == Query::pick || query == Query::all) run.pick(i);
+        if (query == Query::occluded || query == Query::all) run.occluded(i);
+        if (query == Query::crossings || query == Query::all) run.crossings(i);
+    }
+    if (query == Query::contains || query == Query::all)
+        for (std::size_t p = 0; p < scene.points.size(); ++p) run.contains(p);
+}
+
+/// A --mask value: a decimal or 0x-hexadecimal integer from 0 to 2^32 - 1.
+std::optional<std::uint32_t> parse_mask(const std::string& text) {
+    const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    const char* first = text.data() + (hex ? 2 : 0);
+    const char* last = text.data() + text.size();
+    std::uint32_t v = 0;
+    const auto r = std::from_chars(first, last, v, hex ? 16 : 10);
+    if (first == last || r.ec != std::errc() || r.ptr != last) return std::nullopt;
+    return v;
+}
+
 int help() {
     std::fputs("usage: raypick-cast [--check] [--double] FILE\n"
+               "       raypick-cast --query pick|occluded|crossings|contains|all [--mask M] [--cull-back-faces]\n"
+               "                    [--double] FILE\n"
                "  Casts every ray in the scene file FILE against every shape and instance, one JSON\n"
                "  object per line: {\"ray\":i,\"shape\":j,\"hit\":..,\"t_near\":..,\"t_far\":..,\"n_near\":[..],\n"
                "  \"n_far\":[..],\"inside\":..} per ray x shape (a triangle's hit adds \"barycentric\":[wa,wb,wc]\n"
@@ -182,6 +374,11 @@ int help() {
                "  {\"ray\":i,\"picked\":j|null,\"t\":..} or {\"ray\":i,\"picked_instance\":k,\"t\":..,\"triangle\":n} per ray.\n"
                "  --check   compare with the file's expectations instead; print failures, exit 1 on any\n"
                "  --double  use the double-precision core (default: float)\n"
+               "  --query Q ask the scene's queries instead, one JSON object per ray (per point for contains),\n"
+               "            things named as in the file: pick (the nearest hit), occluded, crossings (every\n"
+               "            crossing: t, enter/leave/touch, object, triangle), contains, or all of them\n"
+               "  --mask M  the queries' mask (decimal or 0x hexadecimal; objects whose mask shares no bit\n"
+               "            with it are not seen); --cull-back-faces skips triangles met from behind\n"
                "  Exit: 0 ok, 1 failed expectation, 2 usage error or unreadable/invalid file.\n"
                "  Format: scene/FORMAT.md\n",
                stdout);
@@ -193,10 +390,42 @@ int help() {
 int main(int argc, char** argv) {
     bool check = false;
     Precision precision = Precision::Float;
+    Query query = Query::none;
+    std::optional<std::uint32_t> mask;
+    bool cull_back_faces = false;
     std::string file;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
+        // An option's value: "--query X" or "--query=X".
+        auto value = [&](const char* option) -> std::optional<std::string> {
+            const std::string o = option;
+            if (a.compare(0, o.size() + 1, o + "=") == 0) return a.substr(o.size() + 1);
+            if (a != o) return std::nullopt;
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "raypick-cast: %s needs a value (see --help)\n", option);
+                std::exit(2);
+            }
+            return std::string(argv[++i]);
+        };
         if (a == "--check") check = true;
+        else if (const auto q = value("--query")) {
+            const auto named = query_named(*q);
+            if (!named) {
+                std::fprintf(stderr,
+                             "raypick-cast: unknown query \"%s\" (expected pick, occluded, crossings, contains or all)\n",
+                             q->c_str());
+                return 2;
+            }
+            query = *named;
+        } else if (const auto m = value("--mask")) {
+            mask = parse_mask(*m);
+            if (!mask) {
+                std::fprintf(stderr,
+                             "raypick-cast: bad --mask \"%s\" (expected an integer from 0 to 4294967295, or 0x...)\n",
+                             m->c_str());
+                return 2;
+            }
+        } else if (a == "--cull-back-faces") cull_back_faces = true;
         else if (a == "--double") precision = Precision::Double;
         else if (a == "--float") precision = Precision::Float;
         else if (a == "-h" || a == "--help") return help();
@@ -212,6 +441,14 @@ int main(int argc, char** argv) {
     }
     if (file.empty()) {
         std::fprintf(stderr, "raypick-cast: no FILE given (see --help)\n");
+        return 2;
+    }
+    if (check && query != Query::none) {
+        std::fprintf(stderr, "raypick-cast: give either --check or --query, not both (see --help)\n");
+        return 2;
+    }
+    if (query == Query::none && (mask || cull_back_faces)) {
+        std::fprintf(stderr, "raypick-cast: --mask and --cull-back-faces apply to --query (see --help)\n");
         return 2;
     }
 
@@ -236,8 +473,14 @@ int main(int argc, char** argv) {
             return report.ok() ? 0 : 1;
         }
         Out out(stdout);
-        if (precision == Precision::Float) cast_all<float>(scene, out);
-        else cast_all<double>(scene, out);
+        if (query != Query::none) {
+            if (precision == Precision::Float) query_all(scene, query, query_filter<float>(mask, cull_back_faces), out);
+            else query_all(scene, query, query_filter<double>(mask, cull_back_faces), out);
+        } else if (precision == Precision::Float) {
+            cast_all<float>(scene, out);
+        } else {
+            cast_all<double>(scene, out);
+        }
         if (!out.flush()) {
             std::fprintf(stderr, "raypick-cast: write error on standard output\n");
             return 2;

@@ -1,5 +1,7 @@
-// raypick case checker: evaluates a Scene's expectations with the float or the double core.
-// Used by the demo's Test cases panel and by raypick-cast --check.
+// raypick case checker: evaluates a Scene's expectations with the float or the double core: casts
+// on one shape or instance directly, the scene queries (pick, occluded, crossings, classify,
+// contains) through the scene's SceneBvh (SceneQuery.h). Used by the demo's Test cases panel and
+// by raypick-cast --check.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +13,7 @@
 #include <raypick/geometry/Shape.h>
 #include <raypick/scene/Scene.h>
 #include <raypick/scene/SceneMeshes.h>
+#include <raypick/scene/SceneQuery.h>
 
 namespace raypick {
 
@@ -132,15 +135,22 @@ struct FieldCheck {
     std::string detail;    ///< for numbers: "off by 0.5, tolerance 0.0001"; empty otherwise
 };
 
+/// ExpectationResult::ray of a point expectation.
+inline constexpr std::size_t kNoRay = std::size_t(-1);
+
 /// The outcome of one expectation.
 struct ExpectationResult {
     std::size_t index = 0;             ///< index in Scene::expectations
-    std::size_t ray = 0;               ///< ray index
+    std::size_t ray = 0;               ///< ray index; kNoRay for a point expectation
+    std::optional<std::size_t> point;  ///< point index for a point expectation
     std::optional<std::size_t> shape;     ///< shape index for a cast on a shape
     std::optional<std::size_t> instance;  ///< instance index for a cast on an instance
     bool passed = false;
     double tolerance = 0.0;            ///< the tolerance that applied
-    std::string label;     ///< 'ray "forward" (#0) x shape "ball" (#0)', '... x instance "quad" (#1)' or 'ray "forward" (#0): pick'
+    /// 'ray "forward" (#0) x shape "ball" (#0)', '... x instance "quad" (#1)', 'ray "forward" (#0): pick',
+    /// 'ray "up" (#1): occluded, mask 2', 'ray "up" (#1): crossings of instance "box" (#0)',
+    /// 'point "p" (#0) x shape "ball" (#0)' or 'point "p" (#0): contained_by'
+    std::string label;
     std::string expected;  ///< every checked field, e.g. "hit, t_near=4, t_far=6"
     std::string got;       ///< the same fields as returned by the core
     std::vector<FieldCheck> fields;

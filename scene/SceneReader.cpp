@@ -133,6 +133,22 @@ std::string text(const json& v, const Path& path) {
     return v.get<std::string>();
 }
 
+/// A count or index: an integer >= 0. `what` names it ("a triangle index").
+std::size_t natural(const json& v, const Path& path, const char* what) {
+    if (!((v.is_number_integer() && v.get<std::int64_t>() >= 0) || v.is_number_unsigned()))
+        fail(path, std::string("expected ") + what + " (an integer >= 0), got " + type_name(v));
+    return std::size_t(v.get<std::uint64_t>());
+}
+
+/// A 32-bit object or query mask: an integer in [0, 2^32).
+std::uint32_t mask_value(const json& v, const Path& path) {
+    if ((v.is_number_integer() && v.get<std::int64_t>() >= 0) || v.is_number_unsigned()) {
+        const auto m = v.get<std::uint64_t>();
+        if (m <= 0xffffffffu) return std::uint32_t(m);
+    }
+    fail(path, "expected a mask: an integer from 0 to 4294967295 (32 bits), got " + type_name(v));
+}
+
 // ---- shapes: every type's fields read by their roles (ShapeTraits::fields()) ---------------------------
 
 /// A field's value from the file: a number >= 0 (Length), [x, y, z] (Point, Direction, Extent).
@@ -165,9 +181,9 @@ void read_value(const json& v, const Path& path, const char*, FieldRole, Mat3<do
 }
 
 /// Reads shape `s`'s fields, after checking that the object has no other keys than theirs and the
-/// common "name", "type", "description".
+/// common "name", "type", "description", "mask".
 template <typename S> void read_shape_fields(const json& v, const Path& path, S& s) {
-    std::vector<const char*> keys{"name", "type", "description"};
+    std::vector<const char*> keys{"name", "type", "description", "mask"};
     for_each_field(s, [&](const auto& f, const auto&) {
         if (f.role == FieldRole::Rotation) {
             keys.push_back("axes");
@@ -206,6 +222,7 @@ SceneShape read_shape(const json& v, const Path& path) {
     const std::string t = type.get<std::string>();
     if (const json* n = find(v, "name")) out.name = text(*n, path / "name");
     if (const json* d = find(v, "description")) out.description = text(*d, path / "description");
+    if (const json* m = find(v, "mask")) out.mask = mask_value(*m, path / "mask");
     int index = 0;
     while (index < kShapeTypeCount && t != shape_type_name(ShapeType(index))) ++index;
     if (index == kShapeTypeCount)
@@ -230,6 +247,17 @@ SceneRay read_ray(const json& v, const Path& path) {
     if (const json* t = find(v, "t_max")) r.t_max = range_number(*t, path / "t_max");
     check_ray(r, path);
     return r;
+}
+
+ScenePoint read_point(const json& v, const Path& path) {
+    expect_object(v, path, "a point");
+    check_keys(v, path, {"name", "description", "position"}, "a point");
+    ScenePoint p;
+    if (const json* n = find(v, "name")) p.name = text(*n, path / "name");
+    if (const json* d = find(v, "description")) p.description = text(*d, path / "description");
+    p.position = vec3(require(v, path, "position", "[x, y, z]"), path / "position");
+    check_point(p, path);
+    return p;
 }
 
 SceneCamera read_camera(const json& v, const Path& path) {
@@ -370,7 +398,8 @@ SceneMesh read_mesh(const json& v, const Path& path, const ModelDir& model_dir) 
 /// An instance of one of the meshes read so far (`s.meshes`), checked.
 SceneInstance read_instance(const json& v, const Path& path, const Scene& s) {
     expect_object(v, path, "an instance");
-    check_keys(v, path, {"name", "description", "mesh", "translation", "euler_degrees", "scale"}, "an instance");
+    check_keys(v, path, {"name", "description", "mesh", "translation", "euler_degrees", "scale", "mask"},
+               "an instance");
     SceneInstance inst;
     if (const json* n = find(v, "name")) inst.name = text(*n, path / "name");
     if (const json* d = find(v, "description")) inst.description = text(*d, path / "description");
@@ -379,8 +408,18 @@ SceneInstance read_instance(const json& v, const Path& path, const Scene& s) {
     if (const json* e = find(v, "euler_degrees"))
         inst.euler_degrees = vec3(*e, path / "euler_degrees", "[x, y, z] angles in degrees");
     if (const json* k = find(v, "scale")) inst.scale = vec3(*k, path / "scale", "[sx, sy, sz], each non-zero");
+    if (const json* m = find(v, "mask")) inst.mask = mask_value(*m, path / "mask");
     check_instance(s, inst, path);
     return inst;
+}
+
+/// The shape or instance named `n` (names are unique over both), if any.
+std::optional<SceneObjectRef> named_object(const Scene& s, const std::string& n) {
+    for (std::size_t i = 0; i < s.shapes.size() && !n.empty(); ++i)
+        if (s.shapes[i].name == n) return SceneObjectRef::shape(i);
+    for (std::size_t i = 0; i < s.instances.size() && !n.empty(); ++i)
+        if (s.instances[i].name == n) return SceneObjectRef::instance(i);
+    return std::nullopt;
 }
 
 /// A pick expectation's "picked": null (nothing), a shape or instance name (names are unique over
@@ -389,65 +428,154 @@ void read_picked(const json& v, const Path& path, const Scene& s, SceneExpectati
     if (v.is_null()) return;
     if (v.is_string()) {
         const std::string n = v.get<std::string>();
-        for (std::size_t i = 0; i < s.shapes.size() && !n.empty(); ++i)
-            if (s.shapes[i].name == n) {
-                e.picked = i;
-                return;
-            }
-        for (std::size_t i = 0; i < s.instances.size() && !n.empty(); ++i)
-            if (s.instances[i].name == n) {
-                e.picked_instance = i;
-                return;
-            }
+        if (const auto r = named_object(s, n)) {
+            (r->is_instance() ? e.picked_instance : e.picked) = r->index;
+            return;
+        }
         fail(path, "no shape or instance is named " + jstr(n) +
                        " (expected the name of a shape or an instance, the index of a shape, or null)");
     }
     e.picked = reference(v, path, s.shapes, "shape");
 }
 
-/// An expectation referring to the rays, shapes and instances of `s`, checked for its kind.
+/// One object of "contained_by": a shape or instance name, a shape index, or {"shape": name or
+/// index} / {"instance": name or index}.
+SceneObjectRef object_ref(const json& v, const Path& path, const Scene& s) {
+    if (v.is_string()) {
+        const std::string n = v.get<std::string>();
+        if (const auto r = named_object(s, n)) return *r;
+        fail(path, "no shape or instance is named " + jstr(n) +
+                       " (expected the name of a shape or an instance, the index of a shape, or "
+                       "{\"instance\": index})");
+    }
+    if (v.is_object()) {
+        check_keys(v, path, {"shape", "instance"}, "an object reference");
+        const json* shape = find(v, "shape");
+        const json* instance = find(v, "instance");
+        if (shape && instance) fail(path / "instance", "give either \"shape\" or \"instance\", not both");
+        if (shape) return SceneObjectRef::shape(reference(*shape, path / "shape", s.shapes, "shape"));
+        if (instance) return SceneObjectRef::instance(reference(*instance, path / "instance", s.instances, "instance"));
+        fail(path, "expected {\"shape\": name or index} or {\"instance\": name or index}, got an empty object");
+    }
+    if (v.is_number_integer() || v.is_number_unsigned())
+        return SceneObjectRef::shape(reference(v, path, s.shapes, "shape"));
+    fail(path, "expected the name of a shape or an instance, the index of a shape, or {\"instance\": index}, got " +
+                   type_name(v));
+}
+
+CrossingKind crossing_kind(const json& v, const Path& path) {
+    const char* expected = "\"enter\", \"leave\" or \"touch\"";
+    if (!v.is_string()) fail(path, std::string("expected a crossing kind: ") + expected + ", got " + type_name(v));
+    const std::string k = v.get<std::string>();
+    for (CrossingKind c : {CrossingKind::Enter, CrossingKind::Leave, CrossingKind::Touch})
+        if (k == crossing_kind_name(c)) return c;
+    fail(path, "unknown crossing kind " + jstr(k) + " (expected " + expected + ")");
+}
+
+Containment containment_value(const json& v, const Path& path) {
+    const char* expected = "\"inside\", \"outside\", \"on_surface\" or \"no_inside\"";
+    if (!v.is_string()) fail(path, std::string("expected a containment: ") + expected + ", got " + type_name(v));
+    const std::string k = v.get<std::string>();
+    for (Containment c : {Containment::Inside, Containment::Outside, Containment::OnSurface, Containment::NoInside})
+        if (k == containment_name(c)) return c;
+    fail(path, "unknown containment " + jstr(k) + " (expected " + expected + ")");
+}
+
+/// An array at `path`, or a failure naming what it should hold.
+const json& array_value(const json& v, const Path& path, const char* what) {
+    if (!v.is_array()) fail(path, std::string("expected ") + what + ", got " + type_name(v));
+    return v;
+}
+
+/// An expectation referring to the rays, points, shapes and instances of `s`, checked for its kind.
 SceneExpectation read_expectation(const json& v, const Path& path, const Scene& s) {
     expect_object(v, path, "an expectation");
     check_keys(v, path,
-               {"ray", "shape", "instance", "hit", "t_near", "t_far", "n_near", "n_far", "inside", "t", "triangle",
-                "barycentric", "normal", "front", "picked", "picked_instance", "tolerance", "description"},
+               {"ray", "point", "shape", "instance", "object", "hit", "t_near", "t_far", "n_near", "n_far", "inside",
+                "t", "triangle", "barycentric", "normal", "front", "picked", "picked_instance", "occluded", "crossings",
+                "crossing_t", "crossing_kinds", "containment", "contained_by", "mask", "cull_back_faces", "tolerance",
+                "description"},
                "an expectation");
     SceneExpectation e;
-    e.ray = reference(require(v, path, "ray", "the name or index of a ray"), path / "ray", s.rays, "ray");
+    const json* point = find(v, "point");
+    if (point && find(v, "ray"))
+        fail(path / "point", "give either \"ray\" (a cast or a ray query) or \"point\" (a point query), not both");
+    if (point) e.point = reference(*point, path / "point", s.points, "point");
+    else
+        e.ray = reference(require(v, path, "ray", "the name or index of a ray, or \"point\" for a point query"),
+                          path / "ray", s.rays, "ray");
     const json* shape = find(v, "shape");
     const json* instance = find(v, "instance");
+    const json* object = find(v, "object");
     if (shape && instance)
         fail(path / "instance", "give either \"shape\" or \"instance\" (what the ray is cast against), not both");
+    if (object && (shape || instance))
+        fail(path / "object", "give one of \"shape\", \"instance\" and \"object\" (any of them by name), not two");
     if (shape) e.shape = reference(*shape, path / "shape", s.shapes, "shape");
     if (instance) e.instance = reference(*instance, path / "instance", s.instances, "instance");
+    if (object) {
+        if (!object->is_string())
+            fail(path / "object", "expected the name of a shape or an instance, got " + type_name(*object));
+        const auto r = named_object(s, object->get<std::string>());
+        if (!r)
+            fail(path / "object", "no shape or instance is named " + jstr(object->get<std::string>()) +
+                                      " (expected the name of a shape or an instance)");
+        (r->is_instance() ? e.instance : e.shape) = r->index;
+    }
     if (const json* x = find(v, "hit")) e.hit = boolean(*x, path / "hit");
     if (const json* x = find(v, "t_near")) e.t_near = finite_number(*x, path / "t_near");
     if (const json* x = find(v, "t_far")) e.t_far = finite_number(*x, path / "t_far");
     if (const json* x = find(v, "n_near")) e.n_near = vec3(*x, path / "n_near");
     if (const json* x = find(v, "n_far")) e.n_far = vec3(*x, path / "n_far");
     if (const json* x = find(v, "inside")) e.inside = boolean(*x, path / "inside");
-    if (const json* x = find(v, "triangle")) {
-        if (!((x->is_number_integer() && x->get<std::int64_t>() >= 0) || x->is_number_unsigned()))
-            fail(path / "triangle", "expected a triangle index (an integer >= 0), got " + type_name(*x));
-        e.triangle = std::size_t(x->get<std::uint64_t>());
-    }
+    if (const json* x = find(v, "triangle")) e.triangle = natural(*x, path / "triangle", "a triangle index");
     if (const json* x = find(v, "barycentric"))
         e.barycentric = vec3(*x, path / "barycentric", "[wa, wb, wc] (the weights of the triangle's vertices)");
     if (const json* x = find(v, "normal")) e.normal = vec3(*x, path / "normal");
     if (const json* x = find(v, "front")) e.front = boolean(*x, path / "front");
+    if (const json* x = find(v, "occluded")) e.occluded = boolean(*x, path / "occluded");
+    if (const json* x = find(v, "crossings"))
+        e.crossing_count = natural(*x, path / "crossings", "a number of crossings");
+    if (const json* x = find(v, "crossing_t")) {
+        const Path at = path / "crossing_t";
+        const json& a = array_value(*x, at, "an array of the crossings' t [t0, t1, ...]");
+        e.crossing_t.emplace();
+        for (std::size_t i = 0; i < a.size(); ++i) e.crossing_t->push_back(finite_number(a[i], at / i));
+    }
+    if (const json* x = find(v, "crossing_kinds")) {
+        const Path at = path / "crossing_kinds";
+        const json& a = array_value(*x, at, "an array of crossing kinds [\"enter\", \"leave\", \"touch\", ...]");
+        e.crossing_kinds.emplace();
+        for (std::size_t i = 0; i < a.size(); ++i) e.crossing_kinds->push_back(crossing_kind(a[i], at / i));
+    }
+    if (const json* x = find(v, "containment")) e.containment = containment_value(*x, path / "containment");
+    if (const json* x = find(v, "contained_by")) {
+        const Path at = path / "contained_by";
+        const json& a = array_value(*x, at, "an array of the shapes and instances holding the point [\"name\", ...]");
+        e.contained_by.emplace();
+        for (std::size_t i = 0; i < a.size(); ++i) e.contained_by->push_back(object_ref(a[i], at / i, s));
+    }
+    if (const json* x = find(v, "mask")) e.mask = mask_value(*x, path / "mask");
+    if (const json* x = find(v, "cull_back_faces")) e.cull_back_faces = boolean(*x, path / "cull_back_faces");
     const json* picked = find(v, "picked");
     const json* picked_instance = find(v, "picked_instance");
     if (picked && picked_instance)
         fail(path / "picked_instance", "give either \"picked\" or \"picked_instance\", not both");
+    // A ray query, or a point one (a point's keys without "point" are reported by the checks).
+    const bool query = e.occluded || e.is_crossings() || point || e.contained_by || e.containment;
     if (picked) {
         if (!picked->is_null()) read_picked(*picked, path / "picked", s, e);
-        else if (shape || instance)
+        else if (shape || instance || object)
             fail(path / "picked", "\"picked\" belongs in an expectation without \"shape\" or \"instance\"");
+        else if (query)
+            fail(path / "picked", "\"picked\" belongs in a pick expectation, not with \"point\", \"occluded\", "
+                                  "\"crossings\", \"crossing_t\" or \"crossing_kinds\"");
     } else if (picked_instance) {
         e.picked_instance = reference(*picked_instance, path / "picked_instance", s.instances, "instance");
-    } else if (!shape && !instance) {
-        fail(path, "missing field \"shape\" or \"instance\" (what to cast against) or \"picked\" (the shape or "
-                   "instance the ray should pick, or null for none)");
+    } else if (!shape && !instance && !object && !query) {
+        fail(path, "missing field \"shape\" or \"instance\" (what to cast against), \"picked\" (the shape or "
+                   "instance the ray should pick, or null for none), \"occluded\", or \"crossings\", "
+                   "\"crossing_t\" or \"crossing_kinds\"");
     }
     if (const json* x = find(v, "t")) e.t = finite_number(*x, path / "t");
     if (const json* x = find(v, "tolerance"))
@@ -462,7 +590,8 @@ Scene read_scene(const json& doc, const ModelDir& model_dir) {
     const Path root;
     expect_object(doc, root, "a scene");
     check_keys(doc, root,
-               {"description", "tolerance", "camera", "shapes", "meshes", "instances", "rays", "expectations"},
+               {"description", "tolerance", "camera", "shapes", "meshes", "instances", "rays", "points",
+                "expectations"},
                "a scene");
     Scene s;
     if (const json* d = find(doc, "description")) s.description = text(*d, root / "description");
@@ -498,6 +627,13 @@ Scene read_scene(const json& doc, const ModelDir& model_dir) {
         s.rays.reserve(rays->size());
         for (std::size_t i = 0; i < rays->size(); ++i) s.rays.push_back(read_ray((*rays)[i], root / "rays" / i));
         check_unique_names(s.rays, root / "rays", "ray");
+    }
+    if (const json* points = find(doc, "points")) {
+        if (!points->is_array()) fail(root / "points", "expected an array of points [...], got " + type_name(*points));
+        s.points.reserve(points->size());
+        for (std::size_t i = 0; i < points->size(); ++i)
+            s.points.push_back(read_point((*points)[i], root / "points" / i));
+        check_unique_names(s.points, root / "points", "point");
     }
     if (const json* ex = find(doc, "expectations")) {
         if (!ex->is_array())

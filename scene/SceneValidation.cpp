@@ -1,5 +1,7 @@
 // raypick scene files: the rules a scene must follow, for the reader and validate_scene().
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <utility>
 
@@ -112,6 +114,14 @@ void check_unique_names(const std::vector<SceneMesh>& meshes, const Path& path, 
     check_unique_item_names(meshes, path, what);
 }
 
+void check_unique_names(const std::vector<ScenePoint>& points, const Path& path, const char* what) {
+    check_unique_item_names(points, path, what);
+}
+
+void check_point(const ScenePoint& p, const Path& path) {
+    if (!is_finite(p.position)) fail(path / "position", "position must be finite");
+}
+
 void check_mesh_file_name(const std::string& file, const Path& path) {
     if (file.empty()) fail(path, "expected the path of a model file (.obj, .gltf or .glb), got an empty string");
     if (!model_format_of(file))
@@ -168,8 +178,69 @@ void check_instance_names(const Scene& s, const Path& path) {
     }
 }
 
+namespace {
+
+/// The file's name of an expectation kind, for messages.
+const char* kind_text(ExpectationKind k) {
+    switch (k) {
+        case ExpectationKind::CastShape: return "a cast on a shape";
+        case ExpectationKind::CastInstance: return "a cast on an instance";
+        case ExpectationKind::Pick: return "a pick expectation";
+        case ExpectationKind::Occluded: return "an \"occluded\" expectation";
+        case ExpectationKind::Crossings: return "a crossings expectation";
+        case ExpectationKind::Classify: return "a point expectation about one object";
+        case ExpectationKind::Contains: return "a \"contained_by\" expectation";
+    }
+    return "an expectation";
+}
+
+/// The keys an expectation of kind `k` may hold besides "ray" or "point", "tolerance" and
+/// "description".
+std::vector<const char*> allowed_keys(ExpectationKind k) {
+    switch (k) {
+        case ExpectationKind::CastShape: return {"shape", "hit", "t_near", "t_far", "n_near", "n_far", "inside"};
+        case ExpectationKind::CastInstance:
+            return {"instance", "hit", "t", "triangle", "barycentric", "normal", "front"};
+        case ExpectationKind::Pick: return {"picked", "picked_instance", "t", "triangle", "mask", "cull_back_faces"};
+        case ExpectationKind::Occluded: return {"occluded", "mask", "cull_back_faces"};
+        case ExpectationKind::Crossings:
+            return {"shape", "instance", "crossings", "crossing_t", "crossing_kinds", "mask", "cull_back_faces"};
+        case ExpectationKind::Classify: return {"shape", "instance", "inside", "containment"};
+        case ExpectationKind::Contains: return {"contained_by", "mask"};
+    }
+    return {};
+}
+
+/// Fails at the first key of `e` its kind does not allow, naming the keys it does.
+void check_keys_of_kind(const SceneExpectation& e, const Path& path) {
+    const std::pair<const char*, bool> present[] = {
+        {"shape", bool(e.shape)}, {"instance", bool(e.instance)}, {"hit", bool(e.hit)},
+        {"t_near", bool(e.t_near)}, {"t_far", bool(e.t_far)}, {"n_near", bool(e.n_near)},
+        {"n_far", bool(e.n_far)}, {"inside", bool(e.inside)}, {"t", bool(e.t)},
+        {"triangle", bool(e.triangle)}, {"barycentric", bool(e.barycentric)}, {"normal", bool(e.normal)},
+        {"front", bool(e.front)}, {"picked", bool(e.picked)}, {"picked_instance", bool(e.picked_instance)},
+        {"occluded", bool(e.occluded)}, {"crossings", bool(e.crossing_count)}, {"crossing_t", bool(e.crossing_t)},
+        {"crossing_kinds", bool(e.crossing_kinds)}, {"containment", bool(e.containment)},
+        {"contained_by", bool(e.contained_by)}, {"mask", bool(e.mask)}, {"cull_back_faces", bool(e.cull_back_faces)}};
+    const ExpectationKind kind = e.kind();
+    const std::vector<const char*> allowed = allowed_keys(kind);
+    for (const auto& [key, set] : present) {
+        const auto is_key = [&](const char* a) { return std::strcmp(a, key) == 0; };
+        if (!set || std::any_of(allowed.begin(), allowed.end(), is_key)) continue;
+        std::string list;
+        for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+        fail(path / key, std::string("\"") + key + "\" does not belong in " + kind_text(kind) + " (it checks " + list +
+                             ")");
+    }
+}
+
+}  // namespace
+
 void check_expectation(const Scene& s, const SceneExpectation& e, const Path& path) {
-    if (e.ray >= s.rays.size())
+    if (e.point && *e.point >= s.points.size())
+        fail(path / "point", "point index " + std::to_string(*e.point) + " is out of range (the file has " +
+                                 std::to_string(s.points.size()) + " points)");
+    if (!e.point && e.ray >= s.rays.size())
         fail(path / "ray", "ray index " + std::to_string(e.ray) + " is out of range (the file has " +
                                std::to_string(s.rays.size()) + " rays)");
     if (e.shape && *e.shape >= s.shapes.size())
@@ -188,6 +259,20 @@ void check_expectation(const Scene& s, const SceneExpectation& e, const Path& pa
         fail(path / "picked_instance", "instance index " + std::to_string(*e.picked_instance) +
                                            " is out of range (the file has " + std::to_string(s.instances.size()) +
                                            " instances)");
+    if (e.contained_by)
+        for (std::size_t i = 0; i < e.contained_by->size(); ++i) {
+            const SceneObjectRef& r = (*e.contained_by)[i];
+            const std::size_t n = r.is_instance() ? s.instances.size() : s.shapes.size();
+            const char* what = r.is_instance() ? "instance" : "shape";
+            if (r.index >= n)
+                fail(path / "contained_by" / i, std::string(what) + " index " + std::to_string(r.index) +
+                                                    " is out of range (the file has " + std::to_string(n) + " " + what +
+                                                    "s)");
+            for (std::size_t j = 0; j < i; ++j)
+                if ((*e.contained_by)[j] == r)
+                    fail(path / "contained_by" / i, std::string("the ") + what + " " + std::to_string(r.index) +
+                                                        " is listed twice (also at " + std::to_string(j) + ")");
+        }
     if (e.shape && e.instance)
         fail(path / "instance", "give either \"shape\" or \"instance\" (what the ray is cast against), not both");
     if (e.picked && e.picked_instance)
@@ -199,37 +284,78 @@ void check_expectation(const Scene& s, const SceneExpectation& e, const Path& pa
     for (const auto& [key, v] : {std::pair<const char*, const std::optional<Vec3<double>>*>{"n_near", &e.n_near},
                                  {"n_far", &e.n_far}, {"barycentric", &e.barycentric}, {"normal", &e.normal}})
         if (*v && !is_finite(**v)) fail(path / key, std::string(key) + " must be finite");
+    if (e.crossing_t)
+        for (std::size_t i = 0; i < e.crossing_t->size(); ++i)
+            if (!std::isfinite((*e.crossing_t)[i])) fail(path / "crossing_t" / i, "crossing_t must be finite");
+    if (!e.point && (e.containment || e.contained_by))
+        fail(path / (e.containment ? "containment" : "contained_by"),
+             std::string("\"") + (e.containment ? "containment" : "contained_by") +
+                 "\" is about a point: give \"point\" instead of \"ray\"");
     const bool shape_fields = e.t_near || e.t_far || e.n_near || e.n_far || e.inside;
     const bool triangle_fields = e.barycentric || e.normal || e.front;
     const bool picks = e.picked || e.picked_instance;
-    if (e.is_pick()) {
-        if (e.hit || shape_fields || triangle_fields)
-            fail(path, "a pick expectation (no \"shape\" or \"instance\") can only check \"picked\", \"t\" and "
-                       "\"triangle\"; add \"shape\" to check hit, t_near, t_far, n_near, n_far or inside, or "
-                       "\"instance\" to check hit, t, triangle, barycentric, normal or front");
-        if (!picks && e.t) fail(path / "t", "\"t\" given but nothing is expected to be picked");
-        if (!e.picked_instance && e.triangle)
-            fail(path / "triangle", "\"triangle\" is checked only when an instance is expected to be picked");
-    } else if (e.shape) {
-        if (picks || e.t || e.triangle || triangle_fields)
-            fail(path, "an expectation with \"shape\" checks hit, t_near, t_far, n_near, n_far, "
-                       "inside; use a separate expectation without \"shape\" for \"picked\" and \"t\"");
-        if (e.hit && !*e.hit && shape_fields)
-            fail(path / "hit", "\"hit\": false (a miss) cannot have t_near, t_far, n_near, n_far or inside");
-        if (!e.hit && !shape_fields)
-            fail(path, "the expectation checks nothing: give \"hit\" and/or t_near, t_far, n_near, "
-                       "n_far, inside");
-    } else {
-        if (picks || shape_fields)
-            fail(path, "an expectation with \"instance\" checks hit, t, triangle, barycentric, normal, front; "
-                       "use a separate expectation without \"instance\" for \"picked\"");
-        const bool hit_fields = e.t || e.triangle || triangle_fields;
-        if (e.hit && !*e.hit && hit_fields)
-            fail(path / "hit", "\"hit\": false (a miss) cannot have t, triangle, barycentric, normal or front");
-        if (!e.hit && !hit_fields)
-            fail(path, "the expectation checks nothing: give \"hit\" and/or t, triangle, barycentric, normal, "
-                       "front");
+    switch (e.kind()) {
+        case ExpectationKind::Pick:
+            if (e.hit || shape_fields || triangle_fields)
+                fail(path, "a pick expectation (no \"shape\" or \"instance\") can only check \"picked\", \"t\" and "
+                           "\"triangle\"; add \"shape\" to check hit, t_near, t_far, n_near, n_far or inside, or "
+                           "\"instance\" to check hit, t, triangle, barycentric, normal or front");
+            if (!picks && e.t) fail(path / "t", "\"t\" given but nothing is expected to be picked");
+            if (!e.picked_instance && e.triangle)
+                fail(path / "triangle", "\"triangle\" is checked only when an instance is expected to be picked");
+            break;
+        case ExpectationKind::CastShape:
+            if (picks || e.t || e.triangle || triangle_fields)
+                fail(path, "an expectation with \"shape\" checks hit, t_near, t_far, n_near, n_far, "
+                           "inside; use a separate expectation without \"shape\" for \"picked\" and \"t\"");
+            if (e.hit && !*e.hit && shape_fields)
+                fail(path / "hit", "\"hit\": false (a miss) cannot have t_near, t_far, n_near, n_far or inside");
+            if (!e.hit && !shape_fields)
+                fail(path, "the expectation checks nothing: give \"hit\" and/or t_near, t_far, n_near, "
+                           "n_far, inside");
+            break;
+        case ExpectationKind::CastInstance: {
+            if (picks || shape_fields)
+                fail(path, "an expectation with \"instance\" checks hit, t, triangle, barycentric, normal, front; "
+                           "use a separate expectation without \"instance\" for \"picked\"");
+            const bool hit_fields = e.t || e.triangle || triangle_fields;
+            if (e.hit && !*e.hit && hit_fields)
+                fail(path / "hit", "\"hit\": false (a miss) cannot have t, triangle, barycentric, normal or front");
+            if (!e.hit && !hit_fields)
+                fail(path, "the expectation checks nothing: give \"hit\" and/or t, triangle, barycentric, normal, "
+                           "front");
+            break;
+        }
+        case ExpectationKind::Occluded: break;
+        case ExpectationKind::Crossings: {
+            const std::size_t n_t = e.crossing_t ? e.crossing_t->size() : 0;
+            const std::size_t n_kinds = e.crossing_kinds ? e.crossing_kinds->size() : 0;
+            if (e.crossing_count && e.crossing_t && n_t != *e.crossing_count)
+                fail(path / "crossing_t", std::to_string(n_t) + " values, but \"crossings\" says " +
+                                              std::to_string(*e.crossing_count));
+            if (e.crossing_count && e.crossing_kinds && n_kinds != *e.crossing_count)
+                fail(path / "crossing_kinds", std::to_string(n_kinds) + " kinds, but \"crossings\" says " +
+                                                  std::to_string(*e.crossing_count));
+            if (e.crossing_t && e.crossing_kinds && n_t != n_kinds)
+                fail(path / "crossing_kinds", std::to_string(n_kinds) + " kinds, but \"crossing_t\" has " +
+                                                  std::to_string(n_t) + " values");
+            break;
+        }
+        case ExpectationKind::Classify:
+            if (!e.shape && !e.instance)
+                fail(path, "a point expectation checks \"contained_by\" (the whole scene), or \"inside\" and/or "
+                           "\"containment\" of the shape or instance given by \"shape\", \"instance\" or "
+                           "\"object\"");
+            if (!e.inside && !e.containment)
+                fail(path, "the expectation checks nothing: give \"inside\" and/or \"containment\"");
+            if (e.inside && e.containment && *e.inside != holds(*e.containment))
+                fail(path / "inside", std::string("\"inside\": ") + (*e.inside ? "true" : "false") +
+                                          " contradicts \"containment\": \"" + containment_name(*e.containment) +
+                                          "\" (inside means the closed solid holds the point: inside or on_surface)");
+            break;
+        case ExpectationKind::Contains: break;
     }
+    check_keys_of_kind(e, path);
 }
 
 void check_scene(const Scene& s) {
@@ -243,6 +369,8 @@ void check_scene(const Scene& s) {
     check_instance_names(s, Path{} / "instances");
     for (std::size_t i = 0; i < s.rays.size(); ++i) check_ray(s.rays[i], Path{} / "rays" / i);
     check_unique_names(s.rays, Path{} / "rays", "ray");
+    for (std::size_t i = 0; i < s.points.size(); ++i) check_point(s.points[i], Path{} / "points" / i);
+    check_unique_names(s.points, Path{} / "points", "point");
     for (std::size_t i = 0; i < s.expectations.size(); ++i)
         check_expectation(s, s.expectations[i], Path{} / "expectations" / i);
 }

@@ -58,6 +58,7 @@ std::string shape_json(const SceneShape& sh) {
     if (!sh.description.empty()) w.field("description", jstr(sh.description));
     std::visit([&](const auto& s) { for_each_field(s, [&](const auto& f, const auto& v) { write_value(w, f.name, v); }); },
                sh.shape);
+    if (sh.mask != kAllMask) w.field("mask", std::to_string(sh.mask));
     return w.done();
 }
 
@@ -136,29 +137,30 @@ std::string instance_json(const Scene& s, const SceneInstance& inst) {
     if (inst.translation != Vec3<double>(0.0)) w.field("translation", vec(inst.translation));
     if (inst.euler_degrees != Vec3<double>(0.0)) w.field("euler_degrees", vec(inst.euler_degrees));
     if (inst.scale != Vec3<double>(1.0)) w.field("scale", vec(inst.scale));
+    if (inst.mask != kAllMask) w.field("mask", std::to_string(inst.mask));
     return w.done();
 }
 
+std::string boolean(bool b) { return b ? "true" : "false"; }
+
+/// One object of "contained_by": its name, else a shape's index or {"instance": index}.
+std::string object_json(const Scene& s, const SceneObjectRef& r) {
+    if (r.is_instance())
+        return r.index < s.instances.size() && !s.instances[r.index].name.empty()
+                   ? jstr(s.instances[r.index].name)
+                   : "{\"instance\": " + std::to_string(r.index) + "}";
+    return ref(s.shapes, r.index);
+}
+
+/// An expectation: every field it sets, in one order for all kinds (the validation allows each
+/// kind only its own fields).
 std::string expectation_json(const Scene& s, const SceneExpectation& e) {
     ObjectWriter w;
-    w.field("ray", ref(s.rays, e.ray));
-    if (e.instance) {
-        w.field("instance", ref(s.instances, *e.instance));
-        if (e.hit) w.field("hit", *e.hit ? "true" : "false");
-        if (e.t) w.field("t", num(*e.t));
-        if (e.triangle) w.field("triangle", std::to_string(*e.triangle));
-        if (e.barycentric) w.field("barycentric", vec(*e.barycentric));
-        if (e.normal) w.field("normal", vec(*e.normal));
-        if (e.front) w.field("front", *e.front ? "true" : "false");
-    } else if (e.shape) {
-        w.field("shape", ref(s.shapes, *e.shape));
-        if (e.hit) w.field("hit", *e.hit ? "true" : "false");
-        if (e.t_near) w.field("t_near", num(*e.t_near));
-        if (e.t_far) w.field("t_far", num(*e.t_far));
-        if (e.n_near) w.field("n_near", vec(*e.n_near));
-        if (e.n_far) w.field("n_far", vec(*e.n_far));
-        if (e.inside) w.field("inside", *e.inside ? "true" : "false");
-    } else {
+    if (e.point) w.field("point", ref(s.points, *e.point));
+    else w.field("ray", ref(s.rays, e.ray));
+    if (e.shape) w.field("shape", ref(s.shapes, *e.shape));
+    if (e.instance) w.field("instance", ref(s.instances, *e.instance));
+    if (e.kind() == ExpectationKind::Pick) {
         // An instance is named by "picked" when it has a name (names are unique over shapes and
         // instances); an unnamed one by its index in "picked_instance".
         if (e.picked_instance && s.instances.at(*e.picked_instance).name.empty())
@@ -167,11 +169,48 @@ std::string expectation_json(const Scene& s, const SceneExpectation& e) {
             w.field("picked", jstr(s.instances[*e.picked_instance].name));
         else
             w.field("picked", e.picked ? ref(s.shapes, *e.picked) : "null");
-        if (e.t) w.field("t", num(*e.t));
-        if (e.triangle) w.field("triangle", std::to_string(*e.triangle));
     }
+    if (e.hit) w.field("hit", boolean(*e.hit));
+    if (e.t_near) w.field("t_near", num(*e.t_near));
+    if (e.t_far) w.field("t_far", num(*e.t_far));
+    if (e.n_near) w.field("n_near", vec(*e.n_near));
+    if (e.n_far) w.field("n_far", vec(*e.n_far));
+    if (e.inside) w.field("inside", boolean(*e.inside));
+    if (e.t) w.field("t", num(*e.t));
+    if (e.triangle) w.field("triangle", std::to_string(*e.triangle));
+    if (e.barycentric) w.field("barycentric", vec(*e.barycentric));
+    if (e.normal) w.field("normal", vec(*e.normal));
+    if (e.front) w.field("front", boolean(*e.front));
+    if (e.occluded) w.field("occluded", boolean(*e.occluded));
+    if (e.crossing_count) w.field("crossings", std::to_string(*e.crossing_count));
+    if (e.crossing_t) {
+        std::string list;
+        for (double t : *e.crossing_t) list += (list.empty() ? "" : ", ") + num(t);
+        w.field("crossing_t", "[" + list + "]");
+    }
+    if (e.crossing_kinds) {
+        std::string list;
+        for (CrossingKind k : *e.crossing_kinds) list += (list.empty() ? "" : ", ") + jstr(crossing_kind_name(k));
+        w.field("crossing_kinds", "[" + list + "]");
+    }
+    if (e.containment) w.field("containment", jstr(containment_name(*e.containment)));
+    if (e.contained_by) {
+        std::string list;
+        for (const SceneObjectRef& r : *e.contained_by) list += (list.empty() ? "" : ", ") + object_json(s, r);
+        w.field("contained_by", "[" + list + "]");
+    }
+    if (e.mask) w.field("mask", std::to_string(*e.mask));
+    if (e.cull_back_faces) w.field("cull_back_faces", boolean(*e.cull_back_faces));
     if (e.tolerance) w.field("tolerance", num(*e.tolerance));
     if (!e.description.empty()) w.field("description", jstr(e.description));
+    return w.done();
+}
+
+std::string point_json(const ScenePoint& p) {
+    ObjectWriter w;
+    if (!p.name.empty()) w.field("name", jstr(p.name));
+    if (!p.description.empty()) w.field("description", jstr(p.description));
+    w.field("position", vec(p.position));
     return w.done();
 }
 
@@ -209,6 +248,10 @@ std::string scene_to_json(const Scene& s) {
         out += ",\n";
     }
     write_array(out, "rays", s.rays, ray_json);
+    if (!s.points.empty()) {
+        out += ",\n";
+        write_array(out, "points", s.points, point_json);
+    }
     if (!s.expectations.empty()) {
         out += ",\n";
         write_array(out, "expectations", s.expectations,

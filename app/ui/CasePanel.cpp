@@ -118,6 +118,20 @@ void CasePanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
         ImGui::Unindent();
         ImGui::PopID();
     }
+    // Point expectations (containment) belong to no ray: listed after the rays.
+    bool points_heading = false;
+    for (std::size_t k = 0; k < expectations_.size(); ++k) {
+        const Line& e = expectations_[k];
+        if (e.ray != kNoRay) continue;
+        if (!points_heading) ImGui::TextUnformatted("points");
+        points_heading = true;
+        ImGui::Indent();
+        ImGui::PushID(static_cast<int>(k));
+        if (wrapped_selectable("##point", e.text.c_str(), selected_ == k, e.failed ? kOrange : kGreen))
+            select(k, std::nullopt);
+        ImGui::PopID();
+        ImGui::Unindent();
+    }
     // Every case file of assets/, to open one.
     if (ImGui::CollapsingHeader("Case files in assets/")) {
         if (!s.case_files_scanned) scan_case_files(s);

@@ -21,6 +21,9 @@ void check_tolerance(double tolerance, const Path& path);
 void check_unique_names(const std::vector<SceneShape>& shapes, const Path& path, const char* what);
 void check_unique_names(const std::vector<SceneRay>& rays, const Path& path, const char* what);
 void check_unique_names(const std::vector<SceneMesh>& meshes, const Path& path, const char* what);
+void check_unique_names(const std::vector<ScenePoint>& points, const Path& path, const char* what);
+/// A finite position.
+void check_point(const ScenePoint& point, const Path& path);
 /// A model file's name as a mesh's "file" gives it: non-empty, ending in .obj, .gltf or .glb.
 void check_mesh_file_name(const std::string& file, const Path& path);
 /// A mesh's model: inline (no file), one mesh named as the scene mesh placed once at identity, its
@@ -33,8 +36,9 @@ void check_instance(const Scene& scene, const SceneInstance& instance, const Pat
 /// Non-empty instance names are unique among instances and differ from every shape's name;
 /// `path` is the instances array's.
 void check_instance_names(const Scene& scene, const Path& path);
-/// Refers to existing rays, shapes and instances, checks something, and only what its kind (cast on
-/// a shape, cast on an instance, pick) can.
+/// Refers to existing rays, points, shapes and instances, checks something, and only what its kind
+/// (SceneExpectation::kind()) can; no contradictions (a count against a list's length, "inside"
+/// against "containment", an object listed twice).
 void check_expectation(const Scene& scene, const SceneExpectation& e, const Path& path);
 /// Every rule above, in the order the reader applies them.
 void check_scene(const Scene& scene);

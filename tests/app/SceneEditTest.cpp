@@ -8,6 +8,7 @@
 #include "app/Commands.h"
 #include "app/SceneEdit.h"
 #include <raypick/scene/Euler.h>
+#include <raypick/scene/SceneFile.h>
 
 using namespace raypick;
 using namespace raypick::app;
@@ -184,4 +185,29 @@ TEST(SceneEdit, DeleteKeepsExpectationsPointingAtTheRightShapes) {
     EXPECT_EQ(scene.expectations[1].shape, std::optional<std::size_t>(1));   // was 2
     EXPECT_EQ(scene.expectations[2].picked, std::optional<std::size_t>(1));  // was 2
     EXPECT_FALSE(scene.expectations[3].picked.has_value());                  // "nothing picked" stays
+}
+
+// The scene queries' expectations follow too: one that names the deleted shape in "contained_by"
+// goes, the others' shape indices move down.
+TEST(SceneEdit, DeleteKeepsQueryExpectationsConsistent) {
+    using namespace raypick;
+    Scene scene;
+    for (int i = 0; i < 3; ++i)
+        scene.shapes.push_back({"s" + std::to_string(i), Sphere<double>{{double(i) * 3, 0, 0}, 1}, ""});
+    scene.points.push_back({"p", {0, 0, 0}, ""});
+    SceneExpectation held_by1, held_by0and2, crossings_of2;
+    held_by1.point = 0;
+    held_by1.contained_by = std::vector<SceneObjectRef>{SceneObjectRef::shape(1)};
+    held_by0and2.point = 0;
+    held_by0and2.contained_by = std::vector<SceneObjectRef>{SceneObjectRef::shape(0), SceneObjectRef::shape(2)};
+    crossings_of2.shape = 2;
+    crossings_of2.crossing_count = 0;
+    scene.rays.push_back({"r", Ray<double>{{-5, 0, 0}, {1, 0, 0}}, 0.0, infinity<double>(), ""});
+    scene.expectations = {held_by1, held_by0and2, crossings_of2};
+    ASSERT_TRUE(raypick::app::delete_shape(scene, 1));
+    ASSERT_EQ(scene.expectations.size(), 2u);
+    EXPECT_EQ(*scene.expectations[0].contained_by,
+              (std::vector<SceneObjectRef>{SceneObjectRef::shape(0), SceneObjectRef::shape(1)}));
+    EXPECT_EQ(scene.expectations[1].shape, std::optional<std::size_t>(1));
+    EXPECT_FALSE(validate_scene(scene)) << validate_scene(scene)->what();
 }

@@ -295,3 +295,142 @@ TEST(CastCli, MissingModelFileExitsWithTwoNamingSceneAndModel) {
     EXPECT_EQ(r.out, "raypick-cast: " + file + ": line 1, column 35 (/meshes/0/file): cannot load the model: " + model +
                          ": cannot open: No such file or directory\n");
 }
+
+// ---- the scene queries (--query) --------------------------------------------------------------------
+
+TEST(CastCli, CheckFailsReadablyOnQueryExpectations) {
+    const std::string file = data("wrong_query_expectation.json");
+    for (const char* precision : {"", "--double "}) {
+        const Outcome r = run(std::string("--check ") + precision + file);
+        EXPECT_EQ(r.status, 1) << r.out;
+        EXPECT_CONTAINS(r.out, file + ": expectation 0: ray \"up\" (#0): occluded: FAILED: occluded expected false, got true");
+        EXPECT_CONTAINS(r.out, file + ": expectation 1: ray \"up\" (#0): crossings: FAILED: crossing_kinds expected "
+                                      "[leave, enter], got [enter, leave]");
+        EXPECT_CONTAINS(r.out, file + ": expectation 2: point \"centre\" (#0) x shape \"ball\" (#0): FAILED: "
+                                      "containment expected on_surface, got inside");
+        EXPECT_CONTAINS(r.out, file + ": expectation 3: point \"centre\" (#0): contained_by: FAILED: contained_by "
+                                      "expected nothing, got {\"ball\" (#0)}");
+        EXPECT_CONTAINS(r.out, file + ": expectation 4: ray \"up\" (#0): pick, mask 2: FAILED: picked expected "
+                                      "\"ball\" (#0), got nothing");
+        EXPECT_FALSE(contains(r.out, "expectation 5:")) << "passing expectations are not listed";
+        EXPECT_CONTAINS(r.out, "1/6 expectations passed");
+    }
+}
+
+// One line per ray and query, then one per point for contains; things named as the file names them.
+TEST(CastCli, QueryAllPrintsEveryAnswer) {
+    const std::string file = temp_file("query_all", "scene.json", quad_scene(true) + R"(,
+  "points": [{"name": "in slab", "position": [0, 0, -1]}, {"position": [0, 0, 1]}]})");
+    for (const char* precision : {"", "--double "}) {
+        const Outcome r = run(std::string("--query all ") + precision + file, false);
+        ASSERT_EQ(r.status, 0) << r.out;
+        const auto v = lines_of(r.out);
+        ASSERT_EQ(v.size(), 8u);  // 2 rays x 3 queries + 2 points
+        // "down" meets the lid (mirrored: its back) at t = 2, the floor and the slab's top at 5
+        // (a tie of a triangle's front and a box's entry), and leaves the slab at 7.
+        EXPECT_EQ(v[0], json::parse(R"({"query":"pick","ray":"down","picked":"lid","placement":0,"triangle":0,"t":2,
+                                        "point":[0.5,0.25,3],"normal":[0,0,-1],"barycentric":[0.25,0.125,0.625],
+                                        "front":false})"));
+        EXPECT_EQ(v[1], json::parse(R"({"query":"occluded","ray":"down","occluded":true})"));
+        EXPECT_EQ(v[2], json::parse(R"({"query":"crossings","ray":"down","crossings":4,"crossing_t":[2,5,5,7],
+                                        "crossing_kinds":["leave","enter","enter","leave"],
+                                        "crossing_objects":[{"instance":"lid","placement":0,"triangle":0},{"shape":"slab"},
+                                                            {"instance":"floor","placement":0,"triangle":0},{"shape":"slab"}]})"));
+        EXPECT_EQ(v[3], json::parse(R"({"query":"pick","ray":"beside","picked":null})"));
+        EXPECT_EQ(v[4], json::parse(R"({"query":"occluded","ray":"beside","occluded":false})"));
+        EXPECT_EQ(v[5], json::parse(R"({"query":"crossings","ray":"beside","crossings":0,"crossing_t":[],
+                                        "crossing_kinds":[],"crossing_objects":[]})"));
+        // The quads bound no solid: only the slab holds a point; the unnamed point is named by its index.
+        EXPECT_EQ(v[6], json::parse(R"({"query":"contains","point":"in slab","contained_by":["slab"]})"));
+        EXPECT_EQ(v[7], json::parse(R"({"query":"contains","point":1,"contained_by":[]})"));
+    }
+}
+
+TEST(CastCli, QueryOneKindWithMaskAndCulling) {
+    const std::string asset = std::string(RAYPICK_ASSETS_DIR) + "/query_masks_culling.json";
+    const Outcome pick = run("--query pick " + asset, false);
+    ASSERT_EQ(pick.status, 0) << pick.out;
+    auto v = lines_of(pick.out);
+    ASSERT_EQ(v.size(), 4u);  // one line per ray
+    EXPECT_EQ(v[0]["picked"], "pane");
+    EXPECT_EQ(v[0]["t"], 2);
+    EXPECT_EQ(v[0]["front"], false);
+    EXPECT_FALSE(v[0].contains("triangle")) << "a shape has no triangle";
+    // --mask 4 sees the box alone; --mask=0x2 the crate; culling back faces skips the pane.
+    v = lines_of(run("--query pick --mask 4 " + asset, false).out);
+    EXPECT_EQ(v[0]["picked"], "box");
+    EXPECT_EQ(v[0]["triangle"], 1);
+    EXPECT_EQ(v[0]["t"], 13);
+    v = lines_of(run("--query=pick --mask=0x2 " + asset, false).out);
+    EXPECT_EQ(v[0]["picked"], "crate");
+    v = lines_of(run("--query pick --cull-back-faces " + asset, false).out);
+    EXPECT_EQ(v[0]["picked"], "ball");
+    EXPECT_EQ(v[3], json::parse(R"({"query":"pick","ray":"out of box","picked":null})"));
+    v = lines_of(run("--query occluded --mask 0 " + asset, false).out);
+    ASSERT_EQ(v.size(), 4u);
+    for (const auto& line : v) EXPECT_EQ(line["occluded"], false);
+    v = lines_of(run("--query contains --mask 2 " + asset, false).out);
+    ASSERT_EQ(v.size(), 3u);  // one line per point
+    EXPECT_EQ(v[0], json::parse(R"({"query":"contains","point":"ball centre","contained_by":[]})"));
+    v = lines_of(run("--query contains --double " + asset, false).out);
+    EXPECT_EQ(v[0], json::parse(R"({"query":"contains","point":"ball centre","contained_by":["ball"]})"));
+    EXPECT_EQ(v[1], json::parse(R"({"query":"contains","point":"box centre","contained_by":["box"]})"));
+}
+
+TEST(CastCli, QueryCrossingsThroughSharedEdges) {
+    const std::string asset = std::string(RAYPICK_ASSETS_DIR) + "/query_cube_crossings.json";
+    for (const char* precision : {"", "--double "}) {
+        const auto v = lines_of(run(std::string("--query crossings ") + precision + asset, false).out);
+        ASSERT_EQ(v.size(), 9u);
+        // Through an edge and through a vertex: one crossing each way, each taken by one triangle.
+        for (int i : {0, 1, 2}) {
+            EXPECT_EQ(v[i]["crossings"], 2) << v[i];
+            EXPECT_EQ(v[i]["crossing_kinds"], json::parse(R"(["enter","leave"])")) << v[i];
+        }
+        EXPECT_EQ(v[3]["crossing_kinds"], json::parse(R"(["touch"])"));
+        EXPECT_EQ(v[3]["crossing_objects"][0]["instance"], "box");
+    }
+}
+
+TEST(CastCli, QueryUsageErrors) {
+    const std::pair<std::string, std::string> cases[] = {
+        {"--query nearest " + data("small.json"),
+         "raypick-cast: unknown query \"nearest\" (expected pick, occluded, crossings, contains or all)\n"},
+        {"--query", "raypick-cast: --query needs a value (see --help)\n"},
+        {"--check --query pick " + data("small.json"), "raypick-cast: give either --check or --query, not both (see --help)\n"},
+        {"--mask 3 " + data("small.json"), "raypick-cast: --mask and --cull-back-faces apply to --query (see --help)\n"},
+        {"--query pick --mask 4294967296 " + data("small.json"),
+         "raypick-cast: bad --mask \"4294967296\" (expected an integer from 0 to 4294967295, or 0x...)\n"},
+        {"--query pick --mask -1 " + data("small.json"),
+         "raypick-cast: bad --mask \"-1\" (expected an integer from 0 to 4294967295, or 0x...)\n"},
+    };
+    for (const auto& [args, message] : cases) {
+        const Outcome r = run(args);
+        EXPECT_EQ(r.status, 2) << args;
+        EXPECT_EQ(r.out, message) << args;
+    }
+    EXPECT_CONTAINS(run("--help").out, "--query Q");
+}
+
+// A bad point, mask or name stops --query and --check alike with the loader's one line.
+TEST(CastCli, QueryBadFilesNameFileLineAndPath) {
+    const std::string point = temp_file("query_bad", "point.json",
+                                        "{\"points\": [\n  {\"name\": \"p\", \"position\": [0, 0]}]}");
+    for (const char* mode : {"--query contains ", "--check "}) {
+        const Outcome r = run(mode + point);
+        EXPECT_EQ(r.status, 2);
+        EXPECT_EQ(r.out, "raypick-cast: " + point + ": line 2, column 29 (/points/0/position): expected [x, y, z] "
+                                                    "(an array of 3 numbers), got an array of 2\n");
+    }
+    const std::string mask = temp_file("query_bad", "mask.json", quad_scene(false) + ",\n \"expectations\": [\n"
+                                       "  {\"ray\": \"down\", \"occluded\": true, \"mask\": -1}]}");
+    Outcome r = run("--query all " + mask);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_CONTAINS(r.out, mask + ": line 9, column 45 (/expectations/0/mask): expected a mask: an integer from 0 to "
+                                  "4294967295 (32 bits), got the number -1");
+    const std::string name = temp_file("query_bad", "name.json", quad_scene(false) + ",\n \"points\": [],\n"
+                                       " \"expectations\": [{\"point\": \"centre\", \"contained_by\": []}]}");
+    r = run("--check " + name);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_CONTAINS(r.out, name + ": line 9, column 29 (/expectations/0/point): no point is named \"centre\"");
+}

@@ -133,7 +133,7 @@ TEST(SceneFileRoundTrip, EveryAssetRoundTrips) {
         EXPECT_FALSE(s.description.empty());
         EXPECT_FALSE(s.expectations.empty());
         EXPECT_FALSE(s.shapes.empty() && s.instances.empty());
-        EXPECT_FALSE(s.rays.empty());
+        EXPECT_FALSE(s.rays.empty() && s.points.empty());
     }
     EXPECT_GT(n, 20);
 }
@@ -182,6 +182,23 @@ TEST(SceneFileRoundTrip, FormatDocMeshExampleLoadsAndPasses) {
     for (Precision p : {Precision::Float, Precision::Double}) {
         const CaseReport r = check_case(s, p);
         EXPECT_EQ(r.passed, 2u);
+        for (const auto& res : r.results) EXPECT_TRUE(res.passed) << res.summary();
+    }
+}
+
+TEST(SceneFileRoundTrip, FormatDocQueryExampleLoadsAndPasses) {
+    // The scene queries example in scene/FORMAT.md (the third JSON block).
+    const std::string md = read_all(RAYPICK_FORMAT_MD);
+    auto begin = md.find("```json\n");
+    for (int k = 0; k < 2; ++k) begin = md.find("```json\n", begin + 8);
+    ASSERT_NE(begin, std::string::npos);
+    const auto end = md.find("```", begin + 8);
+    const Scene s = parse_ok(md.substr(begin + 8, end - begin - 8));
+    EXPECT_EQ(s.points.size(), 2u);
+    EXPECT_EQ(s.expectations.size(), 8u);
+    for (Precision p : {Precision::Float, Precision::Double}) {
+        const CaseReport r = check_case(s, p);
+        EXPECT_EQ(r.passed, 8u);
         for (const auto& res : r.results) EXPECT_TRUE(res.passed) << res.summary();
     }
 }
