@@ -328,9 +328,10 @@ public:
     /// - A shape gives its entry (Enter) and exit (Leave) where they lie in the range, or one
     ///   Touch where they coincide (tangent, or a flat shape); a triangle shape, Enter through its
     ///   front and Leave through its back.
-    /// - A mesh instance gives the crossings of the crossing rule (TriangleCrossing.h), in mesh
-    ///   space: where the ray passes exactly through an edge or vertex, the hits of intersect()
-    ///   there (grouped by the edge's or vertex's position) count as one crossing, Enter or Leave
+    /// - A mesh instance gives the crossings of the crossing rule (TriangleCrossing.h, cross()),
+    ///   in mesh space: where the ray passes exactly through an edge or vertex, the triangles
+    ///   whose closed projection holds it there (grouped by the edge's or vertex's position)
+    ///   count as one crossing, Enter or Leave
     ///   by the sum of their directions, taken by the triangle the rule picks; where they cancel
     ///   (the ray touches a contour edge or vertex, or grazes a boundary edge), one Touch, at the
     ///   smallest t and triangle of the group. So along a ray, a closed mesh's Enter and Leave
