@@ -17,6 +17,7 @@
 #include <raypick/geometry/MeshInstances.h>
 #include <raypick/geometry/MeshGenerators.h>
 
+#include "MeshScenes.h"
 #include "raycast/CpuRaycast.h"
 #ifdef RAYPICK_HAVE_EMBREE
 #include "EmbreeMesh.h"
@@ -24,46 +25,7 @@
 
 namespace {
 using namespace raypick;
-
-enum class Kind { Sphere, Terrain };
-constexpr std::size_t kTriangles = 1000000;
-
-const TriangleMesh<float>& mesh(Kind k) {
-    static std::map<Kind, TriangleMesh<float>> cache;
-    auto& m = cache[k];
-    if (m.indices.empty()) {
-        // The terrain is 1 x 1 in x, y, moved to be centred on the origin as the sphere is.
-        if (k == Kind::Sphere) m = meshgen::sphere<float>(kTriangles);
-        else m = meshgen::terrain<float>(707, 2.f, 7u);
-        if (k == Kind::Terrain)
-            for (auto& p : m.positions) p -= Vec3<float>(1.f, 1.f, 0.f);
-        m.normals.clear();  // Embree's pick does not interpolate them either
-    }
-    return m;
-}
-const char* name(Kind k) { return k == Kind::Sphere ? "sphere" : "terrain"; }
-
-/// Incoherent rays: from random points three units from the origin towards random points of the
-/// ball of radius 1 (most hit).
-const std::vector<Ray<float>>& rays() {
-    static const std::vector<Ray<float>> r = [] {
-        std::mt19937 rng(12345);
-        std::uniform_real_distribution<float> u(-1.f, 1.f);
-        const auto ball = [&] {
-            for (;;) {
-                const Vec3<float> v(u(rng), u(rng), u(rng));
-                if (glm::dot(v, v) <= 1.f) return v;
-            }
-        };
-        std::vector<Ray<float>> out;
-        for (int i = 0; i < (1 << 16); ++i) {
-            const Vec3<float> from = glm::normalize(ball()) * 3.f;
-            out.push_back({from, ball() - from});
-        }
-        return out;
-    }();
-    return r;
-}
+using namespace raypick::bench::scenes;
 
 const MeshBvh<float>& bvh(Kind k) {
     static std::map<Kind, std::unique_ptr<MeshBvh<float>>> cache;
@@ -201,34 +163,6 @@ void BM_MeshImageRaypick(benchmark::State& state) {
     state.SetLabel(name(k));
 }
 
-/// The city: 10^3 buildings, each a 960-triangle sphere placed by meshgen::city_placements (3 units
-/// apart on a 32 x 32 grid, rotated, scaled, a third mirrored), and rays from 12 units up towards
-/// random ground points.
-const TriangleMesh<float>& building() {
-    static const TriangleMesh<float> m = [] {
-        TriangleMesh<float> b = meshgen::sphere<float>(1000);
-        b.normals.clear();
-        return b;
-    }();
-    return m;
-}
-const std::vector<meshgen::Placement<float>>& city() {
-    static const auto p = meshgen::city_placements<float>(1000, 3.f, 11u);
-    return p;
-}
-const std::vector<Ray<float>>& city_rays() {
-    static const std::vector<Ray<float>> r = [] {
-        std::mt19937 rng(777);
-        std::uniform_real_distribution<float> u(-1.f, 97.f);
-        std::vector<Ray<float>> out;
-        for (int i = 0; i < (1 << 16); ++i) {
-            const Vec3<float> from(u(rng), u(rng), 12.f), to(u(rng), u(rng), 0.f);
-            out.push_back({from, to - from});
-        }
-        return out;
-    }();
-    return r;
-}
 const InstanceBvh<float>& city_bvh() {
     static const InstanceBvh<float> b = [] {
         std::vector<Instance<float>> inst;

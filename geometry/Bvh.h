@@ -89,6 +89,8 @@ struct BvhOptions {
     std::optional<std::size_t> compact_above_bytes = std::nullopt;
 };
 
+template <typename T> struct ShapeClosest;  // BvhClosest.inl
+
 /// Bounding volume hierarchy over a fixed set of mixed shapes.
 ///
 /// - Built top-down with a binned surface-area heuristic over shape centroids (BvhBuild.h; the
@@ -176,6 +178,21 @@ public:
     /// Bounds of everything (empty box, min > max, when there is nothing valid).
     Aabb<T> root_bounds() const { return {root_lo_, root_hi_}; }
 
+    // Closest points (BvhClosest.inl).
+
+    /// The shape whose surface is nearest to p within max_distance (distance <= max_distance),
+    /// its closest_point(): exactly closest_shape(shapes, p, max_distance), the brute-force loop
+    /// (ties in distance go to the smaller index; invalid shapes never). The distance is to the
+    /// surface, also from inside a shape (a point inside a sphere of radius R is R - |p - centre|
+    /// from it). The tree is walked nearest box first (compact nodes where pick() walks them); a
+    /// node is skipped when its box lies farther than the nearest surface so far (with the slack
+    /// of the distances' rounding): a box holds its shapes' surfaces, so its distance bounds
+    /// theirs. Empty for a non-finite p, a negative or NaN max_distance, or nothing within it.
+    /// keep(index): whether a shape takes part (a filter's; default all).
+    template <typename Keep = KeepAll>
+    std::optional<ShapeClosest<T>> closest_point(const Vec3<T>& p, T max_distance = infinity<T>(),
+                                                 const Keep& keep = {}) const;
+
 private:
     // The hierarchy is built binary (BinNode) and then collapsed into 16-wide nodes (Node), whose
     // sixteen child boxes are tested together (structure-of-arrays, vector ops per plane).
@@ -254,3 +271,4 @@ private:
 #include <raypick/geometry/BvhConstruct.inl>
 #include <raypick/geometry/BvhPick.inl>
 #include <raypick/geometry/BvhBundle.inl>
+#include <raypick/geometry/BvhClosest.inl>

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include <glm/glm.hpp>
@@ -13,6 +14,11 @@ template <typename T> using Vec3 = glm::vec<3, T, glm::defaultp>;
 template <typename T> using Mat3 = glm::mat<3, 3, T, glm::defaultp>;
 
 template <typename T> constexpr T infinity() { return std::numeric_limits<T>::infinity(); }
+
+/// A predicate on an index that keeps everything: the default of the walks' `keep` arguments.
+struct KeepAll {
+    constexpr bool operator()(std::uint32_t) const { return true; }
+};
 
 /// Whether every condition holds, all of them evaluated: `a & b & ...` on bools, for hot-path
 /// predicates where one branch on the whole is cheaper than a chain of short-circuit branches.

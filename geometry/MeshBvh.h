@@ -501,6 +501,8 @@ MeshHit<T> mesh_hit(const TriangleMesh<T>& mesh, std::uint32_t id, const Triangl
     return out;
 }
 
+template <typename T> struct MeshClosest;  // MeshClosest.inl
+
 /// A triangle mesh and its hierarchy, for nearest-hit and every-hit picking.
 ///
 /// - Watertight: a ray through a point of an edge or vertex shared by triangles of a closed mesh
@@ -669,6 +671,27 @@ public:
         return hit(mesh_bvh::sheared(ray), best, frame);
     }
 
+    // Closest points (MeshClosest.inl).
+
+    /// The triangle nearest to p within max_distance (distance <= max_distance), its closest point
+    /// as closest_point_barycentric() gives it: exactly closest_triangle(mesh(), p, max_distance),
+    /// the brute-force loop over every triangle (ties in distance go to the smaller index; zero-area
+    /// triangles included). The tree is walked nearest box first; a node is skipped when its box
+    /// lies farther than the nearest triangle so far (with the slack of the distances' rounding).
+    /// Empty for a non-finite p, a negative or NaN max_distance, or no triangle within it.
+    std::optional<MeshClosest<T>> closest_point(const Vec3<T>& p, T max_distance = infinity<T>()) const;
+    /// closest_point()'s walk, for callers that combine meshes (InstanceBvh): calls
+    /// visit(index, triangle) for every zero-area triangle, then for each triangle of every leaf
+    /// whose box may lie within `limit` of q (mesh coordinates; visit() may lower limit, and boxes
+    /// beyond the lowered limit are skipped from then on). A triangle's vertices are the mesh's.
+    template <typename Visit> void closest_walk(const Vec3<T>& q, T& limit, const Visit& visit) const;
+    /// The zero-area triangles' indices, ascending: never hit, so not in the hierarchy, but they
+    /// have closest points (closest_walk() visits them all).
+    const std::vector<std::uint32_t>& degenerate_triangles() const { return degenerate_; }
+
+private:
+    std::vector<std::uint32_t> degenerate_;  ///< see degenerate_triangles()
+
 private:
     template <typename Frame = detail::SameFrame>
     MeshHit<T> hit(const mesh_bvh::ShearedRay<T>& sr, const mesh_bvh::Best<T>& best, const Frame& frame = {}) const {
@@ -714,7 +737,7 @@ private:
         std::vector<std::uint32_t> live;
         live.reserve(n);
         for (std::uint32_t i = 0; i < n; ++i)
-            if (!is_degenerate(triangle(mesh_, i))) live.push_back(i);
+            (is_degenerate(triangle(mesh_, i)) ? degenerate_ : live).push_back(i);
         if (live.empty()) return;
         bvh_build::Settings settings;
         settings.max_leaf_size = 4;  // one packet; the collapse merges subtrees into leaves of up to two
@@ -828,3 +851,4 @@ std::optional<MeshHit<T>> pick_nearest_triangle(const TriangleMesh<T>& mesh, con
 }  // namespace raypick
 
 #include <raypick/geometry/MeshBundle.inl>
+#include <raypick/geometry/MeshClosest.inl>

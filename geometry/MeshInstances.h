@@ -113,6 +113,8 @@ template <typename T> inline T max_entry(const Mat3<T>& m) {
 
 }  // namespace mesh_instances
 
+template <typename T> struct InstanceClosest;  // InstanceClosest.inl
+
 /// Instances of triangle meshes and a hierarchy over them (16-wide nodes as MeshBvh's, a leaf per
 /// instance), for nearest-hit and every-hit picking.
 ///
@@ -322,6 +324,21 @@ public:
     /// World box of instance i as the hierarchy holds it (padded).
     Aabb<T> bounds(std::uint32_t i) const { return boxes_[slot_of_[i]]; }
 
+    // Closest points (InstanceClosest.inl).
+
+    /// The instance triangle nearest to world point p within max_distance (world units), in world
+    /// space: exactly closest_instance(*this, p, max_distance), the brute-force loop (ties in
+    /// distance go to the smaller instance, then the smaller triangle). Each triangle is measured
+    /// placed (its vertices mapped), as the map may scale, shear or mirror; the normal is the one
+    /// pick() gives (mesh_instances::closest_placed()). The instance tree is walked by world box
+    /// distance, each instance's mesh tree from p mapped into it, its boxes scaled by a lower bound
+    /// of the map's smallest singular value. Moved instances count after refit() or rebuild(), as
+    /// for picks. Empty for a non-finite p, a negative or NaN max_distance, or nothing within it.
+    /// keep(instance): whether an instance takes part (a filter's; default all).
+    template <typename Keep = KeepAll>
+    std::optional<InstanceClosest<T>> closest_point(const Vec3<T>& p, T max_distance = infinity<T>(),
+                                                    const Keep& keep = {}) const;
+
 private:
     static void grow(Aabb<T>& b, const Aabb<T>& x) {
         b.min = glm::min(b.min, x.min);
@@ -445,3 +462,4 @@ std::optional<InstanceHit<T>> pick_nearest_instance(const InstanceBvh<T>& bvh, c
 }  // namespace raypick
 
 #include <raypick/geometry/InstanceBundle.inl>
+#include <raypick/geometry/InstanceClosest.inl>

@@ -255,6 +255,19 @@ __attribute__((always_inline)) inline void test_lanes(const mesh_bvh::Packet<T>*
         if (__builtin_expect(lane_bits<T, L>(inside) == 0, 1)) continue;
         // Step 4: t, the barycentric mix of the vertices' z, scaled by 1 / d.z.
         W t = (e0 * pz[0] + e1 * pz[1] + e2 * pz[2]) * r.sz * (T(1) / det);
+        // A triangle tiny across the ray: t and the edge functions from coordinates scaled up,
+        // as intersect() computes them (rescaled_t()).
+        const W abs_det = W(WM(det) & ~WM(-zero)), tiny = zero + raypick::detail::tiny_det<T>();
+        if (__builtin_expect(lane_bits<T, L>(inside & (abs_det < tiny)) != 0, 0)) {
+            for (int l = 0; l < L; ++l) {
+                if (!(inside[l] && abs_det[l] < tiny[l])) continue;
+                T e[3] = {e0[l], e1[l], e2[l]};
+                t[l] = raypick::detail::rescaled_t<T>(r, mesh_bvh::triangle_of(p[(c + l) / 4], unsigned(c + l) % 4), e);
+                e0[l] = e[0];
+                e1[l] = e[1];
+                e2[l] = e[2];
+            }
+        }
         const W big = zero + std::numeric_limits<T>::max();
         WM keep = inside & (t == t) & (t <= big) & (t >= -big);
         // Step 5: a line missing the triangle's bounds misses, and t is kept within 64 eps of its

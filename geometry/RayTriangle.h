@@ -134,6 +134,43 @@ template <typename T> inline TriangleEdges<T> triangle_edges(const TriangleShear
              edge_function(p0.x, p0.y, p1.x, p1.y)}};
 }
 
+/// Below this |det| (the sum of the edge functions, about the square of the triangle's extent
+/// across the ray) step 4's products e * z can fall below the normal range and 1 / det overflow:
+/// a float triangle 1e-20 across, seen by a ray of that scale, would be missed.
+/// rescaled_t() then computes t from coordinates scaled up by a power of two.
+template <typename T> constexpr T tiny_det() { return sizeof(T) >= 8 ? T(0x1p-500) : T(0x1p-64); }
+
+/// Step 4 for a triangle whose |det| is below tiny_det(): its sheared x and y (as
+/// triangle_edges() makes them) scaled up by the power of two that brings the largest to [0.5, 1)
+/// — exactly, so every edge function keeps its sign (and zeros stay zero) — the edge functions
+/// recomputed from them into `e`, and t from those. The scale cancels in t (and in the
+/// barycentrics e / det), so only the rounding below the normal range is gone. A triangle already
+/// that wide across the ray (largest |x|, |y| at least 0.5) is left as it is.
+template <typename T> inline T rescaled_t(const TriangleShear<T>& s, const Triangle<T>& tri, T (&e)[3]) {
+    RAYPICK_NO_CONTRACTION
+    const auto transform = [&](const Vec3<T>& v) {
+        const T p[3] = {v.x, v.y, v.z};
+        const T x = p[s.kx] - s.ox, y = p[s.ky] - s.oy, z = p[s.kz] - s.oz;
+        return Vec3<T>(x + s.sx * z, y + s.sy * z, z);
+    };
+    Vec3<T> p[3] = {transform(tri.a), transform(tri.b), transform(tri.c)};
+    T m = T(0);
+    for (const Vec3<T>& q : p) m = std::max(m, std::max(std::abs(q.x), std::abs(q.y)));
+    int exponent = 0;
+    std::frexp(m, &exponent);
+    if (exponent < 0) {
+        for (Vec3<T>& q : p) {
+            q.x = std::ldexp(q.x, -exponent);
+            q.y = std::ldexp(q.y, -exponent);
+        }
+        e[0] = edge_function(p[1].x, p[1].y, p[2].x, p[2].y);
+        e[1] = edge_function(p[2].x, p[2].y, p[0].x, p[0].y);
+        e[2] = edge_function(p[0].x, p[0].y, p[1].x, p[1].y);
+    }
+    const T det = e[0] + e[1] + e[2];
+    return (e[0] * p[0].z + e[1] * p[1].z + e[2] * p[2].z) * s.sz * (T(1) / det);
+}
+
 /// The frame of triangle_hit()'s normal: the triangle's own (every vector as it is).
 struct SameFrame {
     template <typename V> const V& operator()(const V& v) const { return v; }
@@ -199,10 +236,18 @@ std::optional<TriangleHit<T>> intersect(const Ray<T>& ray, const Triangle<T>& tr
     const bool has_neg = (e0 < T(0)) | (e1 < T(0)) | (e2 < T(0));
     const bool has_pos = (e0 > T(0)) | (e1 > T(0)) | (e2 > T(0));
     if (has_neg && has_pos) return out;
-    const T det = e0 + e1 + e2;  // same-signed terms: zero only when all three are
+    T det = e0 + e1 + e2;  // same-signed terms: zero only when all three are
     if (det == T(0)) return out;  // parallel to the plane, or zero area along the ray
-    // 4. The crossing's distance: the barycentric mix of the vertices' z, scaled by 1 / d.z.
-    T t = (e0 * w.z[0] + e1 * w.z[1] + e2 * w.z[2]) * s.sz * (T(1) / det);
+    // 4. The crossing's distance: the barycentric mix of the vertices' z, scaled by 1 / d.z; for
+    //    a triangle tiny across the ray, from coordinates scaled up (the edge functions with them).
+    T e[3] = {e0, e1, e2};
+    T t;
+    if (std::abs(det) < detail::tiny_det<T>()) {
+        t = detail::rescaled_t(s, tri, e);
+        det = e[0] + e[1] + e[2];
+    } else {
+        t = (e0 * w.z[0] + e1 * w.z[1] + e2 * w.z[2]) * s.sz * (T(1) / det);
+    }
     if (!is_finite(t)) return out;
     // 5. When the projection is ill-conditioned (a ray nearly in the plane) the weights' rounding
     //    can move t along the ray past the triangle, or call inside a line that misses it. The
@@ -230,7 +275,7 @@ std::optional<TriangleHit<T>> intersect(const Ray<T>& ray, const Triangle<T>& tr
     const Vec3<W> area = detail::area_vector(tri);
     if (area == Vec3<W>(W(0))) return out;
     // 7. Barycentrics, the winding's normal and the face.
-    out = detail::triangle_hit(ray, area, s, w.e, det, t);
+    out = detail::triangle_hit(ray, area, s, e, det, t);
     return out;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <raypick/geometry/Bvh.h>
+#include <raypick/geometry/ClosestPoint.h>
 #include <raypick/geometry/MeshClosure.h>
 #include <raypick/geometry/MeshInstances.h>
 #include <raypick/geometry/MixedPick.h>
@@ -84,6 +85,17 @@ template <typename T> struct Crossing {
     CrossingKind kind = CrossingKind::Enter;
 };
 
+/// The surface point nearest to a query point.
+template <typename T> struct SceneClosest {
+    ObjectId object = kNoObject;
+    std::uint32_t triangle = kNoTriangle;  ///< for a mesh instance
+    /// Distance, point, unit normal, feature (face, edge, vertex) and its index, as
+    /// closest_point() of the shape or of the instance's placed triangle gives them; `inside` is
+    /// the object's exact classify() (Inside).
+    SurfacePoint<T> surface;
+    Vec3<T> barycentric{T(0)};  ///< a mesh triangle's weights of its vertices a, b, c at the point
+};
+
 /// A scene of shapes and mesh instances with stable object ids, for every query.
 ///
 /// - add_shape() and add_instance() give ids; add_mesh() adds a mesh for instances to share;
@@ -104,6 +116,7 @@ public:
     ObjectId add_shape(const Shape<T>& shape, std::uint32_t mask = ~std::uint32_t(0)) {
         check_shape("add_shape", shape);
         objects_.push_back({Kind::Shape, 0, mask, true});
+        zero_masks_ += mask == 0;
         shapes_dirty_ = true;
         shape_values_.push_back({ObjectId(objects_.size() - 1), shape});
         return ObjectId(objects_.size() - 1);
@@ -126,6 +139,7 @@ public:
                                         " out of range (" + std::to_string(meshes_.size()) + " meshes)");
         check_transform("add_instance", transform);
         objects_.push_back({Kind::Instance, 0, mask, true});
+        zero_masks_ += mask == 0;
         instance_values_.push_back({ObjectId(objects_.size() - 1), Instance<T>{mesh, transform}});
         instances_dirty_ = true;
         return ObjectId(objects_.size() - 1);
@@ -148,13 +162,18 @@ public:
     }
 
     /// Sets object `id`'s mask (takes effect at once).
-    void set_mask(ObjectId id, std::uint32_t mask) { object(id, "set_mask").mask = mask; }
+    void set_mask(ObjectId id, std::uint32_t mask) {
+        Object& o = object(id, "set_mask");
+        zero_masks_ = zero_masks_ - (o.mask == 0) + (mask == 0);
+        o.mask = mask;
+    }
     std::uint32_t mask(ObjectId id) const { return object(id, "mask").mask; }
 
     /// Removes object `id`; its id is not given again.
     void remove(ObjectId id) {
         Object& o = object(id, "remove");
         o.live = false;
+        zero_masks_ -= o.mask == 0;
         (o.kind == Kind::Shape ? shapes_dirty_ : instances_dirty_) = true;
     }
 
@@ -405,6 +424,58 @@ public:
         return out;
     }
 
+    /// The surface point nearest to `point` within max_distance (distance <= max_distance) among
+    /// the objects the filter's mask lets through (its other parts do not apply): the smaller
+    /// distance, at equal distance a shape before an instance, then the smaller slot, then the
+    /// smaller triangle. Shapes' surfaces are measured also from inside them (a point inside a
+    /// sphere of radius R is R - |p - centre| from it); an instance's triangles are measured
+    /// placed (Bvh::closest_point(), InstanceBvh::closest_point(): hierarchy walks pruned by
+    /// distance, exactly their brute-force answers). Empty for a non-finite point, a negative or
+    /// NaN max_distance, or nothing within it.
+    std::optional<SceneClosest<T>> closest_point(const Vec3<T>& point, T max_distance = infinity<T>(),
+                                                 const QueryFilter<T>& filter = {}) const {
+        Containment where;
+        return closest_point(point, max_distance, filter, where);
+    }
+
+    /// The distance to the nearest surface (closest_point()), negative when the point lies inside
+    /// the object that surface belongs to, exactly (classify(): the sign never depends on
+    /// rounding), and 0 when it lies on its surface. An object without an inside (a triangle shape,
+    /// an open mesh: NoInside) gives the distance unsigned. Where solids overlap this is the signed
+    /// distance to the nearest object's surface, not to their union's. Empty as closest_point().
+    std::optional<T> signed_distance(const Vec3<T>& point, T max_distance = infinity<T>(),
+                                     const QueryFilter<T>& filter = {}) const {
+        Containment where;
+        const auto c = closest_point(point, max_distance, filter, where);
+        if (!c) return std::nullopt;
+        if (where == Containment::OnSurface) return T(0);
+        return where == Containment::Inside ? -c->surface.distance : c->surface.distance;
+    }
+
+    /// closest_point(), with the nearest object's classify() of the point in `where`.
+    std::optional<SceneClosest<T>> closest_point(const Vec3<T>& point, T max_distance, const QueryFilter<T>& filter,
+                                                 Containment& where) const {
+        require_committed("closest_point");
+        std::optional<SceneClosest<T>> out;
+        const auto keep_shape = [&](std::uint32_t k) { return takes_part(shape_values_[k].id, filter); };
+        const auto keep_instance = [&](std::uint32_t k) { return takes_part(instance_values_[k].id, filter); };
+        const auto s = shapes_.closest_point(point, max_distance, keep_shape);
+        // An instance must be strictly nearer than the shape (a shape wins ties).
+        const auto i = instances_.closest_point(point, s ? s->surface.distance : max_distance, keep_instance);
+        if (i && (!s || i->closest.surface.distance < s->surface.distance)) {
+            out = SceneClosest<T>{instance_values_[i->instance].id, i->closest.triangle, i->closest.surface,
+                                  i->closest.barycentric};
+        } else if (s) {
+            out = SceneClosest<T>{shape_values_[s->shape].id, kNoTriangle, s->surface, Vec3<T>(T(0))};
+        }
+        where = Containment::Outside;
+        if (out) {
+            where = classify(point, out->object);
+            out->surface.inside = where == Containment::Inside;
+        }
+        return out;
+    }
+
     /// The mesh's own containment of a point in its coordinates (classify()'s rule, for a closed
     /// mesh; the caller checks closure).
     static Containment mesh_containment(const MeshBvh<T>& mesh, const Vec3<T>& point) {
@@ -467,11 +538,8 @@ private:
     static bool culled(const QueryFilter<T>& f, const Shape<T>& shape, bool front) {
         return f.cull_back_faces && !front && std::holds_alternative<Triangle<T>>(shape);
     }
-    std::size_t zero_masks() const {
-        std::size_t n = 0;
-        for (const Object& o : objects_) n += o.live && o.mask == 0;
-        return n;
-    }
+    /// Live objects whose mask is 0 (no query mask lets them through).
+    std::size_t zero_masks() const { return zero_masks_; }
 
     /// A shape's surface points in [t_min, t_max], in order (a triangle shape's, culled by its face
     /// later).
@@ -542,6 +610,7 @@ private:
     Bvh<T> shapes_;
     InstanceBvh<T> instances_;
     bool shapes_dirty_ = false, instances_dirty_ = false;
+    std::size_t zero_masks_ = 0;
     std::vector<std::uint32_t> moved_shapes_, moved_instances_;
 };
 

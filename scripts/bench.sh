@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 BUILD_DIR="${RAYPICK_BENCH_BUILD_DIR:-build-bench}"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DRAYPICK_BUILD_APP=OFF -DRAYPICK_BUILD_TESTS=OFF > /dev/null
 cmake --build "$BUILD_DIR" -j"$(nproc)" --target raypick_bench_kernels raypick_bench_pick raypick_bench_raycast \
-  raypick_bench_mesh raypick_mesh_leaks
+  raypick_bench_mesh raypick_mesh_leaks raypick_bench_queries
 echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 "$BUILD_DIR/bench/raypick_bench_kernels" --benchmark_min_time=0.5
 # The kernel targets (robust cast against its textbook variant, batch against the scalar cast) once
@@ -32,6 +32,10 @@ echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d
 # shared vertices and edges of closed float meshes (raypick, Moller-Trumbore, Embree).
 "$BUILD_DIR/bench/raypick_bench_mesh" --benchmark_min_time=0.5
 "$BUILD_DIR/bench/raypick_mesh_leaks"
+# The scene queries: occlusion against rtcOccluded1 (robust and default mode) and the inside test
+# against Open3D's method, five repetitions interleaved; the medians are the verdict.
+"$BUILD_DIR/bench/raypick_bench_queries" --benchmark_min_time=0.5 --benchmark_repetitions=5 \
+  --benchmark_enable_random_interleaving=true --benchmark_display_aggregates_only=true
 # With Embree installed: the capsule cases its curves get wrong, on the same rays for both.
 # (grep without -q reads all of make's output: -q would close the pipe early, make would fail
 # with "Broken pipe", and pipefail would skip this step.)

@@ -118,6 +118,41 @@ TYPED_TEST(MeshBvhTest, PickEqualsBruteForceOnSpheresAndTerrain) {
     }
 }
 
+/// A sphere mesh scaled down to the smallest normal floats, rays of the same scale (unit
+/// directions): every instruction set's walk equals brute force bit for bit where the edge
+/// functions' products fall below the normal range (intersect()'s rescaled step 4), and the rays
+/// aimed at the sphere hit it as they do at scale 1.
+TYPED_TEST(MeshBvhTest, TinyMeshesEqualBruteForceAndAreHitAsAtScaleOne) {
+    using T = TypeParam;
+    const std::uint32_t seed = test::seed_from_env(20261207u);
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const TriangleMesh<T> unit = meshgen::sphere<T>(600, T(1));
+    // Down to the smallest normal floats; for double, to where its edge functions' signs are
+    // exact (products above 2^-969, RayTriangle.h).
+    const int lowest = sizeof(T) == 4 ? std::numeric_limits<T>::min_exponent + 8 : -480;
+    for (const int k : {-40, -70, -400, lowest}) {
+        if (k < lowest) continue;
+        TriangleMesh<T> m = unit;
+        for (auto& p : m.positions) p = Vec3<T>(std::ldexp(p.x, k), std::ldexp(p.y, k), std::ldexp(p.z, k));
+        m.normals.clear();
+        for (const BatchIsa isa : {BatchIsa::Sse2, BatchIsa::Auto}) {
+            const MeshBvh<T> bvh(m, isa);
+            test::Random r(seed);
+            int hits = 0;
+            for (int i = 0; i < 300; ++i) {
+                // From three radii out towards a point of the half-radius ball: always a hit.
+                const Vec3<T> from(r.unit() * 3.0), to(r.unit() * 0.5 * std::abs(r.sym()));
+                const Ray<T> ray{Vec3<T>(std::ldexp(from.x, k), std::ldexp(from.y, k), std::ldexp(from.z, k)),
+                                 Vec3<T>(to - from)};
+                const auto got = bvh.pick(ray);
+                expect_same(got, pick_nearest_triangle(m, ray), seed, i);
+                hits += got.has_value();
+            }
+            EXPECT_EQ(hits, 300) << "scale 2^" << k;
+        }
+    }
+}
+
 /// Rays that graze the mesh's box: in the planes of a cube's faces, along its edges, through its
 /// corners, from outside and from inside, axis-aligned and slanted, give brute force's answer (a
 /// ray missing the root box stops before the walk; one touching it must not).

@@ -342,6 +342,36 @@ TYPED_TEST(RayTriangle, RecastingFromAHitPointBehavesAsDocumented) {
 
 // The textbook variant agrees on a plain interior hit (its weaknesses are measured by the
 // watertightness test).
+TYPED_TEST(RayTriangle, TinyTrianglesAreHitAsTheSameTriangleScaledUp) {
+    using T = TypeParam;
+    // A triangle s across, a ray from s below it with a unit direction (tilted, and along the
+    // axis): the same hit at every scale where the edge functions' products (about s^2) and the
+    // distances' (s^3) fall below the normal range: for float down to the smallest normal
+    // numbers; for double down to where its edge functions' signs are exact (products above
+    // 2^-969, RayTriangle.h).
+    const int lowest = sizeof(T) == 4 ? std::numeric_limits<T>::min_exponent + 2 : -480;
+    int hits = 0;
+    for (int k = 0; k >= lowest; k -= 3) {
+        const T s = std::ldexp(T(1), k);
+        const Triangle<T> tri{{T(0), T(0), T(0)}, {s, T(0), T(0)}, {T(0), s, T(0)}};
+        for (const Vec3<T>& d : {Vec3<T>(T(0), T(0), T(1)), Vec3<T>(T(0.125), T(0.0625), T(1))}) {
+            const Ray<T> ray{{T(0.25) * s, T(0.25) * s, -s}, d};
+            const auto h = intersect(ray, tri);
+            ASSERT_TRUE(h) << "scale 2^" << k;
+            // t = s exactly along the axis; within a few ulps tilted.
+            EXPECT_NEAR(double(h->t / s), 1.0, 8.0 * double(std::numeric_limits<T>::epsilon())) << "scale 2^" << k;
+            const Vec3<T> w = h->barycentric;
+            const Vec3<T> at = ray.at(h->t);
+            EXPECT_NEAR(double(w.y), double(at.x / s), 1e-5) << "scale 2^" << k;
+            EXPECT_NEAR(double(w.z), double(at.y / s), 1e-5) << "scale 2^" << k;
+            EXPECT_EQ(h->normal, Vec3<T>(T(0), T(0), T(1)));
+            EXPECT_TRUE(h->front == false);  // the ray travels along +z, the normal points there
+            ++hits;
+        }
+    }
+    EXPECT_GT(hits, 20);
+}
+
 TYPED_TEST(RayTriangle, TextbookVariantAgreesOnAnInteriorHit) {
     using T = TypeParam;
     const auto h = textbook::triangle_moller_trumbore(down_at<T>(1, 1), right_triangle<T>());

@@ -2,8 +2,9 @@
 // exactly through shared edges and vertices of closed meshes (one crossing each, never two, never
 // a lost one), contains() on points whose axis and diagonal rays pass exactly through edges and
 // vertices (against box containment, exact for the cube meshes), occluded() against pick(), picks
-// and crossings with masks, back-face culling and callbacks against brute force, and the scene
-// after moves, additions and removals against a fresh scene. Seeds printed; RAYPICK_SEED reruns.
+// and crossings with masks, back-face culling and callbacks against brute force, closest points
+// and signed distances against brute force and exact answers, and the scene after moves,
+// additions and removals against a fresh scene. Seeds printed; RAYPICK_SEED reruns.
 #include <algorithm>
 #include <cstdint>
 #include <iostream>
@@ -395,6 +396,89 @@ TYPED_TEST(SceneQuery, ContainsEqualsClassifyOfEveryObject) {
         for (const ObjectId id : m.scene.contains(p, only1)) EXPECT_NE(m.scene.mask(id) & 1u, 0u);
     }
     EXPECT_GT(inside, 50);
+}
+
+TYPED_TEST(SceneQuery, ClosestPointEqualsTheNearerHierarchyAndSignedDistanceHasTheExactSign) {
+    using T = TypeParam;
+    const std::uint32_t seed = test::seed_from_env(48007);
+    std::cout << "[ seed ] SceneQuery.ClosestPointEqualsTheNearerHierarchyAndSignedDistanceHasTheExactSign: RAYPICK_SEED="
+              << seed << "\n";
+    const Mixed<T> m = mixed_scene<T>(seed);
+    test::Random rnd(seed + 1);
+    QueryFilter<T> only1;
+    only1.mask = 1;
+    for (int n = 0; n < 400; ++n) {
+        const Vec3<T> p(rnd.cube() * 10.0);
+        const T max_distance = n % 3 == 0 ? T(1.5) : infinity<T>();
+        for (const QueryFilter<T>* f : std::initializer_list<const QueryFilter<T>*>{nullptr, &only1}) {
+            // Brute force over the objects the mask lets through: each shape's closest_point(),
+            // each instance's placed triangles.
+            std::optional<std::pair<T, ObjectId>> want;
+            for (std::uint32_t k = 0; k < m.shapes.size(); ++k) {
+                if (f && (m.scene.mask(m.shape_ids[k]) & f->mask) == 0) continue;
+                const auto c = closest_point(p, m.shapes[k]);
+                if (c && c->distance <= max_distance && (!want || c->distance < want->first))
+                    want = std::pair{c->distance, m.shape_ids[k]};
+            }
+            for (std::uint32_t k = 0; k < m.instances.size(); ++k) {
+                if (f && (m.scene.mask(m.instance_ids[k]) & f->mask) == 0) continue;
+                const Instance<T>& inst = m.instances[k];
+                const MeshBvh<T>& mesh = *m.scene.meshes()[inst.mesh];
+                const mesh_instances::NormalFrame<T> frame(glm::inverse(inst.transform.linear));
+                for (std::uint32_t t = 0; t < mesh.triangle_count(); ++t) {
+                    const auto c = mesh_instances::closest_placed(p, inst.transform, frame, triangle(mesh.mesh(), t));
+                    if (c && c->surface.distance <= max_distance && (!want || c->surface.distance < want->first))
+                        want = std::pair{c->surface.distance, m.instance_ids[k]};
+                }
+            }
+            const auto got = f ? m.scene.closest_point(p, max_distance, *f) : m.scene.closest_point(p, max_distance);
+            ASSERT_EQ(got.has_value(), want.has_value()) << "point " << n;
+            if (!got) continue;
+            EXPECT_EQ(got->surface.distance, want->first) << "point " << n;
+            if (got->object != want->second) {
+                // Only a tie may differ in who wins it, never in distance.
+                EXPECT_EQ(got->surface.distance, want->first);
+            }
+            const Containment where = m.scene.classify(p, got->object);
+            const T sd = *m.scene.signed_distance(p, max_distance, f ? *f : QueryFilter<T>{});
+            if (where == Containment::Inside) EXPECT_EQ(sd, -got->surface.distance) << "point " << n;
+            else if (where == Containment::OnSurface) EXPECT_EQ(sd, T(0));
+            else EXPECT_EQ(sd, got->surface.distance) << "point " << n;
+            EXPECT_EQ(got->surface.inside, where == Containment::Inside);
+        }
+    }
+}
+
+TYPED_TEST(SceneQuery, SignedDistanceOnTheHardPointsOfAGridCube) {
+    using T = TypeParam;
+    // Points on the grid of eighths around the grid cube [-1, 1]^3: the sign is the exact box
+    // containment's, the magnitude the distance to the box's surface (exact on this grid).
+    SceneBvh<T> scene;
+    scene.add_instance(scene.add_mesh(meshgen::cube_grid<T>(4, T(1))), Affine<T>{});
+    scene.commit();
+    int points = 0;
+    for (int i = -12; i <= 12; ++i)
+        for (int j = -12; j <= 12; j += 2)
+            for (int k = -12; k <= 12; k += 3) {
+                const Vec3<T> p(T(i) / T(8), T(j) / T(8), T(k) / T(8));
+                const Containment c = containment(p, Aabb<T>{Vec3<T>(T(-1)), Vec3<T>(T(1))});
+                // The distance to the box's surface, exactly: inside, to the nearest face; outside,
+                // to the box.
+                T want;
+                if (c == Containment::Outside) {
+                    const Vec3<T> out = glm::max(glm::abs(p) - T(1), Vec3<T>(T(0)));
+                    want = std::sqrt(glm::dot(out, out));
+                } else {
+                    want = -(T(1) - std::max(std::abs(p.x), std::max(std::abs(p.y), std::abs(p.z))));
+                }
+                const T got = *scene.signed_distance(p);
+                ASSERT_EQ(got < T(0), c == Containment::Inside) << p.x << " " << p.y << " " << p.z;
+                ASSERT_EQ(got == T(0), c == Containment::OnSurface) << p.x << " " << p.y << " " << p.z;
+                EXPECT_NEAR(double(got), double(want), 4 * double(std::numeric_limits<T>::epsilon()))
+                    << p.x << " " << p.y << " " << p.z;
+                ++points;
+            }
+    EXPECT_GT(points, 2000);
 }
 
 TYPED_TEST(SceneQuery, EditsThenCommitEqualAFreshScene) {

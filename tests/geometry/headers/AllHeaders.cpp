@@ -4,6 +4,7 @@
 // built with GCC, which checks the same code with the same flags).
 #include <raypick/geometry/Batch.h>
 #include <raypick/geometry/Bvh.h>
+#include <raypick/geometry/ClosestPoint.h>
 #include <raypick/geometry/MeshGenerators.h>
 #include <raypick/geometry/MeshInstances.h>
 #include <raypick/geometry/MixedPick.h>
@@ -51,6 +52,10 @@ template <typename T> void instantiate_meshes(const Bvh<T>& shapes) {
     (void)scene_batch::contains(scene, Vec3View<T>(points));
     scene_batch::classify(scene, Vec3View<T>(points), 0, where);
     scene_batch::contains_object(scene, Vec3View<T>(points), 0, flags);
+    (void)scene.closest_point(ray.origin), (void)scene.signed_distance(ray.origin, T(1), filter);
+    const Vec3<T> p(T(1));
+    (void)bvh->closest_point(p), (void)closest_triangle(mesh, p), (void)bvh->degenerate_triangles();
+    (void)instances.closest_point(p, T(2)), (void)closest_instance(instances, p);
 }
 
 template <typename T> void instantiate() {
@@ -78,6 +83,11 @@ template <typename T> void instantiate() {
     const Ray<T> rays[2];
     bvh.pick_bundle(rays, 2, out);
     bvh.for_each_hit(ray, [](std::uint32_t, const RayHit<T>&) {});
+    const Vec3<T> p(T(0.5));
+    (void)closest_point(p, sphere), (void)closest_point(p, box), (void)closest_point(p, obb);
+    (void)closest_point(p, capsule), (void)closest_point(p, triangle), (void)closest_point_barycentric(p, triangle);
+    (void)closest_point(p, shapes[0]), (void)closest_point(p, shapes[0])->signed_distance();
+    (void)bvh.closest_point(p), (void)closest_shape(shapes, p, T(1));
     SphereSoA<T> spheres;
     spheres.push_back(sphere);
     BatchHits<T> hits;
