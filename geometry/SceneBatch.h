@@ -1,9 +1,10 @@
-// raypick geometry: SceneBvh's queries over arrays of rays and points — pick, occluded, crossings,
-// contains, classify — on several threads. Each query is SceneBvh's own, answered independently
-// and written at its index, so the results are the same for every thread count. Inputs are strided
-// views (numpy arrays, interleaved buffers, std::vector<Vec3>) read in place; outputs are either
-// arrays the caller owns (pick(), occluded(), classify(), contains_object()) or flat arrays with
-// offsets per query (crossings(), contains()).
+// raypick geometry: SceneBvh's queries over arrays of rays and points — pick, occluded,
+// crossings, contains, classify, closest_point, signed_distance — on several threads. Each query
+// is SceneBvh's own, answered independently and written at its index, so the results are the
+// same for every thread count. Inputs are strided views (numpy arrays, interleaved buffers,
+// std::vector<Vec3>) read in place; outputs are either arrays the caller owns (pick(),
+// occluded(), classify(), contains_object(), closest_point(), signed_distance()) or flat arrays
+// with offsets per query (crossings(), contains()).
 #pragma once
 
 #include <algorithm>
@@ -102,6 +103,25 @@ template <typename T> struct PickResults {
     std::vector<std::uint32_t> triangle;
     std::vector<T> point, normal, barycentric;  ///< 3 per ray
     std::vector<bool> front;
+};
+
+/// Where closest_point() writes, each array indexed by point; any pointer may be null. Nothing
+/// within max_distance (or a non-finite point): distance and signed_distance +infinity, object
+/// kNoObject, triangle kNoTriangle, point, normal and barycentric zero, feature Face, index 0,
+/// inside false. point, normal and barycentric take three values per point at 3 * i.
+template <typename T> struct ClosestOutput {
+    T* distance = nullptr;
+    /// The distance, negative inside the nearest object's solid, 0 on its surface
+    /// (SceneBvh::signed_distance()).
+    T* signed_distance = nullptr;
+    ObjectId* object = nullptr;
+    std::uint32_t* triangle = nullptr;
+    T* point = nullptr;
+    T* normal = nullptr;
+    T* barycentric = nullptr;
+    Feature* feature = nullptr;
+    std::uint8_t* index = nullptr;  ///< the feature's index (ClosestPoint.h, per shape type)
+    bool* inside = nullptr;         ///< strictly inside the nearest object's solid
 };
 
 /// crossings()'s answers: ray i's crossings are entries offsets[i] to offsets[i + 1] - 1 of the
@@ -319,6 +339,51 @@ void contains_object(const SceneBvh<T>& scene, const Vec3View<T>& points, Object
     detail::require_object(scene, id, "contains_object");
     detail::for_each_chunk(points.size, detail::thread_count(options.threads), [&](std::size_t, std::size_t b, std::size_t e) {
         for (std::size_t i = b; i < e; ++i) out[i] = holds(scene.classify(points[i], id));
+    });
+}
+
+/// SceneBvh::closest_point() of every point within max_distance (the filter's mask only), with
+/// its signed distance, written into `out` (ClosestOutput: what nothing within reach gives).
+template <typename T>
+void closest_point(const SceneBvh<T>& scene, const Vec3View<T>& points, const ClosestOutput<T>& out,
+                   T max_distance = infinity<T>(), const BatchOptions<T>& options = {}) {
+    detail::require_committed(scene, "closest_point");
+    detail::for_each_chunk(points.size, detail::thread_count(options.threads), [&](std::size_t, std::size_t b, std::size_t e) {
+        for (std::size_t i = b; i < e; ++i) {
+            Containment where = Containment::Outside;
+            const auto c = scene.closest_point(points[i], max_distance, options.filter, where);
+            const SceneClosest<T> near = c ? *c : SceneClosest<T>{};
+            if (out.distance) out.distance[i] = c ? near.surface.distance : infinity<T>();
+            if (out.signed_distance)
+                out.signed_distance[i] = !c                                ? infinity<T>()
+                                         : where == Containment::OnSurface ? T(0)
+                                         : where == Containment::Inside    ? -near.surface.distance
+                                                                           : near.surface.distance;
+            if (out.object) out.object[i] = near.object;
+            if (out.triangle) out.triangle[i] = near.triangle;
+            for (int k = 0; k < 3; ++k) {
+                if (out.point) out.point[3 * i + k] = c ? near.surface.point[k] : T(0);
+                if (out.normal) out.normal[3 * i + k] = c ? near.surface.normal[k] : T(0);
+                if (out.barycentric) out.barycentric[3 * i + k] = near.barycentric[k];
+            }
+            if (out.feature) out.feature[i] = c ? near.surface.feature : Feature::Face;
+            if (out.index) out.index[i] = c ? near.surface.index : 0;
+            if (out.inside) out.inside[i] = c && near.surface.inside;
+        }
+    });
+}
+
+/// SceneBvh::signed_distance() of every point within max_distance (the filter's mask only), into
+/// out[i]; +infinity where nothing lies within it.
+template <typename T>
+void signed_distance(const SceneBvh<T>& scene, const Vec3View<T>& points, T* out, T max_distance = infinity<T>(),
+                     const BatchOptions<T>& options = {}) {
+    detail::require_committed(scene, "signed_distance");
+    detail::for_each_chunk(points.size, detail::thread_count(options.threads), [&](std::size_t, std::size_t b, std::size_t e) {
+        for (std::size_t i = b; i < e; ++i) {
+            const auto d = scene.signed_distance(points[i], max_distance, options.filter);
+            out[i] = d ? *d : infinity<T>();
+        }
     });
 }
 

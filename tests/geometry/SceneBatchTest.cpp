@@ -199,6 +199,67 @@ TYPED_TEST(SceneBatch, ContainsAndClassifyEqualPerPointQueriesForEveryThreadCoun
     EXPECT_GT(inside, 100u);
 }
 
+TYPED_TEST(SceneBatch, ClosestPointsAndSignedDistancesEqualPerPointQueriesForEveryThreadCount) {
+    using T = TypeParam;
+    const std::uint32_t seed = test::seed_from_env(51007);
+    std::cout << "[ seed ] SceneBatch.ClosestPointsAndSignedDistancesEqualPerPointQueriesForEveryThreadCount: RAYPICK_SEED="
+              << seed << "\n";
+    const SceneBvh<T> scene = random_scene<T>(seed);
+    test::Random rnd(seed + 2);
+    std::vector<Vec3<T>> points;
+    for (int i = 0; i < 800; ++i) points.push_back(Vec3<T>(rnd.cube() * 12.0));
+    points[5] = Vec3<T>(std::numeric_limits<T>::infinity());
+    const std::size_t n = points.size();
+    std::size_t inside = 0, far = 0;
+    for (unsigned threads : kThreadCounts)
+        for (const T reach : {infinity<T>(), T(0.5)}) {
+            BatchOptions<T> opt;
+            opt.threads = threads;
+            opt.filter.mask = threads == 3 ? 2u : ~0u;
+            std::vector<T> distance(n), signed_distance(n), point(3 * n), normal(3 * n), bary(3 * n), sd(n);
+            std::vector<ObjectId> object(n);
+            std::vector<std::uint32_t> triangle(n);
+            std::vector<Feature> feature(n);
+            std::vector<std::uint8_t> index(n);
+            std::unique_ptr<bool[]> in(new bool[n]);
+            scene_batch::closest_point(scene, Vec3View<T>(points),
+                                       ClosestOutput<T>{distance.data(), signed_distance.data(), object.data(), triangle.data(),
+                                                        point.data(), normal.data(), bary.data(), feature.data(), index.data(),
+                                                        in.get()},
+                                       reach, opt);
+            scene_batch::signed_distance(scene, Vec3View<T>(points), sd.data(), reach, opt);
+            for (std::size_t i = 0; i < n; ++i) {
+                const auto want = scene.closest_point(points[i], reach, opt.filter);
+                const auto want_sd = scene.signed_distance(points[i], reach, opt.filter);
+                ASSERT_EQ(want.has_value(), want_sd.has_value());
+                if (!want) {
+                    ASSERT_EQ(object[i], kNoObject) << "point " << i;
+                    ASSERT_EQ(distance[i], infinity<T>());
+                    ASSERT_EQ(sd[i], infinity<T>());
+                    ASSERT_EQ(signed_distance[i], infinity<T>());
+                    far += 1;
+                    continue;
+                }
+                ASSERT_EQ(object[i], want->object) << "point " << i << ", " << threads << " threads";
+                ASSERT_EQ(triangle[i], want->triangle);
+                ASSERT_TRUE(test::same_bits(distance[i], want->surface.distance));
+                ASSERT_TRUE(test::same_bits(sd[i], *want_sd));
+                ASSERT_TRUE(test::same_bits(signed_distance[i], *want_sd));
+                ASSERT_EQ(feature[i], want->surface.feature);
+                ASSERT_EQ(index[i], want->surface.index);
+                ASSERT_EQ(in[i], want->surface.inside);
+                for (int k = 0; k < 3; ++k) {
+                    ASSERT_TRUE(test::same_bits(point[3 * i + k], want->surface.point[k]));
+                    ASSERT_TRUE(test::same_bits(normal[3 * i + k], want->surface.normal[k]));
+                    ASSERT_TRUE(test::same_bits(bary[3 * i + k], want->barycentric[k]));
+                }
+                inside += in[i];
+            }
+        }
+    EXPECT_GT(inside, 20u);
+    EXPECT_GT(far, 100u);
+}
+
 TYPED_TEST(SceneBatch, StridedAndInterleavedInputsAreReadInPlace) {
     using T = TypeParam;
     const std::uint32_t seed = test::seed_from_env(51004);

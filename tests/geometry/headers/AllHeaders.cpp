@@ -52,6 +52,9 @@ template <typename T> void instantiate_meshes(const Bvh<T>& shapes) {
     (void)scene_batch::contains(scene, Vec3View<T>(points));
     scene_batch::classify(scene, Vec3View<T>(points), 0, where);
     scene_batch::contains_object(scene, Vec3View<T>(points), 0, flags);
+    T distances[1];
+    scene_batch::closest_point(scene, Vec3View<T>(points), ClosestOutput<T>{distances});
+    scene_batch::signed_distance(scene, Vec3View<T>(points), distances, T(1));
     (void)scene.closest_point(ray.origin), (void)scene.signed_distance(ray.origin, T(1), filter);
     const Vec3<T> p(T(1));
     (void)bvh->closest_point(p), (void)closest_triangle(mesh, p), (void)bvh->degenerate_triangles();
