@@ -512,6 +512,52 @@ template <typename T> py::array classify(PyScene& ps, SceneBvh<T>& s, py::object
     return out;
 }
 
+template <typename T>
+py::dict closest_point(PyScene& ps, SceneBvh<T>& s, py::object points, double max_distance, const BatchOptions<T>& o) {
+    const Vectors<T> p = vectors<T>(points, "Scene.closest_point: points", false);
+    const auto n = py::ssize_t(p.view.size);
+    auto distance = new_array<T>({n}), signed_distance = new_array<T>({n});
+    auto object = new_array<std::int64_t>({n}), triangle = new_array<std::int64_t>({n});
+    auto point = new_array<T>({n, 3}), normal = new_array<T>({n, 3}), bary = new_array<T>({n, 3});
+    auto feature = new_array<std::int8_t>({n}), index = new_array<std::int8_t>({n});
+    auto inside = new_array<bool>({n});
+    {
+        PyScene::Query q(ps);
+        ClosestOutput<T> out{distance.mutable_data(), signed_distance.mutable_data(), nullptr, nullptr, point.mutable_data(),
+                             normal.mutable_data(), bary.mutable_data(),
+                             reinterpret_cast<Feature*>(feature.mutable_data()),
+                             reinterpret_cast<std::uint8_t*>(index.mutable_data()), inside.mutable_data()};
+        std::int64_t *op = object.mutable_data(), *tp = triangle.mutable_data();
+        py::gil_scoped_release release;
+        std::vector<ObjectId> ids(static_cast<std::size_t>(n));
+        std::vector<std::uint32_t> tris(static_cast<std::size_t>(n));
+        out.object = ids.data(), out.triangle = tris.data();
+        scene_batch::closest_point(s, p.view, out, T(max_distance), o);
+        for (py::ssize_t i = 0; i < n; ++i) op[i] = id_out(ids[std::size_t(i)]), tp[i] = id_out(tris[std::size_t(i)]);
+    }
+    py::dict d;
+    d["distance"] = distance, d["signed_distance"] = signed_distance, d["object"] = object, d["triangle"] = triangle;
+    d["point"] = point, d["normal"] = normal, d["barycentric"] = bary, d["feature"] = feature, d["feature_index"] = index;
+    d["inside"] = inside;
+    return d;
+}
+
+template <typename T>
+py::array signed_distance(PyScene& ps, SceneBvh<T>& s, py::object points, double max_distance, const BatchOptions<T>& o) {
+    const Vectors<T> p = vectors<T>(points, "Scene.signed_distance: points", false);
+    auto out = new_array<T>({py::ssize_t(p.view.size)});
+    PyScene::Query q(ps);
+    T* d = out.mutable_data();
+    py::gil_scoped_release release;
+    scene_batch::signed_distance(s, p.view, d, T(max_distance), o);
+    return out;
+}
+
+double max_distance_value(double m, const std::string& fn) {
+    if (!(m >= 0)) throw py::value_error(fn + ": max_distance must be >= 0, got " + num(m));
+    return m;
+}
+
 // ---- files ------------------------------------------------------------------------------------
 
 template <typename T> void load_into(PyScene& ps, SceneBvh<T>& s, const std::string& path) {
@@ -638,6 +684,31 @@ random. The GIL is released; pending changes are committed first.
 const char* const kClassifyDoc = R"(Where each point stands against object ``object``'s solid: an int8 (N,) array of
 raypick.Containment values: OUTSIDE 0, INSIDE 1, ON_SURFACE 2, NO_INSIDE 3 (a triangle shape,
 or a mesh that is not closed: Scene.mesh_closure says why). Exact, as ``contains``.
+)";
+
+const char* const kClosestDoc = R"(The surface point nearest to each point, within max_distance.
+
+``points``: (N, 3). Returns a dict of arrays indexed by point: ``distance`` (N,) >= 0 (also from
+inside a solid), ``signed_distance`` (N,) (negative inside the nearest object's solid, exactly 0
+on its surface: the sign is classify()'s, exact, never decided by rounding), ``object`` and
+``triangle`` (int64; triangle -1 for shapes), ``point`` (N, 3) on the surface, ``normal`` (N, 3)
+unit (the feature's outward normal; at a box's edge or corner the direction from the surface point
+to the query point), ``barycentric`` (N, 3) (a mesh triangle's weights at the point),
+``feature`` (int8: raypick.Feature FACE 0, EDGE 1, VERTEX 2) and ``feature_index`` (int8, per shape
+type), ``inside`` (bool: strictly inside the nearest object's solid).
+
+Nothing within max_distance (or only objects outside the mask): distance and signed_distance inf,
+object and triangle -1, the rest zero. Ties: the smaller distance, then a shape before an
+instance, then the lower slot, then the lower triangle. Where solids overlap the sign belongs to
+the nearest object's surface, not to their union. Objects without an inside (triangle shapes,
+open meshes) give the distance unsigned. Keyword arguments: ``max_distance``, ``mask``,
+``threads`` (0: every core); the answers do not depend on the thread count. The GIL is released;
+pending changes are committed first.
+)";
+
+const char* const kSignedDistanceDoc = R"(The signed distance from each point to the nearest surface: a (N,) array, negative inside the
+nearest object's solid, exactly 0 on its surface, inf where nothing lies within max_distance.
+The same numbers as closest_point()'s ``signed_distance``, without the rest.
 )";
 
 /// A binding over either scene: fn(ps, scene, args...) with the scene's scalar type, for a
@@ -912,6 +983,23 @@ box's axes (world = center + rotation @ local); half_extents >= 0.)");
         });
     }, py::arg("points"), py::arg("object"), py::kw_only(), py::arg("threads") = 0, kClassifyDoc);
 
+    scene.def("closest_point", [](PyScene& ps, py::object points, double max_distance, std::int64_t mask, int threads) {
+        return ps.visit([&](auto& s) {
+            using T = scalar_of<decltype(s)>;
+            return closest_point<T>(ps, s, points, max_distance_value(max_distance, "Scene.closest_point"),
+                                    options<T>(0, 0, mask, false, threads, "Scene.closest_point"));
+        });
+    }, py::arg("points"), py::kw_only(), py::arg("max_distance") = std::numeric_limits<double>::infinity(),
+       py::arg("mask") = kAllMask, py::arg("threads") = 0, kClosestDoc);
+    scene.def("signed_distance", [](PyScene& ps, py::object points, double max_distance, std::int64_t mask, int threads) {
+        return ps.visit([&](auto& s) {
+            using T = scalar_of<decltype(s)>;
+            return signed_distance<T>(ps, s, points, max_distance_value(max_distance, "Scene.signed_distance"),
+                                      options<T>(0, 0, mask, false, threads, "Scene.signed_distance"));
+        });
+    }, py::arg("points"), py::kw_only(), py::arg("max_distance") = std::numeric_limits<double>::infinity(),
+       py::arg("mask") = kAllMask, py::arg("threads") = 0, kSignedDistanceDoc);
+
     m.def("load", [](const std::string& path, py::object dtype) {
         auto ps = std::make_unique<PyScene>(dtype_is_double(dtype));
         ps->visit([&](auto& s) { load_into(*ps, s, path); });
@@ -942,4 +1030,7 @@ model with several placements: "name[k]"). Errors raise ValueError with the load
     m.attr("INSIDE") = int(Containment::Inside);
     m.attr("ON_SURFACE") = int(Containment::OnSurface);
     m.attr("NO_INSIDE") = int(Containment::NoInside);
+    m.attr("FACE") = int(Feature::Face);
+    m.attr("EDGE") = int(Feature::Edge);
+    m.attr("VERTEX") = int(Feature::Vertex);
 }

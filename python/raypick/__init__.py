@@ -6,6 +6,7 @@
     box = scene.add_instance(cube, np.diag([2.0, 1, 1, 1]))
     hits = scene.pick(origins, directions)        # dict of arrays: t, object, triangle, ...
     inside = scene.contains(points, object=box)   # bool array
+    sdf = scene.signed_distance(points)           # negative inside, exact sign
 
 Every query takes arrays of rays or points and answers each one independently, on every core,
 with the GIL released. See help(raypick.Scene) and docs/python.md.
@@ -15,7 +16,7 @@ import enum
 import numpy as _np
 
 from ._raypick import (  # noqa: F401  (re-exported)
-    ENTER, INSIDE, LEAVE, NO_INSIDE, ON_SURFACE, OUTSIDE, TOUCH, Scene, __version__, load, meshgen)
+    EDGE, ENTER, FACE, INSIDE, LEAVE, NO_INSIDE, ON_SURFACE, OUTSIDE, TOUCH, VERTEX, Scene, __version__, load, meshgen)
 
 
 class CrossingKind(enum.IntEnum):
@@ -33,6 +34,13 @@ class Containment(enum.IntEnum):
     NO_INSIDE = NO_INSIDE    #: the object bounds no solid: a triangle shape, an open mesh
 
 
+class Feature(enum.IntEnum):
+    """The part of a surface a closest point lies on (Scene.closest_point's ``feature``)."""
+    FACE = FACE
+    EDGE = EDGE
+    VERTEX = VERTEX
+
+
 def split(values, offsets):
     """The per-query pieces of a flat result: ``[values[offsets[i]:offsets[i + 1]] for each i]``
     (Scene.crossings' and Scene.contains' ``offsets``)."""
@@ -40,5 +48,5 @@ def split(values, offsets):
     return _np.split(_np.asarray(values), offsets[1:-1]) if len(offsets) > 1 else []
 
 
-__all__ = ["Scene", "load", "meshgen", "split", "CrossingKind", "Containment", "ENTER", "LEAVE", "TOUCH",
-           "OUTSIDE", "INSIDE", "ON_SURFACE", "NO_INSIDE", "__version__"]
+__all__ = ["Scene", "load", "meshgen", "split", "CrossingKind", "Containment", "Feature", "ENTER", "LEAVE", "TOUCH",
+           "OUTSIDE", "INSIDE", "ON_SURFACE", "NO_INSIDE", "FACE", "EDGE", "VERTEX", "__version__"]

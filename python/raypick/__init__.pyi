@@ -15,6 +15,9 @@ OUTSIDE: int
 INSIDE: int
 ON_SURFACE: int
 NO_INSIDE: int
+FACE: int
+EDGE: int
+VERTEX: int
 
 class CrossingKind(enum.IntEnum):
     ENTER = 0
@@ -26,6 +29,11 @@ class Containment(enum.IntEnum):
     INSIDE = 1
     ON_SURFACE = 2
     NO_INSIDE = 3
+
+class Feature(enum.IntEnum):
+    FACE = 0
+    EDGE = 1
+    VERTEX = 2
 
 _Ids = NDArray[np.int64]
 _Masks = Union[None, int, ArrayLike]
@@ -81,6 +89,10 @@ class Scene:
     def contains(self, points: ArrayLike, object: int, *, mask: int = 0xFFFFFFFF,
                  threads: int = 0) -> NDArray[np.bool_]: ...
     def classify(self, points: ArrayLike, object: int, *, threads: int = 0) -> NDArray[np.int8]: ...
+    def closest_point(self, points: ArrayLike, *, max_distance: float = float("inf"), mask: int = 0xFFFFFFFF,
+                      threads: int = 0) -> Dict[str, NDArray]: ...
+    def signed_distance(self, points: ArrayLike, *, max_distance: float = float("inf"), mask: int = 0xFFFFFFFF,
+                        threads: int = 0) -> NDArray[np.floating]: ...
 
 def load(path: str, dtype: DTypeLike = np.float64) -> Scene: ...
 def split(values: ArrayLike, offsets: ArrayLike) -> List[NDArray]: ...

@@ -347,3 +347,59 @@ def test_float32_and_float64_agree_away_from_ties():
     assert same.mean() > 0.99
     hit = same & (a["object"] >= 0)
     assert np.allclose(a["t"][hit], b["t"][hit], rtol=1e-4, atol=1e-4)
+
+
+def test_closest_points_and_signed_distances_of_the_grid_cube_are_exact_in_sign(dtype):
+    """The cube [-1, 1]^3 as a mesh: the distance of a point to it is the box's, negative inside,
+    exactly 0 on it; points on the grid of 1/8 sit on faces, edges and vertices."""
+    v, f = raypick.meshgen.cube_grid(4, 1.0)
+    scene = raypick.Scene(dtype)
+    cube = scene.add_instance(scene.add_mesh(v, f))
+    g = np.arange(-12, 13) / 8
+    x, y, z = np.meshgrid(g, g, g, indexing="ij")
+    p = np.stack([x.ravel(), y.ravel(), z.ravel()], axis=1)
+    box = np.abs(p).max(axis=1)
+    outside = np.linalg.norm(np.maximum(np.abs(p) - 1, 0), axis=1)
+    want = np.where(box <= 1, box - 1, outside)
+    c = scene.closest_point(p)
+    assert c["distance"].dtype == dtype and c["object"].dtype == np.int64 and c["feature"].dtype == np.int8
+    assert np.all(c["object"] == cube) and np.all(c["triangle"] >= 0)
+    assert np.allclose(c["signed_distance"], want, atol=tolerance(dtype))
+    assert np.array_equal(np.sign(c["signed_distance"]), np.sign(want))  # the sign is exact
+    assert np.array_equal(c["signed_distance"] == 0, box == 1)
+    assert np.array_equal(c["inside"], box < 1)
+    assert np.allclose(np.linalg.norm(c["point"] - p, axis=1), c["distance"], atol=tolerance(dtype))
+    assert np.all(np.abs(c["point"]).max(axis=1) == pytest.approx(1, abs=tolerance(dtype)))
+    assert np.array_equal(scene.signed_distance(p), c["signed_distance"])
+
+
+def test_closest_points_of_shapes_and_the_options(dtype):
+    scene = raypick.Scene(dtype)
+    ball = scene.add_sphere((0, 0, 0), 2)
+    box = scene.add_aabb((4, -1, -1), (6, 1, 1), mask=2)
+    rng = np.random.default_rng(12)
+    p = rng.uniform(-3, 3, (2000, 3))
+    c = scene.closest_point(p, mask=1)
+    r = np.linalg.norm(p, axis=1)
+    assert np.all(c["object"] == ball)
+    assert np.allclose(c["signed_distance"], r - 2, atol=10 * tolerance(dtype))
+    assert np.allclose(c["point"], 2 * p / r[:, None], atol=10 * tolerance(dtype))
+    assert np.allclose(c["normal"], p / r[:, None], atol=1e-4)
+    assert np.all(c["triangle"] == -1) and np.all(c["feature"] == raypick.Feature.FACE)
+    near = scene.closest_point(p, max_distance=0.5)
+    far = np.abs(r - 2) > 0.5
+    assert np.all(np.isinf(near["distance"][far])) and np.all(near["object"][far] == -1)
+    assert np.all(near["object"][~far & (p[:, 0] < 2)] == ball)
+    edge = scene.closest_point([[7, 2, 0]], mask=2)
+    assert edge["object"][0] == box and edge["feature"][0] == raypick.Feature.EDGE
+    assert edge["distance"][0] == pytest.approx(np.sqrt(2))
+    for threads in THREADS:
+        got = scene.closest_point(p, threads=threads)
+        assert np.array_equal(got["signed_distance"], scene.closest_point(p, threads=1)["signed_distance"])
+    empty = scene.closest_point(np.zeros((0, 3)))
+    assert empty["distance"].shape == (0,) and empty["point"].shape == (0, 3)
+    assert np.isinf(raypick.Scene(dtype).signed_distance([[0, 0, 0]])[0])
+    with pytest.raises(ValueError, match="max_distance must be >= 0"):
+        scene.closest_point(p, max_distance=-1)
+    with pytest.raises(ValueError, match=r"points\[1\] is not finite"):
+        scene.signed_distance([[0, 0, 0], [np.nan, 0, 0]])
