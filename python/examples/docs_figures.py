@@ -1,5 +1,5 @@
 """Draws the pictures of docs/python.md through raypick: a depth image from a pinhole camera,
-the inside/outside of a point cloud against a model, and an inside/outside slice.
+the inside/outside of a point cloud against a model, and a signed-distance slice.
 
     PYTHONPATH=build/python /usr/bin/python3 python/examples/docs_figures.py [out_dir]
 
@@ -69,13 +69,15 @@ def point_cloud():
     scene = raypick.load(str(ROOT / "assets" / "models" / "torus.glb"))
     torus = int(scene.object_ids[0])
     rng = np.random.default_rng(0)
-    points = rng.uniform(-1.6, 1.6, (20000, 3)) * [1, 1, 0.5]
+    points = rng.uniform(-1.5, 1.5, (30000, 3)) * [1, 0.3, 1]  # the torus's axis is y
     inside = scene.contains(points, torus)
     fig = plt.figure(figsize=(6.4, 4.0), dpi=100)
     ax = fig.add_subplot(projection="3d")
-    ax.scatter(*points[~inside].T, s=0.3, c="0.75", alpha=0.3)
-    ax.scatter(*points[inside].T, s=1.0, c="tab:red")
-    ax.set_box_aspect((1, 1, 0.5))
+    x, y, z = points.T
+    ax.scatter(x[~inside], z[~inside], y[~inside], s=0.2, c="0.6", alpha=0.15)
+    ax.scatter(x[inside], z[inside], y[inside], s=1.5, c="tab:red")
+    ax.set_box_aspect((1, 1, 0.3))
+    ax.view_init(elev=35, azim=-60)
     ax.set_title(f"Scene.contains: {inside.sum()} of {len(points)} points inside torus.glb")
     ax.set_axis_off()
     fig.tight_layout()
@@ -84,34 +86,28 @@ def point_cloud():
 
 
 def slice_image():
-    """classify() on the plane z = 0 through a cube of 4 x 4 grids per face, rotated about z, and a
-    sphere mesh: the pixel centres lie on the cube's grid lines, so the +x rays of whole rows pass
-    exactly through its shared edges and vertices."""
+    """signed_distance() on the plane z = 0 through a cube mesh (rotated about z), a sphere mesh and
+    a capsule: negative inside, exactly 0 on the surfaces (the sign is exact)."""
     scene = raypick.Scene(np.float64)
     cv, cf = raypick.meshgen.cube_grid(4, 1.0)
-    cube = scene.add_instance(scene.add_mesh(cv, cf))
+    c, s = np.cos(0.5), np.sin(0.5)
+    scene.add_instance(scene.add_mesh(cv, cf), [[c, -s, 0, -1.2], [s, c, 0, -0.8], [0, 0, 1, 0.3]])
     v, f = raypick.meshgen.sphere(2000, 1.0)
-    m = np.eye(4)
-    m[:3, 3] = (1.5, 1.0, 0)
-    ball = scene.add_instance(scene.add_mesh(v, f), m)
-    n = 401
-    g = np.linspace(-2, 3, n)
+    scene.add_instance(scene.add_mesh(v, f), [[1, 0, 0, 1.6], [0, 1, 0, 1.2], [0, 0, 1, 0]])
+    scene.add_capsule((0.8, -1.8, 0), (2.6, -0.6, 0), 0.45)
+    n = 500
+    g = np.linspace(-3, 3.5, n)
     x, y = np.meshgrid(g, g[::-1])
     points = np.stack([x.ravel(), y.ravel(), np.zeros(n * n)], axis=1)
-    held = scene.contains(points)
-    image = np.zeros(n * n)
-    for k, obj in enumerate((cube, ball), start=1):
-        c = scene.classify(points, obj)
-        image[c == raypick.INSIDE] += k
-        image[c == raypick.ON_SURFACE] = 4
-    fig, axes = plt.subplots(1, 2, figsize=(8, 4), dpi=100)
-    axes[0].imshow(image.reshape(n, n), extent=(g[0], g[-1], g[0], g[-1]), cmap="tab10", vmin=0, vmax=9,
-                   interpolation="nearest")
-    axes[0].set_title("classify on z = 0: cube, sphere, both, surface")
-    axes[1].imshow(held["counts"].reshape(n, n), extent=(g[0], g[-1], g[0], g[-1]), cmap="gray", interpolation="nearest")
-    axes[1].set_title("contains: number of solids holding each point")
+    sdf = scene.signed_distance(points).reshape(n, n)
+    fig, ax = plt.subplots(figsize=(5.6, 4.6), dpi=100)
+    im = ax.imshow(sdf, extent=(g[0], g[-1], g[0], g[-1]), cmap="RdBu", vmin=-1.5, vmax=1.5)
+    ax.contour(x, y, sdf, levels=np.arange(-1, 3, 0.25), colors="k", linewidths=0.4, alpha=0.5)
+    ax.contour(x, y, sdf, levels=[0], colors="k", linewidths=1.2)
+    fig.colorbar(im, ax=ax, shrink=0.85, label="signed distance")
+    ax.set_title(f"Scene.signed_distance on z = 0 ({n} x {n} points)")
     fig.tight_layout()
-    fig.savefig(OUT / "slice.png")
+    fig.savefig(OUT / "sdf.png")
     plt.close(fig)
 
 
