@@ -11,11 +11,16 @@ radius 3, each aimed at a point uniform in [-1, 1]^3.
 import argparse
 import os
 import subprocess
+import sys
 import time
 
 import numpy as np
 
-import raypick
+# This file sits beside the package's sources (python/raypick, without the compiled part): take
+# raypick from PYTHONPATH or the installation, not from here.
+_here = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _here]
+import raypick  # noqa: E402
 
 
 def main():

@@ -763,15 +763,21 @@ RuntimeError.)");
         ps.mutating("add_mesh");
         TriangleMesh<T> mesh = mesh_from<T>(vertices, triangles, "Scene.add_mesh");
         if (mesh.indices.size() > 0xFFFFFFFEu) throw py::value_error("Scene.add_mesh: more than 2^32 - 2 triangles");
-        py::gil_scoped_release release;
-        return std::int64_t(s.add_mesh(std::move(mesh)));
+        // The hierarchy is built without the GIL (it touches nothing of the scene); the scene
+        // itself changes with the GIL held, so no query or change on another thread sees it half done.
+        std::shared_ptr<const MeshBvh<T>> bvh;
+        {
+            py::gil_scoped_release release;
+            bvh = std::make_shared<const MeshBvh<T>>(std::move(mesh));
+        }
+        return std::int64_t(s.add_mesh(std::move(bvh)));
     }), py::arg("vertices"), py::arg("triangles"), R"(Adds a triangle mesh for instances to place; returns its mesh id.
 
 vertices: (N, 3) finite numbers. triangles: (M, 3) integers, each in [0, N); a triangle's front
 face is the side from which its vertices run counter-clockwise. Triangles sharing an edge must
 share its vertices (indices), which is what makes the mesh watertight; a closed mesh (every edge
 used by exactly two triangles, once each way) bounds a solid for contains/classify. The mesh's
-hierarchy is built here (the GIL released). ValueError names the first bad vertex or index.)");
+hierarchy is built here, with the GIL released. ValueError names the first bad vertex or index.)");
 
     scene.def("mesh_closure", dispatch<std::int64_t>([](PyScene&, auto& s, std::int64_t mesh) -> py::object {
         if (mesh < 0 || std::size_t(mesh) >= s.meshes().size())
@@ -935,11 +941,8 @@ box's axes (world = center + rotation @ local); half_extents >= 0.)");
     }), py::arg("id"), py::arg("matrix"), "Moves mesh instance ``id`` (matrix as add_instance); takes effect at the next commit (a refit).");
     scene.def("commit", [](PyScene& ps) {
         ps.mutating("commit");
-        ps.visit([](auto& s) {
-            py::gil_scoped_release release;
-            s.commit();
-        });
-    }, "Builds or refits the hierarchies for the changes made since the last commit (the GIL released). Queries call it when changes are pending.");
+        ps.visit([](auto& s) { s.commit(); });
+    }, "Builds or refits the hierarchies for the changes made since the last commit (with the GIL held: no other thread sees the scene half built). Queries call it when changes are pending.");
 
     // Queries.
     const std::string rays_doc = kRaysDoc;
