@@ -240,7 +240,7 @@ public:
         if (filter.passes_all() && zero_masks() == 0) {
             if (const auto m = pick_mixed(shapes_, instances_, ray, t_min, t_max)) {
                 if (m->shape) out = shape_hit(ray, *m->shape);
-                else out = instance_hit(*m->instance);
+                else out = instance_hit(ray, *m->instance);
             }
             return out;
         }
@@ -281,7 +281,7 @@ public:
             });
             return false;
         });
-        if (best_instance) out = instance_hit(*best_instance);
+        if (best_instance) out = instance_hit(ray, *best_instance);
         else if (best_shape) out = shape_hit(ray, NearestHit<T>{best_shape->second, best_surface, {}});
         return out;
     }
@@ -581,11 +581,12 @@ private:
             out.normal = glm::normalize(glm::cross(tri->b - tri->a, tri->c - tri->a));
         return out;
     }
-    SceneHit<T> instance_hit(const InstanceHit<T>& h) const {
+    SceneHit<T> instance_hit(const Ray<T>& ray, const InstanceHit<T>& h) const {
         SceneHit<T> out;
         out.object = instance_values_[h.instance].id;
         out.triangle = h.hit.triangle;
         out.t = h.hit.t;
+        out.point = ray.at(h.hit.t);
         out.normal = h.hit.normal;
         out.barycentric = h.hit.barycentric;
         out.front = h.hit.front;

@@ -36,6 +36,15 @@ echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d
 # against Open3D's method, five repetitions interleaved; the medians are the verdict.
 "$BUILD_DIR/bench/raypick_bench_queries" --benchmark_min_time=0.5 --benchmark_repetitions=5 \
   --benchmark_enable_random_interleaving=true --benchmark_display_aggregates_only=true
+# Batch picks of 10^6 rays at a 10^6-triangle sphere through the C++ batch API and, when the
+# Python module is configured, through the module too (its cost: docs/python.md).
+cmake --build "$BUILD_DIR" -j"$(nproc)" --target raypick_bench_scene_batch > /dev/null
+if cmake --build "$BUILD_DIR" --target help | grep _raypick > /dev/null; then
+  cmake --build "$BUILD_DIR" -j"$(nproc)" --target _raypick > /dev/null
+  PYTHONPATH="$BUILD_DIR/python" /usr/bin/python3 python/bench.py --cpp "$BUILD_DIR/bench/raypick_bench_scene_batch"
+else
+  "$BUILD_DIR/bench/raypick_bench_scene_batch"
+fi
 # With Embree installed: the capsule cases its curves get wrong, on the same rays for both.
 # (grep without -q reads all of make's output: -q would close the pipe early, make would fail
 # with "Broken pipe", and pipefail would skip this step.)

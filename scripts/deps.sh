@@ -2,7 +2,9 @@
 # Installs the Debian packages raypick needs, only those that are missing. Safe to re-run.
 # libxtst6: the demo's end-to-end tests send real input through XTest; clang + libclang-rt-14-dev:
 # the libFuzzer targets (fuzz/) that the test suite runs briefly. libtinyobjloader-dev and
-# libtinygltf-dev: the model loaders (raypick::models), compiled from their headers.
+# libtinygltf-dev: the model loaders (raypick::models), compiled from their headers. python3-dev,
+# python3-numpy, python3-pybind11, pybind11-dev, python3-pytest: the Python module (python/) for
+# Debian's /usr/bin/python3 and its tests.
 set -euo pipefail
 PACKAGES=(
   cmake g++ make pkg-config python3-glad
@@ -11,6 +13,7 @@ PACKAGES=(
   libgtest-dev libbenchmark-dev
   libgl1-mesa-dri libgl1-mesa-dev xvfb xauth libxtst6
   clang libclang-rt-14-dev
+  python3-dev python3-numpy python3-pybind11 pybind11-dev python3-pytest
 )
 # Optional: libembree-dev (Embree 3) adds Embree to bench/raypick_bench_pick; not needed otherwise.
 missing=()

@@ -328,6 +328,7 @@ TYPED_TEST(SceneQuery, PickAndOccludedWithFiltersEqualBruteForce) {
             ASSERT_EQ(got->object, want[0].object) << "ray " << n << " filter " << fi;
             EXPECT_EQ(got->triangle, want[0].triangle);
             EXPECT_EQ(got->t, want[0].t);
+            EXPECT_TRUE(test::same_bits(got->point, ray.at(got->t))) << "ray " << n << " filter " << fi;
         }
     }
     EXPECT_GT(hits, 200);

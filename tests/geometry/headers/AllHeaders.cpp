@@ -8,6 +8,7 @@
 #include <raypick/geometry/MeshGenerators.h>
 #include <raypick/geometry/MeshInstances.h>
 #include <raypick/geometry/MixedPick.h>
+#include <raypick/geometry/SceneBatch.h>
 #include <raypick/geometry/SceneBvh.h>
 #include <raypick/geometry/Shape.h>
 #include <raypick/geometry/Validate.h>
@@ -42,6 +43,18 @@ template <typename T> void instantiate_meshes(const Bvh<T>& shapes) {
     filter.accept = [](const HitCandidate<T>&) { return true; };
     (void)scene.pick(ray, T(0), infinity<T>(), filter), (void)scene.occluded(ray, T(0), infinity<T>(), filter);
     (void)scene.crossings(ray), (void)scene.contains(ray.origin), (void)scene.classify(ray.origin, 0);
+    const std::vector<Ray<T>> rays{ray};
+    const std::vector<Vec3<T>> points{ray.origin};
+    bool flags[1];
+    Containment where[1];
+    (void)scene_batch::pick(scene, RayView<T>(rays)), (void)scene_batch::crossings(scene, RayView<T>(rays));
+    scene_batch::occluded(scene, RayView<T>::rows(&ray.origin.x, 1), flags);
+    (void)scene_batch::contains(scene, Vec3View<T>(points));
+    scene_batch::classify(scene, Vec3View<T>(points), 0, where);
+    scene_batch::contains_object(scene, Vec3View<T>(points), 0, flags);
+    T distances[1];
+    scene_batch::closest_point(scene, Vec3View<T>(points), ClosestOutput<T>{distances});
+    scene_batch::signed_distance(scene, Vec3View<T>(points), distances, T(1));
     (void)scene.closest_point(ray.origin), (void)scene.signed_distance(ray.origin, T(1), filter);
     const Vec3<T> p(T(1));
     (void)bvh->closest_point(p), (void)closest_triangle(mesh, p), (void)bvh->degenerate_triangles();
