@@ -259,7 +259,7 @@ void BM_ClosestEmbree(benchmark::State& state) {
     const auto& p = near_points();
     std::size_t i = 0;
     double sum = 0;
-    float d;
+    float d = 0.f;
     unsigned prim;
     for (auto _ : state) {
         e.closest(p[i++ % p.size()], d, prim);
