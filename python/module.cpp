@@ -31,7 +31,7 @@ using namespace raypick;
 
 namespace {
 
-constexpr std::int64_t kAllMask = 0xFFFFFFFFll;
+constexpr std::int64_t kEveryMaskBit = 0xFFFFFFFFll;
 
 std::string num(double v) {
     std::ostringstream s;
@@ -176,7 +176,7 @@ template <typename T> Rays<T> rays(py::object origins, py::object directions, co
 }
 
 std::uint32_t mask_value(std::int64_t m, const std::string& where) {
-    if (m < 0 || m > kAllMask) throw py::value_error(where + " must be in [0, 0xFFFFFFFF], got " + std::to_string(m));
+    if (m < 0 || m > kEveryMaskBit) throw py::value_error(where + " must be in [0, 0xFFFFFFFF], got " + std::to_string(m));
     return std::uint32_t(m);
 }
 
@@ -794,7 +794,7 @@ hierarchy is built here, with the GIL released. ValueError names the first bad v
             throw py::value_error("Scene.add_instance: no mesh " + std::to_string(mesh) + " (" + std::to_string(s.meshes().size()) + " meshes)");
         const Affine<T> a = affine<T>(matrix, "Scene.add_instance: matrix");
         return std::int64_t(ps.added(s.add_instance(std::uint32_t(mesh), a, mask_value(mask, "Scene.add_instance: mask"))));
-    }), py::arg("mesh"), py::arg("matrix") = py::none(), py::arg("mask") = kAllMask,
+    }), py::arg("mesh"), py::arg("matrix") = py::none(), py::arg("mask") = kEveryMaskBit,
     R"(Places mesh ``mesh``; returns the object id.
 
 matrix: (4, 4) affine (last row 0 0 0 1) or (3, 4), world = M[:3, :3] @ p + M[:3, 3]; None is the
@@ -828,7 +828,7 @@ and shear are allowed; a singular linear part raises ValueError.)");
         using T = scalar_of<decltype(s)>;
         const std::vector<Shape<T>> shapes{Sphere<T>{vec3<T>(center, "Scene.add_sphere: center"), T(radius)}};
         return single_id(add_shapes(ps, s, shapes, {mask_value(mask, "Scene.add_sphere: mask")}, "add_sphere"));
-    }), py::arg("center"), py::arg("radius"), py::arg("mask") = kAllMask, "Adds a sphere (radius >= 0; 0 is a point); returns its id.");
+    }), py::arg("center"), py::arg("radius"), py::arg("mask") = kEveryMaskBit, "Adds a sphere (radius >= 0; 0 is a point); returns its id.");
     scene.def("add_spheres", dispatch<py::object, py::object, py::object>([](PyScene& ps, auto& s, py::object centers, py::object radii, py::object masks) {
         using T = scalar_of<decltype(s)>;
         const Vectors<T> c = vectors<T>(centers, "Scene.add_spheres: centers", false);
@@ -843,7 +843,7 @@ and shear are allowed; a singular linear part raises ValueError.)");
         using T = scalar_of<decltype(s)>;
         const std::vector<Shape<T>> shapes{Aabb<T>{vec3<T>(lo, "Scene.add_aabb: min"), vec3<T>(hi, "Scene.add_aabb: max")}};
         return single_id(add_shapes(ps, s, shapes, {mask_value(mask, "Scene.add_aabb: mask")}, "add_aabb"));
-    }), py::arg("min"), py::arg("max"), py::arg("mask") = kAllMask,
+    }), py::arg("min"), py::arg("max"), py::arg("mask") = kEveryMaskBit,
     "Adds an axis-aligned box (min <= max per axis; equal: a flat box); returns its id.");
     scene.def("add_aabbs", dispatch<py::object, py::object, py::object>([](PyScene& ps, auto& s, py::object lo, py::object hi, py::object masks) {
         using T = scalar_of<decltype(s)>;
@@ -862,7 +862,7 @@ and shear are allowed; a singular linear part raises ValueError.)");
         const std::vector<Shape<T>> shapes{
             Obb<T>{vec3<T>(center, "Scene.add_obb: center"), rotation_at(r, 0, false), vec3<T>(half, "Scene.add_obb: half_extents")}};
         return single_id(add_shapes(ps, s, shapes, {mask_value(mask, "Scene.add_obb: mask")}, "add_obb"));
-    }), py::arg("center"), py::arg("rotation"), py::arg("half_extents"), py::arg("mask") = kAllMask,
+    }), py::arg("center"), py::arg("rotation"), py::arg("half_extents"), py::arg("mask") = kEveryMaskBit,
     R"(Adds an oriented box; returns its id. rotation: (3, 3), a proper rotation whose columns are the
 box's axes (world = center + rotation @ local); half_extents >= 0.)");
     scene.def("add_obbs", dispatch<py::object, py::object, py::object, py::object>([](PyScene& ps, auto& s, py::object centers, py::object rotations, py::object halves, py::object masks) {
@@ -883,7 +883,7 @@ box's axes (world = center + rotation @ local); half_extents >= 0.)");
         using T = scalar_of<decltype(s)>;
         const std::vector<Shape<T>> shapes{Capsule<T>{vec3<T>(a, "Scene.add_capsule: a"), vec3<T>(b, "Scene.add_capsule: b"), T(radius)}};
         return single_id(add_shapes(ps, s, shapes, {mask_value(mask, "Scene.add_capsule: mask")}, "add_capsule"));
-    }), py::arg("a"), py::arg("b"), py::arg("radius"), py::arg("mask") = kAllMask,
+    }), py::arg("a"), py::arg("b"), py::arg("radius"), py::arg("mask") = kEveryMaskBit,
     "Adds a capsule (the points within radius of segment ab; a == b is a sphere); returns its id.");
     scene.def("add_capsules", dispatch<py::object, py::object, py::object, py::object>([](PyScene& ps, auto& s, py::object a, py::object b, py::object radii, py::object masks) {
         using T = scalar_of<decltype(s)>;
@@ -901,7 +901,7 @@ box's axes (world = center + rotation @ local); half_extents >= 0.)");
         const std::vector<Shape<T>> shapes{
             Triangle<T>{vec3<T>(a, "Scene.add_triangle: a"), vec3<T>(b, "Scene.add_triangle: b"), vec3<T>(c, "Scene.add_triangle: c")}};
         return single_id(add_shapes(ps, s, shapes, {mask_value(mask, "Scene.add_triangle: mask")}, "add_triangle"));
-    }), py::arg("a"), py::arg("b"), py::arg("c"), py::arg("mask") = kAllMask,
+    }), py::arg("a"), py::arg("b"), py::arg("c"), py::arg("mask") = kEveryMaskBit,
     "Adds one triangle as a shape (front: a, b, c counter-clockwise); returns its id. It has no inside. Many triangles sharing edges belong in a mesh (add_mesh).");
     scene.def("add_triangles", dispatch<py::object, py::object, py::object, py::object>([](PyScene& ps, auto& s, py::object a, py::object b, py::object c, py::object masks) {
         using T = scalar_of<decltype(s)>;
@@ -953,7 +953,7 @@ box's axes (world = center + rotation @ local); half_extents >= 0.)");
             return pick<T>(ps, s, origins, directions, options<T>(t_min, t_max, mask, cull, threads, "Scene.pick"));
         });
     }, py::arg("origins"), py::arg("directions") = py::none(), py::kw_only(), py::arg("t_min") = 0.0,
-       py::arg("t_max") = std::numeric_limits<double>::infinity(), py::arg("mask") = kAllMask, py::arg("cull_back_faces") = false,
+       py::arg("t_max") = std::numeric_limits<double>::infinity(), py::arg("mask") = kEveryMaskBit, py::arg("cull_back_faces") = false,
        py::arg("threads") = 0, (std::string(kPickDoc) + rays_doc).c_str());
     scene.def("occluded", [](PyScene& ps, py::object origins, py::object directions, double t_min, double t_max, std::int64_t mask,
                              bool cull, int threads) {
@@ -962,7 +962,7 @@ box's axes (world = center + rotation @ local); half_extents >= 0.)");
             return occluded<T>(ps, s, origins, directions, options<T>(t_min, t_max, mask, cull, threads, "Scene.occluded"));
         });
     }, py::arg("origins"), py::arg("directions") = py::none(), py::kw_only(), py::arg("t_min") = 0.0,
-       py::arg("t_max") = std::numeric_limits<double>::infinity(), py::arg("mask") = kAllMask, py::arg("cull_back_faces") = false,
+       py::arg("t_max") = std::numeric_limits<double>::infinity(), py::arg("mask") = kEveryMaskBit, py::arg("cull_back_faces") = false,
        py::arg("threads") = 0, (std::string(kOccludedDoc) + rays_doc).c_str());
     scene.def("crossings", [](PyScene& ps, py::object origins, py::object directions, double t_min, double t_max, std::int64_t mask,
                               bool cull, int threads) {
@@ -971,18 +971,18 @@ box's axes (world = center + rotation @ local); half_extents >= 0.)");
             return crossings<T>(ps, s, origins, directions, options<T>(t_min, t_max, mask, cull, threads, "Scene.crossings"));
         });
     }, py::arg("origins"), py::arg("directions") = py::none(), py::kw_only(), py::arg("t_min") = 0.0,
-       py::arg("t_max") = std::numeric_limits<double>::infinity(), py::arg("mask") = kAllMask, py::arg("cull_back_faces") = false,
+       py::arg("t_max") = std::numeric_limits<double>::infinity(), py::arg("mask") = kEveryMaskBit, py::arg("cull_back_faces") = false,
        py::arg("threads") = 0, (std::string(kCrossingsDoc) + rays_doc).c_str());
     scene.def("contains", [](PyScene& ps, py::object points, py::object object, std::int64_t mask, int threads) {
         return ps.visit([&](auto& s) {
             using T = scalar_of<decltype(s)>;
             return contains<T>(ps, s, points, object, options<T>(0, 0, mask, false, threads, "Scene.contains"));
         });
-    }, py::arg("points"), py::arg("object") = py::none(), py::kw_only(), py::arg("mask") = kAllMask, py::arg("threads") = 0, kContainsDoc);
+    }, py::arg("points"), py::arg("object") = py::none(), py::kw_only(), py::arg("mask") = kEveryMaskBit, py::arg("threads") = 0, kContainsDoc);
     scene.def("classify", [](PyScene& ps, py::object points, std::int64_t object, int threads) {
         return ps.visit([&](auto& s) {
             using T = scalar_of<decltype(s)>;
-            return classify<T>(ps, s, points, object, options<T>(0, 0, kAllMask, false, threads, "Scene.classify"));
+            return classify<T>(ps, s, points, object, options<T>(0, 0, kEveryMaskBit, false, threads, "Scene.classify"));
         });
     }, py::arg("points"), py::arg("object"), py::kw_only(), py::arg("threads") = 0, kClassifyDoc);
 
@@ -993,7 +993,7 @@ box's axes (world = center + rotation @ local); half_extents >= 0.)");
                                     options<T>(0, 0, mask, false, threads, "Scene.closest_point"));
         });
     }, py::arg("points"), py::kw_only(), py::arg("max_distance") = std::numeric_limits<double>::infinity(),
-       py::arg("mask") = kAllMask, py::arg("threads") = 0, kClosestDoc);
+       py::arg("mask") = kEveryMaskBit, py::arg("threads") = 0, kClosestDoc);
     scene.def("signed_distance", [](PyScene& ps, py::object points, double max_distance, std::int64_t mask, int threads) {
         return ps.visit([&](auto& s) {
             using T = scalar_of<decltype(s)>;
@@ -1001,7 +1001,7 @@ box's axes (world = center + rotation @ local); half_extents >= 0.)");
                                       options<T>(0, 0, mask, false, threads, "Scene.signed_distance"));
         });
     }, py::arg("points"), py::kw_only(), py::arg("max_distance") = std::numeric_limits<double>::infinity(),
-       py::arg("mask") = kAllMask, py::arg("threads") = 0, kSignedDistanceDoc);
+       py::arg("mask") = kEveryMaskBit, py::arg("threads") = 0, kSignedDistanceDoc);
 
     m.def("load", [](const std::string& path, py::object dtype) {
         auto ps = std::make_unique<PyScene>(dtype_is_double(dtype));
