@@ -127,7 +127,7 @@ void CasePanel::draw(AppState& s, PanelBackgrounds& backgrounds) {
         points_heading = true;
         ImGui::Indent();
         ImGui::PushID(static_cast<int>(k));
-        if (wrapped_selectable("##point", e.text.c_str(), selected_ == k, e.failed ? kOrange : kGreen))
+        if (wrapped_selectable("##point", e.text.c_str(), selected_ == k, e.failed ? kFailed : kGreen))
             select(k, std::nullopt);
         ImGui::PopID();
         ImGui::Unindent();
