@@ -224,9 +224,10 @@ void check_keys_of_kind(const SceneExpectation& e, const Path& path) {
         {"contained_by", bool(e.contained_by)}, {"mask", bool(e.mask)}, {"cull_back_faces", bool(e.cull_back_faces)}};
     const ExpectationKind kind = e.kind();
     const std::vector<const char*> allowed = allowed_keys(kind);
-    for (const auto& [key, set] : present) {
-        const auto is_key = [&](const char* a) { return std::strcmp(a, key) == 0; };
-        if (!set || std::any_of(allowed.begin(), allowed.end(), is_key)) continue;
+    for (const auto& entry : present) {
+        const char* key = entry.first;  // a plain variable: lambdas may not capture structured bindings in C++17
+        const auto is_key = [key](const char* a) { return std::strcmp(a, key) == 0; };
+        if (!entry.second || std::any_of(allowed.begin(), allowed.end(), is_key)) continue;
         std::string list;
         for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
         fail(path / key, std::string("\"") + key + "\" does not belong in " + kind_text(kind) + " (it checks " + list +
