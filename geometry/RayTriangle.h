@@ -166,6 +166,10 @@ template <typename T> inline T rescaled_t(const TriangleShear<T>& s, const Trian
         e[0] = edge_function(p[1].x, p[1].y, p[2].x, p[2].y);
         e[1] = edge_function(p[2].x, p[2].y, p[0].x, p[0].y);
         e[2] = edge_function(p[0].x, p[0].y, p[1].x, p[1].y);
+        // Unscaled double products below 2^-969 can lose a sign the scaled ones keep: where the
+        // scaled signs disagree, the ray misses (NaN: the callers drop a t that is not finite).
+        const bool neg = e[0] < T(0) || e[1] < T(0) || e[2] < T(0), pos = e[0] > T(0) || e[1] > T(0) || e[2] > T(0);
+        if (neg == pos) return std::numeric_limits<T>::quiet_NaN();
     }
     const T det = e[0] + e[1] + e[2];
     return (e[0] * p[0].z + e[1] * p[1].z + e[2] * p[2].z) * s.sz * (T(1) / det);
