@@ -112,9 +112,12 @@ template <typename T> struct ShapeClosest;  // BvhClosest.inl
 ///   depth first. In large scenes pick() walks a copy of them with child boxes quantised to 8
 ///   bits a plane (bvh_node::Compact, 256 bytes a node; conservative, so no pick changes), as
 ///   its time there goes on waiting for nodes from memory (BvhOptions::compact_above_bytes).
-///   Each leaf is one contiguous block (BvhLeaf.h): its shapes' indices and, per type, their
-///   fields structure-of-arrays, tested a vector of shapes at a time by the batch kernels
-///   (Batch.h; bit for bit the scalar casts). A leaf is prefetched whole when pushed.
+///   Each leaf is one contiguous block (BvhLeaf.h): per type, its shapes' fields
+///   structure-of-arrays and their indices, tested a vector of shapes at a time by the batch
+///   kernels (Batch.h; bit for bit the scalar casts). A node keeps two bytes per leaf child, the
+///   type and count of a leaf of one type (a mixed leaf names its types in its block), so no
+///   node, stack entry or leaf test of one type grows with the number of types. A leaf is
+///   prefetched whole when pushed.
 /// - pick_bundle(): coherent rays (a tile of pixels) walk the tree together, each getting exactly
 ///   its own pick().
 /// - update(i, shape): replace one shape and refit the bounds on its path to the root (cheap; for
@@ -229,7 +232,7 @@ private:
     /// `shapes`: build()'s argument (the leaves copy their fields).
     std::uint32_t collapse(const LargeVector<BinNode>& bin, const std::vector<How>& how, std::uint32_t b,
                            ChildRef up, const std::vector<Shape<T>>& shapes);
-    std::uint32_t make_leaf(std::uint32_t first, std::uint32_t count, bvh_leaf::Counts& counts,
+    std::uint32_t make_leaf(std::uint32_t first, std::uint32_t count, bvh_leaf::LeafInfo& info,
                             const std::vector<Shape<T>>& shapes);
     /// The shape in a slot, read from its leaf.
     Shape<T> shape_at(std::uint32_t slot) const;

@@ -140,7 +140,7 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
     T bundle_lim = t_max;
     static_assert(std::size_t(L) == bvh_leaf::lanes<T>(), "the leaf kernels test rays L at a time");
     const walk::BundleRays<T> bundle{{org[0], org[1], org[2]}, {dir[0], dir[1], dir[2]}, best, lim};
-    auto visit_leaf = [&](std::uint32_t ref, bvh_leaf::Counts counts, const Node& parent, int k) {
+    auto visit_leaf = [&](std::uint32_t ref, bvh_leaf::LeafInfo info, const Node& parent, int k) {
         // Each ray's own node test on the leaf's box (as in pick()), then its shapes.
         const bvh_leaf::Chunk* leaf = &leaves_[ref & kOffsetMask];
         std::uint64_t entered = 0, groups = 0;  // rays that enter the box; vectors of L holding any
@@ -182,7 +182,7 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
             // (a lone shape: the scalar code). Both give every ray exactly its own test's result.
             const std::size_t rays_in = std::size_t(__builtin_popcountll(entered));
             const std::size_t vectors = std::size_t(__builtin_popcountll(groups));
-            walk::for_each_section<T>(leaf, counts, [&](const walk::LeafSection<T>& sec) {
+            walk::for_each_section<T>(leaf, info, [&](const walk::LeafSection<T>& sec) {
                 if (sec.count * vectors < rays_in * ((sec.count + L - 1) / L)) {
                     walk::test_section_rays(sec, entered, groups, bundle, t_min, t_max);
                     return;
@@ -203,7 +203,7 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
         bundle_lim = -inf;
         for (int j = 0; j < L; ++j) bundle_lim = std::max(bundle_lim, far[j]);
     };
-    struct Entry { std::uint32_t ref; bvh_leaf::Counts counts; std::uint32_t node, k; T t; };
+    struct Entry { std::uint32_t ref; bvh_leaf::LeafInfo info; std::uint32_t node, k; T t; };
     std::array<Entry, kStack> stack;
     int sp = 0;
     {
@@ -214,20 +214,20 @@ void Bvh<T>::pick_bundle(const Ray<T>* rays, std::size_t count, std::optional<Ne
         for (int a = 0; a < 3; ++a) root.lo[a][0] = root_lo_[a], root.hi[a][0] = root_hi_[a];
         alignas(16) T entry[W];
         if (!(test_node(root, t_min, t_max, entry) & 1u)) return;
-        stack[sp++] = {0, 0, 0, 0, entry[0]};
+        stack[sp++] = {0, {}, 0, 0, entry[0]};
     }
     while (sp > 0) {
         const Entry e = stack[--sp];
         if (e.t > bundle_lim + std::abs(bundle_lim) * eps) continue;
         if (e.ref & kLeaf) {
-            visit_leaf(e.ref, e.counts, nodes_[e.node], int(e.k));
+            visit_leaf(e.ref, e.info, nodes_[e.node], int(e.k));
             continue;
         }
         const Node& n = nodes_[e.ref];
         alignas(16) T entry[W];
         // Sorted straight onto the stack (no copy).
         sp += walk::sorted_children(n, test_node(n, t_min, bundle_lim, entry), &stack[std::size_t(sp)], [&](int k) {
-            return Entry{n.child[k], n.counts[k], e.ref, std::uint32_t(k), entry[k]};
+            return Entry{n.child[k], n.leaf[k], e.ref, std::uint32_t(k), entry[k]};
         });
     }
     // Constructed in place: finish() returns straight into out[i]. (An assignment returns into a

@@ -29,10 +29,10 @@ template <typename T> inline void child_box(const Compact<T>& n, int k, Vec3<T>&
     }
 }
 
-/// A child as the walk by distance keeps it: its reference and, for a leaf, its shapes per type.
+/// A child as the walk by distance keeps it: its reference and, for a leaf, its type and count.
 struct ClosestRef {
     std::uint32_t ref;
-    bvh_leaf::Counts counts;
+    bvh_leaf::LeafInfo info;
 };
 
 }  // namespace bvh_node
@@ -53,7 +53,7 @@ std::optional<ShapeClosest<T>> Bvh<T>::closest_point(const Vec3<T>& p, T max_dis
     using Ref = bvh_node::ClosestRef;
     using Entry = detail::WalkEntry<T, Ref>;
     const auto leaf = [&](const Ref& r) {
-        bvh_leaf::for_each_shape<T>(&leaves_[r.ref & kOffsetMask], r.counts, [&](std::uint32_t id, const Shape<T>& s) {
+        bvh_leaf::for_each_shape<T>(&leaves_[r.ref & kOffsetMask], r.info, [&](std::uint32_t id, const Shape<T>& s) {
             if (!keep(id)) return;
             const auto c = raypick::closest_point(p, s);
             if (!c) return;
@@ -73,12 +73,12 @@ std::optional<ShapeClosest<T>> Bvh<T>::closest_point(const Vec3<T>& p, T max_dis
                 if (n.child[k] == kNone) continue;
                 Vec3<T> lo, hi;
                 bvh_node::child_box(n, k, lo, hi);
-                out[count++] = Entry{Ref{n.child[k], n.counts[k]}, query.distance2(lo, hi)};
+                out[count++] = Entry{Ref{n.child[k], n.leaf[k]}, query.distance2(lo, hi)};
             }
             return count;
         };
         detail::closest_walk<kStack, W>(
-            Ref{0, 0}, query, limit, [](const Ref& r) { return (r.ref & kLeaf) != 0; }, expand, leaf);
+            Ref{0, {}}, query, limit, [](const Ref& r) { return (r.ref & kLeaf) != 0; }, expand, leaf);
     };
     if (!compact_.empty()) walk(compact_.data());
     else walk(nodes_.data());

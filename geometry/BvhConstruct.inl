@@ -100,11 +100,11 @@ void Bvh<T>::set_child(std::uint32_t node, std::uint32_t k, const Vec3<T>& lo, c
 
 /// Appends the leaf block of slots [first, first + count) and returns its child reference.
 template <typename T>
-std::uint32_t Bvh<T>::make_leaf(std::uint32_t first, std::uint32_t count, bvh_leaf::Counts& counts,
+std::uint32_t Bvh<T>::make_leaf(std::uint32_t first, std::uint32_t count, bvh_leaf::LeafInfo& info,
                                 const std::vector<Shape<T>>& shapes) {
     using namespace bvh_leaf;
-    counts = 0;
-    for (std::uint32_t s = first; s < first + count; ++s) counts += bvh_leaf::Counts(1) << (8 * type_of_[s]);
+    TypeCounts counts{};
+    for (std::uint32_t s = first; s < first + count; ++s) ++counts[type_of_[s]];
     // Leaves are made in slot order, and a slot's shape is a random read of `shapes`: start
     // reading the shapes of the slots kAhead on now (each slot once, as the leaves tile the slots),
     // so those misses overlap the leaves made meanwhile. Without it this function took a fifth of
@@ -117,24 +117,32 @@ std::uint32_t Bvh<T>::make_leaf(std::uint32_t first, std::uint32_t count, bvh_le
         __builtin_prefetch(p + sizeof(Shape<T>) - 1);
     }
     const std::size_t offset = leaves_.size();
-    const std::size_t size = leaf_chunks<T>(counts);
+    std::size_t size = 0;
+    info = leaf_layout<T>(counts, size);
     if (offset + size > kOffsetMask) throw std::length_error("raypick::Bvh: too many shapes for the leaf storage");
     leaves_.resize(offset + size);  // value-initialised: zeroed (ids of padding lanes stay 0)
     Chunk* leaf = &leaves_[offset];
-    for (int type = 0; type < kShapeTypeCount; ++type) {
-        if (!count_of(counts, type)) continue;
-        const Section<T, Chunk> sec = section<T>(leaf, counts, type);
+    if (info.type == kMixed) {  // the header: the sections' types and counts
+        unsigned char* header = leaf->b;
+        for (int type = 0; type < kShapeTypeCount; ++type) {
+            if (!counts[std::size_t(type)]) continue;
+            header[1 + 2 * header[0]] = std::uint8_t(type);
+            header[2 + 2 * header[0]] = counts[std::size_t(type)];
+            ++header[0];
+        }
+    }
+    for_each_section<T>(leaf, info, [&](const Section<T, Chunk>& sec) {
         std::uint8_t lane = 0;
         std::uint32_t first_of_type = kNone;
         for (std::uint32_t s = first; s < first + count; ++s) {
-            if (type_of_[s] != type) continue;
+            if (type_of_[s] != sec.type) continue;
             if (first_of_type == kNone) first_of_type = s;
             sec.ids()[lane] = id_of_[s];
             write_lane(sec, lane, shapes[id_of_[s]]);
             lane_of_[s] = lane++;
         }
         for (std::size_t l = lane; l < sec.padded; ++l) write_lane(sec, l, shapes[id_of_[first_of_type]]);
-    }
+    });
     // Cache lines the block may touch (it need not start on a line).
     const std::size_t lines = std::min<std::size_t>(8, (size * sizeof(Chunk) + 63) / 64 + 1);
     return kLeaf | std::uint32_t((lines - 1) << 28) | std::uint32_t(offset);
@@ -144,7 +152,7 @@ template <typename T> bvh_leaf::Candidate<T> Bvh<T>::candidate_at(std::uint32_t 
     const ChildRef leaf = leaf_of_[slot];
     const Node& node = nodes_[leaf.node];
     const int type = type_of_[slot];
-    const auto sec = bvh_leaf::section<T>(&leaves_[node.child[leaf.k] & kOffsetMask], node.counts[leaf.k], type);
+    const auto sec = bvh_leaf::section<T>(&leaves_[node.child[leaf.k] & kOffsetMask], node.leaf[leaf.k], type);
     return {T(0), id_of_[slot], sec.fields(), std::uint32_t(sec.padded), lane_of_[slot], type};
 }
 
@@ -259,7 +267,7 @@ std::uint32_t Bvh<T>::collapse(const LargeVector<BinNode>& bin, const std::vecto
     parent_.push_back(up);
     for (std::uint32_t k = 0; k < std::uint32_t(W); ++k) {
         nodes_[index].child[k] = kNone;
-        nodes_[index].counts[k] = 0;
+        nodes_[index].leaf[k] = {};
         set_child(index, k, Vec3<T>(infinity<T>()), Vec3<T>(-infinity<T>()));
     }
     for (int k = 0; k < n; ++k) {
@@ -271,10 +279,10 @@ std::uint32_t Bvh<T>::collapse(const LargeVector<BinNode>& bin, const std::vecto
             while (!bin[lo].count) ++lo;
             while (!bin[hi].count) hi = bin[hi].first;
             const std::uint32_t first = bin[lo].first, count = bin[hi].first + bin[hi].count - first;
-            bvh_leaf::Counts counts = 0;
-            const std::uint32_t ref = make_leaf(first, count, counts, shapes);
+            bvh_leaf::LeafInfo info;
+            const std::uint32_t ref = make_leaf(first, count, info, shapes);
             nodes_[index].child[k] = ref;
-            nodes_[index].counts[k] = counts;
+            nodes_[index].leaf[k] = info;
             for (std::uint32_t s = first; s < first + count; ++s) leaf_of_[s] = {index, std::uint32_t(k)};
         } else {
             const std::uint32_t child =
@@ -317,11 +325,11 @@ template <typename T> void Bvh<T>::update(std::uint32_t index, const Shape<T>& s
     }
     const ChildRef leaf = leaf_of_[slot];
     bvh_leaf::Chunk* block = &leaves_[nodes_[leaf.node].child[leaf.k] & kOffsetMask];
-    const bvh_leaf::Counts counts = nodes_[leaf.node].counts[leaf.k];
-    bvh_leaf::write_lane(bvh_leaf::section<T>(block, counts, int(shape.index())), lane_of_[slot], shape);
+    const bvh_leaf::LeafInfo info = nodes_[leaf.node].leaf[leaf.k];
+    bvh_leaf::write_lane(bvh_leaf::section<T>(block, info, int(shape.index())), lane_of_[slot], shape);
     // The leaf's new box: the union of its shapes' (read from the block itself).
     Vec3<T> lo(infinity<T>()), hi(-infinity<T>());
-    bvh_leaf::for_each_shape<T>(block, counts, [&](std::uint32_t, const Shape<T>& s) {
+    bvh_leaf::for_each_shape<T>(block, info, [&](std::uint32_t, const Shape<T>& s) {
         const Aabb<T> b = padded_bounds(s);
         lo = glm::min(lo, b.min);
         hi = glm::max(hi, b.max);

@@ -2,18 +2,22 @@
 // width (4 floats or 2 doubles; the walks' test_leaf() and the ray bundles' test_section_rays(),
 // BvhWalk.inl, test them).
 //
-// A leaf is one contiguous run of 16-byte chunks: for each type present (in ShapeTypes' order),
-// the shapes' lanes (ShapeTraits.h: their fields' scalars) structure-of-arrays, each padded to a whole
-// number of vectors (the padding lanes hold copies and are never looked at; a lone shape of its
-// type has its fields packed instead and is tested by the scalar code), then right after them the
-// shapes' indices in the caller's order (uint32), the section padded to whole chunks. The number
-// of shapes of each
-// type is kept in the parent node (one byte per type, packed: Counts), so the fields' addresses
-// are known before the leaf itself arrives from memory.
-// So a leaf's shapes of one type are tested a vector at a time, with the same arithmetic as the
-// scalar casts (bit for bit), and the whole leaf is a few adjacent cache lines.
+// A leaf is one contiguous run of 16-byte chunks holding one section per shape type present, in
+// ShapeTypes' order: the section's shapes' lanes (ShapeTraits.h: their fields' scalars)
+// structure-of-arrays, each padded to a whole number of vectors (the padding lanes hold copies and
+// are never looked at; a lone shape of its type has its fields packed instead and is tested by
+// the scalar code), then right after them the shapes' indices in the caller's order (uint32), the
+// section padded to whole chunks.
+// What a node keeps of a leaf child is its LeafInfo, two bytes whatever the number of types: the
+// type and number of the shapes of a leaf of one type (most leaves: a scene's shapes of a kind
+// cluster), so their fields' addresses are known before the leaf arrives from memory; or
+// kMixed, and then the leaf's first chunk names its sections. So neither a node's size, nor the
+// walk's stack entries, nor the test of a leaf of one type grow with the number of types.
+// A leaf's shapes are tested a vector at a time, with the same arithmetic as the scalar casts
+// (bit for bit), and the whole leaf is a few adjacent cache lines.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -46,20 +50,20 @@ template <typename T> constexpr std::size_t lanes() { return 16 / sizeof(T); }
 
 inline std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
 
-/// Chunks of one type's section holding `count` shapes.
-/// Length of each field of a type's section: whole vectors, except a lone shape, whose fields are
+/// Length of each field of a section: whole vectors, except a lone shape, whose fields are
 /// packed (it is tested by the scalar code: a leaf of one shape takes a third to a quarter of the
 /// memory, so more of the tree stays in cache).
 template <typename T> inline std::size_t padded_length(std::size_t count) {
     return count == 1 ? 1 : ceil_div(count, lanes<T>()) * lanes<T>();
 }
 
-/// Bytes of the fields of a type's section (its shapes' indices follow them).
+/// Bytes of the fields of a section of `count` shapes of `type` (their indices follow them).
 template <typename T> inline std::size_t field_bytes(int type, std::size_t count) {
     return std::size_t(kLanes<T>.n[type]) * padded_length<T>(count) * sizeof(T);
 }
 
-/// Chunks of a type's section: its fields, then its shapes' indices, padded to a whole chunk.
+/// Chunks of a section of `count` shapes of `type`: their fields, then their indices, padded to a
+/// whole chunk.
 /// The indices follow the fields directly, not from the next chunk: a lone AABB or capsule
 /// (24 or 28 bytes of floats and a 4-byte index) then takes two chunks, not three.
 template <typename T> inline std::size_t section_chunks(int type, std::size_t count) {
@@ -75,19 +79,44 @@ template <typename T, typename C> inline auto ids_of(C* start, int type, std::si
     return reinterpret_cast<U*>(reinterpret_cast<B*>(start) + field_bytes<T>(type, count));
 }
 
-/// Shapes per type of a leaf, one byte each (the first type in the low byte): 32 bits hold four
-/// types, 64 bits eight.
-using Counts = std::conditional_t<(kShapeTypeCount <= 4), std::uint32_t, std::uint64_t>;
-static_assert(kShapeTypeCount <= 8, "a leaf's counts hold up to eight shape types");
-inline std::size_t count_of(Counts counts, int type) { return std::size_t(counts >> (8 * type)) & 0xffu; }
+/// What a node keeps of a leaf child: its shapes' type (index in ShapeTypes) and their number
+/// (at most 100: BvhOptions::max_leaf_size is clamped there), or type kMixed for a leaf of several
+/// types (count: all its shapes), whose header chunks name its sections. count 0: no leaf (an
+/// inner node or an empty slot).
+/// A trivial type (no member initialisers): the walks' stacks of entries holding one stay
+/// uninitialised. LeafInfo{} is no leaf.
+struct LeafInfo {
+    std::uint8_t type;
+    std::uint8_t count;
+};
+constexpr std::uint8_t kMixed = 255;
+static_assert(sizeof(LeafInfo) == 2 && std::is_trivial_v<LeafInfo>, "a node's sixteen leaf infos take 32 bytes");
+static_assert(kShapeTypeCount < kMixed, "a leaf's type fits in a byte beside kMixed");
 
-template <typename T> inline std::size_t leaf_chunks(Counts counts) {
-    std::size_t n = 0;
-    for (int type = 0; type < kShapeTypeCount; ++type) n += section_chunks<T>(type, count_of(counts, type));
-    return n;
+/// Chunks of a mixed leaf's header: the number of its sections, then a (type, count) byte pair
+/// for each, in type order.
+inline std::size_t header_chunks(std::size_t sections) { return ceil_div(1 + 2 * sections, 16); }
+
+/// Shapes per type of the slots a leaf is made of (the builder's count them).
+using TypeCounts = std::array<std::uint8_t, kShapeTypeCount>;
+
+/// The LeafInfo and the number of chunks of a leaf with `counts` shapes of each type.
+template <typename T> inline LeafInfo leaf_layout(const TypeCounts& counts, std::size_t& chunks) {
+    int types = 0, type = 0, total = 0;
+    chunks = 0;
+    for (int t = 0; t < kShapeTypeCount; ++t) {
+        if (!counts[std::size_t(t)]) continue;
+        ++types;
+        type = t;
+        total += counts[std::size_t(t)];
+        chunks += section_chunks<T>(t, counts[std::size_t(t)]);
+    }
+    if (types > 1) chunks += header_chunks(std::size_t(types));
+    return {std::uint8_t(types > 1 ? kMixed : type), std::uint8_t(total)};
 }
 
-/// One type's shapes in a leaf: their indices, the first field, and the padded length of a field.
+/// One type's shapes in a leaf: their type and number, the first field, the padded length of a
+/// field, and their indices.
 template <typename T, typename C> struct Section {
     std::uint32_t count;
     std::size_t padded;
@@ -99,11 +128,31 @@ template <typename T, typename C> struct Section {
     int type;
 };
 
-template <typename T, typename C> inline Section<T, C> section(C* leaf, Counts counts, int type) {
-    C* p = leaf;
-    for (int t = 0; t < type; ++t) p += section_chunks<T>(t, count_of(counts, t));
-    const std::size_t n = count_of(counts, type);
-    return {std::uint32_t(n), padded_length<T>(n), p, type};
+/// Calls fn(Section) for each type's section of a leaf block (C: Chunk, or const Chunk), in
+/// type order: one call for a leaf of one type.
+template <typename T, typename C, typename Fn> inline void for_each_section(C* leaf, LeafInfo info, Fn&& fn) {
+    if (info.type != kMixed) {
+        fn(Section<T, C>{info.count, padded_length<T>(info.count), leaf, info.type});
+        return;
+    }
+    const unsigned char* header = leaf->b;
+    const std::size_t sections = header[0];
+    C* p = leaf + header_chunks(sections);
+    for (std::size_t i = 0; i < sections; ++i) {
+        const int type = header[1 + 2 * i];
+        const std::uint32_t count = header[2 + 2 * i];
+        fn(Section<T, C>{count, padded_length<T>(count), p, type});
+        p += section_chunks<T>(type, count);
+    }
+}
+
+/// The section of shapes of `type` in a leaf block (count 0 when it holds none).
+template <typename T, typename C> inline Section<T, C> section(C* leaf, LeafInfo info, int type) {
+    Section<T, C> found{0, 0, leaf, type};
+    for_each_section<T>(leaf, info, [&](const Section<T, C>& s) {
+        if (s.type == type) found = s;
+    });
+    return found;
 }
 
 /// Writes shape `s` into lane `lane` of its type's section. (Padding lanes are filled by the
@@ -137,20 +186,15 @@ template <typename T> struct Candidate {
 };
 
 /// Calls fn(index in the caller's order, shape) for every shape of a leaf block.
-template <typename T, typename Fn> inline void for_each_shape(const Chunk* leaf, Counts counts, Fn&& fn) {
-    const Chunk* p = leaf;
-    for (int type = 0; type < kShapeTypeCount; ++type) {
-        const std::size_t count = count_of(counts, type);
-        if (!count) continue;
-        const Candidate<T> c{T(0), 0, reinterpret_cast<const T*>(p), std::uint32_t(padded_length<T>(count)), 0, type};
-        const std::uint32_t* ids = ids_of<T>(p, type, count);
-        for (std::uint32_t lane = 0; lane < count; ++lane) {
+template <typename T, typename Fn> inline void for_each_shape(const Chunk* leaf, LeafInfo info, Fn&& fn) {
+    for_each_section<T>(leaf, info, [&](const Section<T, const Chunk>& sec) {
+        const Candidate<T> c{T(0), 0, sec.fields(), std::uint32_t(sec.padded), 0, sec.type};
+        for (std::uint32_t lane = 0; lane < sec.count; ++lane) {
             Candidate<T> at = c;
             at.lane = lane;
-            fn(ids[lane], at.shape());
+            fn(sec.ids()[lane], at.shape());
         }
-        p += section_chunks<T>(type, count);
-    }
+    });
 }
 
 /// One shape by the scalar code, with limit best.t (or t_max): the same decisions and t as a

@@ -38,11 +38,11 @@ constexpr int kMaxDepth = 96;  ///< beyond this the builder splits at the median
 /// bounds the levels), plus the root, plus W for a node's children sorted on top of it.
 constexpr std::size_t kStack = (kWidth - 1) * (kMaxDepth + 40) + 2 + kWidth;
 
-/// Eight child boxes structure-of-arrays (per axis, then per child) and what they hold.
+/// Sixteen child boxes structure-of-arrays (per axis, then per child) and what they hold.
 template <typename T> struct alignas(64) Node {
     T lo[3][kWidth], hi[3][kWidth];  ///< child boxes per axis; empty slots have lo = +inf, hi = -inf
     std::uint32_t child[kWidth];     ///< kNone: empty; kLeaf bit: a leaf (see kLeaf); else a node index
-    bvh_leaf::Counts counts[kWidth];  ///< a leaf's shapes per type (bvh_leaf::count_of); 0 otherwise
+    bvh_leaf::LeafInfo leaf[kWidth];  ///< a leaf child's type and count; count 0 otherwise
 };
 
 /// A node as the single-ray walk reads it: the same children, their boxes quantised to 8 bits a
@@ -57,7 +57,7 @@ template <typename T> struct alignas(64) Compact {
     T origin[3], scale[3];
     std::uint8_t lo[3][kWidth], hi[3][kWidth];  ///< per axis, then per child
     std::uint32_t child[kWidth];                ///< as Node::child
-    bvh_leaf::Counts counts[kWidth];            ///< as Node::counts
+    bvh_leaf::LeafInfo leaf[kWidth];            ///< as Node::leaf
 };
 
 /// The plane that code q of axis a stands for in n.
@@ -88,7 +88,7 @@ template <typename T> inline bool encode(const Node<T>& exact, Compact<T>& out) 
     static_assert(kWidth % L == 0);
     for (int k = 0; k < kWidth; ++k) {
         out.child[k] = exact.child[k];
-        out.counts[k] = exact.counts[k];
+        out.leaf[k] = exact.leaf[k];
     }
     for (int a = 0; a < 3; ++a) {
         T mn = std::numeric_limits<T>::infinity(), mx = -mn;

@@ -93,9 +93,9 @@ void Bvh<T>::for_each_candidate(const Ray<T>& ray, Visit&& visit, T t_min, T t_m
         const Bvh& bvh;
         Visit& visit;
     } ctx{*this, visit};
-    auto leaf = [](void* p, std::uint32_t ref, bvh_leaf::Counts counts) {
+    auto leaf = [](void* p, std::uint32_t ref, bvh_leaf::LeafInfo info) {
         Context& c = *static_cast<Context*>(p);
-        bvh_leaf::for_each_shape<T>(&c.bvh.leaves_[ref & kOffsetMask], counts,
+        bvh_leaf::for_each_shape<T>(&c.bvh.leaves_[ref & kOffsetMask], info,
                                     [&](std::uint32_t id, const Shape<T>& s) { c.visit(id, s); });
     };
     const bvh_node::Tree<T> tree{nodes_.data(), leaves_.data()};

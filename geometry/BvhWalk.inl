@@ -263,17 +263,12 @@ template <typename T> struct LeafSection {
     const std::uint32_t* ids;
 };
 
-/// Calls fn(section) for each type's section of a leaf, in type order.
-template <typename T, typename Fn> inline void for_each_section(const bvh_leaf::Chunk* leaf, bvh_leaf::Counts counts, Fn&& fn) {
-    using namespace bvh_leaf;
-    const Chunk* p = leaf;
-    for (int type = 0; type < kShapeTypeCount; ++type) {
-        const std::size_t count = count_of(counts, type);
-        if (!count) continue;
-        fn(LeafSection<T>{type, count, padded_length<T>(count), reinterpret_cast<const T*>(p),
-                          ids_of<T>(p, type, count)});
-        p += section_chunks<T>(type, count);
-    }
+/// Calls fn(section) for each type's section of a leaf, in type order (once for a leaf of one type).
+template <typename T, typename Fn>
+[[gnu::always_inline]] inline void for_each_section(const bvh_leaf::Chunk* leaf, bvh_leaf::LeafInfo info, Fn&& fn) {
+    bvh_leaf::for_each_section<T>(leaf, info, [&](const bvh_leaf::Section<T, const bvh_leaf::Chunk>& s) {
+        fn(LeafSection<T>{s.type, s.count, s.padded, s.fields(), s.ids()});
+    });
 }
 
 /// Tests a section's shapes against the ray and updates `best`: the same decisions and t values as
@@ -318,9 +313,9 @@ inline void test_section(const LeafSection<T>& sec, const Ray<T>& ray, T t_min, 
 
 /// Tests every shape of a leaf against the ray and updates `best` (test_section() per type).
 template <typename T>
-inline void test_leaf(const bvh_leaf::Chunk* leaf, bvh_leaf::Counts counts, const Ray<T>& ray, T t_min, T t_max,
+inline void test_leaf(const bvh_leaf::Chunk* leaf, bvh_leaf::LeafInfo info, const Ray<T>& ray, T t_min, T t_max,
                       bvh_leaf::Candidate<T>& best) {
-    for_each_section<T>(leaf, counts, [&](const LeafSection<T>& sec) { test_section(sec, ray, t_min, t_max, best); });
+    for_each_section<T>(leaf, info, [&](const LeafSection<T>& sec) { test_section(sec, ray, t_min, t_max, best); });
 }
 
 /// Rays of a bundle, structure of arrays padded to whole vectors of the leaf width (o[axis][ray],
@@ -390,16 +385,16 @@ inline void walk_pick(const bvh_node::TreeOf<N>& tree, const bvh_node::RayConsts
     using bvh_node::kOffsetMask;
     const T eps = T(4) * std::numeric_limits<T>::epsilon();
     const RayVectors<T> rv = ray_vectors(rc);
-    struct Entry { std::uint32_t ref; bvh_leaf::Counts counts; T t; };
+    struct Entry { std::uint32_t ref; bvh_leaf::LeafInfo info; T t; };
     std::array<Entry, bvh_node::kStack> stack;
     int sp = 0;
-    stack[sp++] = {0, 0, root_t};
+    stack[sp++] = {0, {}, root_t};
     while (sp > 0) {
         const Entry e = stack[--sp];
         const T limit = best.none() ? t_max : best.t;
         if (e.t > limit + std::abs(limit) * eps) continue;
         if (e.ref & kLeaf) {
-            test_leaf(&tree.leaves[e.ref & kOffsetMask], e.counts, ray, t_min, t_max, best);
+            test_leaf(&tree.leaves[e.ref & kOffsetMask], e.info, ray, t_min, t_max, best);
             continue;
         }
         std::uint32_t ref = e.ref;
@@ -411,14 +406,14 @@ inline void walk_pick(const bvh_node::TreeOf<N>& tree, const bvh_node::RayConsts
             // Sorted straight onto the stack (no copy: the copy loop became a memcpy call).
             Entry* kids = &stack[std::size_t(sp)];
             const int nk = sorted_children(n, test_node(rv, n, t_min, lim, entry), kids,
-                                                     [&](int k) { return Entry{n.child[k], n.counts[k], entry[k]}; });
+                                                     [&](int k) { return Entry{n.child[k], n.leaf[k], entry[k]}; });
             if (nk == 0) break;
             // Start loading every pushed child now, so that their cache misses overlap.
             for (int k = 0; k < nk - 1; ++k) bvh_node::prefetch(tree, kids[k].ref);
             sp += nk - 1;
             const Entry next = kids[nk - 1];
             if (next.ref & kLeaf) {
-                test_leaf(&tree.leaves[next.ref & kOffsetMask], next.counts, ray, t_min, t_max, best);
+                test_leaf(&tree.leaves[next.ref & kOffsetMask], next.info, ray, t_min, t_max, best);
                 break;
             }
             ref = next.ref;
@@ -427,30 +422,30 @@ inline void walk_pick(const bvh_node::TreeOf<N>& tree, const bvh_node::RayConsts
 }
 
 /// Bvh::for_each_hit()'s walk: every leaf whose box the ray crosses within [t_min, t_max] (no
-/// culling by distance), handed to leaf(ctx, reference, counts) in no particular order. The
+/// culling by distance), handed to leaf(ctx, reference, info) in no particular order. The
 /// callback is a plain function pointer, so this copy of the walk (compiled for its instruction
 /// set) serves any visitor; a leaf's shapes cost far more than the indirect call.
 template <typename T>
 inline void walk_every(const bvh_node::Tree<T>& tree, const bvh_node::RayConsts<T>& rc, T t_min, T t_max,
-                       void (*leaf)(void* ctx, std::uint32_t ref, bvh_leaf::Counts counts), void* ctx) {
+                       void (*leaf)(void* ctx, std::uint32_t ref, bvh_leaf::LeafInfo info), void* ctx) {
     using bvh_node::kLeaf;
     const RayVectors<T> rv = ray_vectors(rc);
     // Every crossed child is pushed, still at most W - 1 per level.
-    struct Entry { std::uint32_t ref; bvh_leaf::Counts counts; };
+    struct Entry { std::uint32_t ref; bvh_leaf::LeafInfo info; };
     std::array<Entry, bvh_node::kStack> stack;
     int sp = 0;
-    stack[sp++] = {0, 0};
+    stack[sp++] = {0, {}};
     while (sp > 0) {
         const Entry e = stack[--sp];
         if (e.ref & kLeaf) {
-            leaf(ctx, e.ref, e.counts);
+            leaf(ctx, e.ref, e.info);
             continue;
         }
         const bvh_node::Node<T>& n = tree.nodes[e.ref];
         alignas(32) T entry[bvh_node::kWidth];
         for (unsigned mask = test_node(rv, n, t_min, t_max, entry) & bvh_node::occupied(n); mask; mask &= mask - 1) {
             const int k = __builtin_ctz(mask);
-            stack[std::size_t(sp++)] = {n.child[k], n.counts[k]};
+            stack[std::size_t(sp++)] = {n.child[k], n.leaf[k]};
         }
     }
 }

@@ -93,19 +93,6 @@ struct ShapeAt<0, First, Rest...> {
 template <int I, template <typename> class First, template <typename> class... Rest>
 struct ShapeAt<I, First, Rest...> : ShapeAt<I - 1, Rest...> {};
 
-/// fn(ShapeTag of type `type`): a chain of comparisons, the last type taken without one (as a
-/// switch's default), so a list of four costs at most three compares.
-template <int I, typename Fn, template <typename> class First, template <typename> class... Rest>
-[[gnu::always_inline]] inline decltype(auto) visit_type(int type, Fn&& fn) {
-    if constexpr (sizeof...(Rest) == 0) {
-        (void)type;
-        return fn(ShapeTag<First>{});
-    } else {
-        if (type == I) return fn(ShapeTag<First>{});
-        return visit_type<I + 1, Fn, Rest...>(type, std::forward<Fn>(fn));
-    }
-}
-
 template <template <typename> class X, template <typename> class... S> constexpr int index_of() {
     int i = 0, found = -1;
     ((std::is_same_v<ShapeTag<X>, ShapeTag<S>> ? (found = i, ++i) : ++i), ...);
@@ -117,12 +104,39 @@ template <template <typename> class X, template <typename> class... S> constexpr
 template <typename List, int I> struct ShapeAt;
 template <template <typename> class... S, int I> struct ShapeAt<ShapeList<S...>, I> : detail::ShapeAt<I, S...> {};
 
+namespace detail {
+/// fn(ShapeTag of the type at index `type` of List), looked for from index I on: a switch per
+/// block of eight types (a jump table: the cost does not grow with the list; a chain of
+/// comparisons would take one more per type), the last type for anything out of range.
+template <int I, typename List, typename Fn> [[gnu::always_inline]] inline decltype(auto) visit_block(int type, Fn& fn) {
+    constexpr int N = List::size;
+#define RAYPICK_VISIT_CASE(k)                                                                \
+    case k:                                                                                  \
+        if constexpr (I + k < N - 1) return fn(typename raypick::ShapeAt<List, I + k>::Tag{}); \
+        break;
+    switch (type - I) {
+        RAYPICK_VISIT_CASE(0)
+        RAYPICK_VISIT_CASE(1)
+        RAYPICK_VISIT_CASE(2)
+        RAYPICK_VISIT_CASE(3)
+        RAYPICK_VISIT_CASE(4)
+        RAYPICK_VISIT_CASE(5)
+        RAYPICK_VISIT_CASE(6)
+        RAYPICK_VISIT_CASE(7)
+        default: break;
+    }
+#undef RAYPICK_VISIT_CASE
+    if constexpr (I + 8 < N - 1) return visit_block<I + 8, List>(type, fn);
+    else return fn(typename raypick::ShapeAt<List, N - 1>::Tag{});
+}
+}  // namespace detail
+
 /// fn(ShapeTag<S>{}) for the type S at index `type` of the list (type in [0, size); the last type
 /// for anything else).
 template <typename List> struct ShapeVisit;
 template <template <typename> class... S> struct ShapeVisit<ShapeList<S...>> {
     template <typename Fn> [[gnu::always_inline]] static decltype(auto) visit(int type, Fn&& fn) {
-        return detail::visit_type<0, Fn, S...>(type, std::forward<Fn>(fn));
+        return detail::visit_block<0, ShapeList<S...>>(type, fn);
     }
     template <template <typename> class X> static constexpr int index = detail::index_of<X, S...>();
 };
