@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Picks among 10^6 shapes of every mix, this tree against another commit, with bench/pick_ab.cpp
 # compiled against each one's headers (g++ -O2, as the RelWithDebInfo build):
-#   bash scripts/pick-ab.sh 1838f7c            # wall time: 4 alternations of the two builds, medians
+#   bash scripts/pick-ab.sh 1838f7c            # wall time: alternations of the two builds, medians
 #   RAYPICK_AB=instructions bash scripts/pick-ab.sh 1838f7c   # instructions per pick (callgrind):
 #                                              # exact and repeatable, also on a busy machine
-# RAYPICK_AB_N (default 1000000) and RAYPICK_AB_MIXES (default "0 1 2 3 4") narrow it down.
+# RAYPICK_AB_N (default 1000000) and RAYPICK_AB_MIXES (default "0 1 2 3 4") narrow it down;
+# RAYPICK_AB_ALTERNATIONS (default 4) sets how many times the two builds alternate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 base="${1:?usage: pick-ab.sh COMMIT}"
@@ -34,7 +35,7 @@ for mix in $mixes; do
       echo "$side $(cut -d: -f1 "$work/$side.txt"): $((ir / 32768)) instructions/pick"
     done
   else
-    for round in 1 2 3 4; do
+    for round in $(seq "${RAYPICK_AB_ALTERNATIONS:-4}"); do
       for side in base this; do "$work/$side/pick_ab" "$mix" "$n" 20 | sed "s/^/$side /"; done
     done > "$work/runs.txt"
     # Medians of the four runs each; "speed" is this tree's picks per second over the base's.
